@@ -1,0 +1,7 @@
+//! Analyses over one function's CFG, each computed once and handed to the
+//! passes that need them (see `cache.rs`).
+
+pub mod control_deps;
+pub mod dominators;
+pub mod loops;
+pub mod post_dominators;

@@ -1,0 +1,8 @@
+//! simt-passes: the analyses and passes of the simt toolkit.
+//!
+//! Everything that reads or rewrites LLVM IR lives here; nothing here parses a
+//! command line or runs a kernel. The graph analyses (`cfg`, `analysis`) are
+//! plain data so they can be checked against brute force without LLVM.
+
+pub mod analysis;
+pub mod cfg;
