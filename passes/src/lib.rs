@@ -6,3 +6,10 @@
 
 pub mod analysis;
 pub mod cfg;
+pub mod function_cfg;
+pub mod ir;
+pub mod kernel_model;
+pub mod pass;
+pub mod printers;
+pub mod registry;
+pub mod transform;

@@ -1,1 +1,189 @@
-fn main() { simt_passes::hello(); let c = inkwell::context::Context::create(); let _m = c.create_module("x"); println!("ok"); }
+//! simt-opt: an `opt`-compatible driver where simt's passes and LLVM's mix in
+//! one pipeline, and an `llc`-like lowering to x86-64 and NVPTX.
+
+use clap::{Parser, ValueEnum};
+use inkwell::context::Context;
+use inkwell::targets::FileType;
+use simt::diag::{report, ToolError};
+use simt::lower::{self, TargetSpec};
+use simt::pipeline::{self, RunOptions};
+use simt::{argv, llvm_init, output};
+use std::io::{IsTerminal, Read};
+
+const TOOL: &str = "simt-opt";
+
+#[derive(Parser, Debug)]
+#[command(name = TOOL, version, about = "Optimise SIMT kernels: simt passes and LLVM's in one pipeline, lowering to x86-64 and NVPTX")]
+struct Args {
+    /// Input file (.ll or .bc); `-` reads standard input.
+    #[arg(default_value = "-")]
+    input: String,
+    /// Output file; `-` is standard output.
+    #[arg(short = 'o', default_value = "-")]
+    output: String,
+    /// Write textual IR instead of bitcode.
+    #[arg(short = 'S')]
+    text: bool,
+    /// Run the pipeline but write nothing.
+    #[arg(long = "disable-output")]
+    disable_output: bool,
+    /// Pipeline, e.g. 'print<simt-uniformity>,instcombine,default<O2>'.
+    #[arg(long)]
+    passes: Option<String>,
+    /// -O0..-O3: shorthand for -passes='default<ON>' (and the codegen level).
+    #[arg(long = "opt-level", value_parser = clap::value_parser!(u8).range(0..=3))]
+    opt_level: Option<u8>,
+    /// Verify the module after every pass (ours are always verified).
+    #[arg(long = "verify-each")]
+    verify_each: bool,
+    /// Print the module after every pass.
+    #[arg(long = "print-after-all")]
+    print_after_all: bool,
+    /// Print the module after the named pass (repeatable).
+    #[arg(long = "print-after")]
+    print_after: Vec<String>,
+    /// Report the time each pass takes.
+    #[arg(long = "time-passes")]
+    time_passes: bool,
+    /// List simt's passes and their options.
+    #[arg(long = "print-passes")]
+    print_passes: bool,
+    /// Target triple (overrides the module's).
+    #[arg(long)]
+    mtriple: Option<String>,
+    /// Target CPU, e.g. sm_90 or skylake.
+    #[arg(long, default_value = "")]
+    mcpu: String,
+    /// Target features, e.g. +avx2 or +ptx78.
+    #[arg(long, default_value = "")]
+    mattr: String,
+    /// Lower to machine code instead of writing IR.
+    #[arg(long, value_enum)]
+    filetype: Option<OutputKind>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OutputKind {
+    Asm,
+    Obj,
+}
+
+const LONG_NAMES: &[&str] = &[
+    "passes", "disable-output", "verify-each", "print-after-all", "print-after", "time-passes", "print-passes",
+    "mtriple", "mcpu", "mattr", "filetype", "opt-level", "help", "version",
+];
+
+fn main() {
+    let args = argv::normalize(std::env::args().skip(1), LONG_NAMES);
+    let args = match Args::try_parse_from(std::iter::once(TOOL.to_string()).chain(args)) {
+        Ok(a) => a,
+        Err(e) => e.exit(),
+    };
+    llvm_init::init();
+    let code = match run(&args) {
+        Ok(()) => 0,
+        Err(e) => report(TOOL, &e),
+    };
+    std::process::exit(code);
+}
+
+fn run(args: &Args) -> Result<(), ToolError> {
+    if args.print_passes {
+        print_passes();
+        return Ok(());
+    }
+    let pipeline_text = match (&args.passes, args.opt_level) {
+        (Some(_), Some(_)) if args.filetype.is_none() => {
+            return Err(ToolError::Usage("cannot specify -O# and -passes= together; use -passes='default<O#>'".into()))
+        }
+        (Some(p), _) => Some(p.clone()),
+        (None, Some(l)) if args.filetype.is_none() => Some(format!("default<O{l}>")),
+        (None, _) => None,
+    };
+    if !args.text && args.filetype.is_none() && !args.disable_output && args.output == "-" && std::io::stdout().is_terminal() {
+        return Err(ToolError::Usage(
+            "refusing to write bitcode to a terminal; use -S for text, -o FILE, or --disable-output".into(),
+        ));
+    }
+
+    let (name, bytes) = read_input(&args.input)?;
+    let ctx = Context::create();
+    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
+    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+
+    let spec = TargetSpec {
+        triple: args.mtriple.clone(),
+        cpu: args.mcpu.clone(),
+        features: args.mattr.clone(),
+        opt_level: args.opt_level.unwrap_or(2),
+    };
+    if let Some(t) = &spec.triple {
+        module.set_triple(&inkwell::targets::TargetTriple::create(t));
+    }
+    let triple = lower::effective_triple(&spec, &module);
+    let tm = lower::target_machine(&triple, &spec)?;
+
+    if let Some(text) = &pipeline_text {
+        let steps = pipeline::parse(text, tm.as_ref())?;
+        let mut llvm_opts = Vec::new();
+        if args.print_after_all {
+            llvm_opts.push("-print-after-all".to_string());
+        }
+        for p in args.print_after.iter().filter(|p| !simt_passes::registry::is_ours(p)) {
+            llvm_opts.push(format!("-print-after={p}"));
+        }
+        if args.time_passes {
+            llvm_opts.push("-time-passes".to_string());
+        }
+        llvm_init::set_llvm_options(TOOL, &llvm_opts);
+        let opts = RunOptions {
+            verify_each: args.verify_each,
+            print_after_all: args.print_after_all,
+            print_after: args.print_after.clone(),
+        };
+        let mut stderr = std::io::stderr();
+        let timings = pipeline::run(&module, &steps, tm.as_ref(), &opts, &mut stderr)?;
+        if args.time_passes {
+            eprint!("{}", pipeline::timing_report(TOOL, &timings));
+        }
+    }
+
+    if args.disable_output {
+        return Ok(());
+    }
+    let bytes = match args.filetype {
+        Some(kind) => {
+            let ft = match kind {
+                OutputKind::Asm => FileType::Assembly,
+                OutputKind::Obj => FileType::Object,
+            };
+            lower::emit(&module, &triple, &spec, ft)?
+        }
+        None if args.text => module.print_to_string().to_bytes().to_vec(),
+        None => module.write_bitcode_to_memory().as_slice().to_vec(),
+    };
+    output::write_output(&args.output, &bytes)
+}
+
+fn read_input(path: &str) -> Result<(String, Vec<u8>), ToolError> {
+    if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| ToolError::Io { path: "<stdin>".into(), message: e.to_string() })?;
+        return Ok(("<stdin>".into(), bytes));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| ToolError::Io { path: path.into(), message: format!("could not open input file: {e}") })?;
+    Ok((path.to_string(), bytes))
+}
+
+fn print_passes() {
+    println!("simt passes (mix freely with LLVM's in -passes=; LLVM's are listed by `opt -print-passes`):");
+    for p in simt_passes::registry::passes().iter().filter(|p| !p.hidden) {
+        println!("  {:<28} {}", p.name, p.summary);
+        for (opt, meaning) in p.options {
+            println!("  {:<28}   <{opt}>: {meaning}", "");
+        }
+    }
+}

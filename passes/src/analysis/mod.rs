@@ -5,3 +5,5 @@ pub mod control_deps;
 pub mod dominators;
 pub mod loops;
 pub mod post_dominators;
+pub mod cache;
+pub mod uniformity;

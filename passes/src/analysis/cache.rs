@@ -1,0 +1,111 @@
+//! Analyses computed once per function and handed to every pass that asks.
+//!
+//! Stale analyses are the hardest bugs in a pass pipeline (pocl's "always
+//! valid" invalidation is the cautionary tale), so validity is checked, not
+//! trusted: each entry remembers the CFG it was computed on, and asking for a
+//! function whose blocks or edges changed since recomputes everything. That
+//! check costs one walk over the terminators, far less than any analysis.
+//! Analyses that read instructions as well as the CFG (uniformity) are dropped
+//! by [`AnalysisCache::invalidate_values`], which the driver calls after any
+//! pass that reports a change; after LLVM's own passes the whole cache goes.
+
+use crate::analysis::control_deps::ControlDeps;
+use crate::analysis::dominators::DomTree;
+use crate::analysis::loops::LoopInfo;
+use crate::analysis::post_dominators::PostDomTree;
+use crate::analysis::uniformity::Uniformity;
+use crate::function_cfg::FunctionCfg;
+use inkwell::values::{AsValueRef, FunctionValue};
+use llvm_sys::prelude::*;
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+/// The analyses of one function, each computed on first use.
+pub struct FunctionAnalyses<'ctx> {
+    pub cfg: FunctionCfg<'ctx>,
+    dom: OnceCell<DomTree>,
+    postdom: OnceCell<PostDomTree>,
+    loops: OnceCell<LoopInfo>,
+    control_deps: OnceCell<ControlDeps>,
+    uniformity: OnceCell<Uniformity>,
+}
+
+impl<'ctx> FunctionAnalyses<'ctx> {
+    pub fn new(function: FunctionValue<'ctx>) -> Self {
+        FunctionAnalyses {
+            cfg: FunctionCfg::new(function),
+            dom: OnceCell::new(),
+            postdom: OnceCell::new(),
+            loops: OnceCell::new(),
+            control_deps: OnceCell::new(),
+            uniformity: OnceCell::new(),
+        }
+    }
+
+    pub fn dom(&self) -> &DomTree {
+        self.dom.get_or_init(|| DomTree::dominators(&self.cfg.cfg))
+    }
+
+    pub fn postdom(&self) -> &PostDomTree {
+        self.postdom.get_or_init(|| PostDomTree::compute(&self.cfg.cfg))
+    }
+
+    pub fn loops(&self) -> &LoopInfo {
+        self.loops.get_or_init(|| LoopInfo::compute(&self.cfg.cfg, self.dom()))
+    }
+
+    pub fn control_deps(&self) -> &ControlDeps {
+        self.control_deps.get_or_init(|| ControlDeps::compute(&self.cfg.cfg, self.postdom()))
+    }
+
+    pub fn uniformity(&self) -> &Uniformity {
+        self.uniformity.get_or_init(|| Uniformity::compute(&self.cfg, self.postdom(), self.loops()))
+    }
+}
+
+/// The cache over a module's functions.
+#[derive(Default)]
+pub struct AnalysisCache<'ctx> {
+    entries: HashMap<LLVMValueRef, FunctionAnalyses<'ctx>>,
+    recomputations: usize,
+}
+
+impl<'ctx> AnalysisCache<'ctx> {
+    pub fn new() -> Self {
+        AnalysisCache { entries: HashMap::new(), recomputations: 0 }
+    }
+
+    /// The analyses of `function`, recomputed if its CFG changed.
+    pub fn get(&mut self, function: FunctionValue<'ctx>) -> &FunctionAnalyses<'ctx> {
+        let key = function.as_value_ref();
+        let fresh = FunctionCfg::new(function);
+        let stale = match self.entries.get(&key) {
+            Some(e) => e.cfg.blocks() != fresh.blocks() || e.cfg.cfg != fresh.cfg,
+            None => true,
+        };
+        if stale {
+            self.recomputations += 1;
+            let mut entry = FunctionAnalyses::new(function);
+            entry.cfg = fresh;
+            self.entries.insert(key, entry);
+        }
+        &self.entries[&key]
+    }
+
+    /// Drops the analyses that depend on instructions, keeping the CFG ones.
+    pub fn invalidate_values(&mut self) {
+        for e in self.entries.values_mut() {
+            e.uniformity = OnceCell::new();
+        }
+    }
+
+    /// Drops everything (after passes we cannot see into, such as LLVM's).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// How many times an entry was (re)built: lets tests see invalidation work.
+    pub fn recomputations(&self) -> usize {
+        self.recomputations
+    }
+}

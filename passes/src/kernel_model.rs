@@ -1,0 +1,191 @@
+//! One vocabulary for the SIMT builtins of the two dialects clang emits.
+//!
+//! OpenCL C on `spir64`: Itanium-mangled calls such as `_Z12get_local_idj(i32 0)`
+//! and `_Z7barrierj(i32 1)`, kernels in the `spir_kernel` calling convention.
+//! CUDA on `nvptx64`: `llvm.nvvm.read.ptx.sreg.tid.x()` and friends,
+//! `llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)` for `__syncthreads`, kernels
+//! in the `ptx_kernel` calling convention (or marked in `nvvm.annotations`).
+//! Passes ask this module what a call means instead of matching names.
+
+use inkwell::values::{AsValueRef, FunctionValue};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+
+/// A dimension of the iteration space: 0 = x, 1 = y, 2 = z.
+pub type Dim = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// Id of the work-item in its work-group (`get_local_id`, `threadIdx`).
+    LocalId(Dim),
+    /// Id of the work-item in the whole launch (`get_global_id`).
+    GlobalId(Dim),
+    /// Work-group id (`get_group_id`, `blockIdx`).
+    GroupId(Dim),
+    /// Work-group size (`get_local_size`, `blockDim`).
+    LocalSize(Dim),
+    /// `get_enqueued_local_size`: the size of the full work-groups.
+    EnqueuedLocalSize(Dim),
+    /// Number of work-groups (`get_num_groups`, `gridDim`).
+    NumGroups(Dim),
+    GlobalSize(Dim),
+    GlobalOffset(Dim),
+    WorkDim,
+    /// `get_local_linear_id`.
+    LocalLinearId,
+    /// `get_global_linear_id`.
+    GlobalLinearId,
+    /// Lane in the warp (`%laneid`) and warp in the block (`%warpid`).
+    LaneId,
+    WarpId,
+    /// A work-group barrier (`barrier`, `work_group_barrier`, `__syncthreads`).
+    Barrier,
+}
+
+impl Builtin {
+    /// Whether the value can differ between work-items of one work-group.
+    pub fn is_divergent(self) -> bool {
+        matches!(
+            self,
+            Builtin::LocalId(_)
+                | Builtin::GlobalId(_)
+                | Builtin::LocalLinearId
+                | Builtin::GlobalLinearId
+                | Builtin::LaneId
+                | Builtin::WarpId
+        )
+    }
+}
+
+/// What a direct call to `callee` with constant first argument `dim_arg` means.
+pub fn classify_call(callee: &str, dim_arg: Option<u64>) -> Option<Builtin> {
+    if let Some(rest) = callee.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
+        let (reg, axis) = match rest.rsplit_once('.') {
+            Some((r, a)) => (r, a),
+            None => (rest, ""),
+        };
+        let d = match axis {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => {
+                return match rest {
+                    "laneid" => Some(Builtin::LaneId),
+                    "warpid" => Some(Builtin::WarpId),
+                    _ => None,
+                }
+            }
+        };
+        return match reg {
+            "tid" => Some(Builtin::LocalId(d)),
+            "ctaid" => Some(Builtin::GroupId(d)),
+            "ntid" => Some(Builtin::LocalSize(d)),
+            "nctaid" => Some(Builtin::NumGroups(d)),
+            _ => None,
+        };
+    }
+    if callee.starts_with("llvm.nvvm.barrier") || callee == "llvm.nvvm.bar.sync" {
+        return Some(Builtin::Barrier);
+    }
+    let base = demangled_opencl_name(callee)?;
+    let d = || dim_arg.map(|v| v as Dim);
+    Some(match base {
+        "get_local_id" => Builtin::LocalId(d()?),
+        "get_global_id" => Builtin::GlobalId(d()?),
+        "get_group_id" => Builtin::GroupId(d()?),
+        "get_local_size" => Builtin::LocalSize(d()?),
+        "get_enqueued_local_size" => Builtin::EnqueuedLocalSize(d()?),
+        "get_num_groups" => Builtin::NumGroups(d()?),
+        "get_global_size" => Builtin::GlobalSize(d()?),
+        "get_global_offset" => Builtin::GlobalOffset(d()?),
+        "get_work_dim" => Builtin::WorkDim,
+        "get_local_linear_id" => Builtin::LocalLinearId,
+        "get_global_linear_id" => Builtin::GlobalLinearId,
+        "barrier" | "work_group_barrier" => Builtin::Barrier,
+        _ => return None,
+    })
+}
+
+/// `_Z12get_local_idj` → `get_local_id`: the Itanium `_Z<len><name>` prefix.
+fn demangled_opencl_name(callee: &str) -> Option<&str> {
+    let rest = callee.strip_prefix("_Z")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    rest.get(digits..digits + len)
+}
+
+/// The builtin called by instruction `inst`, if it is a call to one.
+pub fn builtin_of(inst: LLVMValueRef) -> Option<Builtin> {
+    unsafe {
+        if LLVMIsACallInst(inst).is_null() {
+            return None;
+        }
+        let name = crate::ir::called_function_name(inst)?;
+        let dim = if LLVMGetNumArgOperands(inst) > 0 {
+            let a = LLVMGetOperand(inst, 0);
+            (!LLVMIsAConstantInt(a).is_null()).then(|| LLVMConstIntGetZExtValue(a))
+        } else {
+            None
+        };
+        classify_call(&name, dim)
+    }
+}
+
+/// Calling conventions of kernels (LLVM's `CallingConv::SPIR_KERNEL`, `PTX_Kernel`).
+const SPIR_KERNEL_CC: u32 = 76;
+const PTX_KERNEL_CC: u32 = 71;
+
+/// Whether `f` is a kernel entry point in either dialect.
+pub fn is_kernel(f: FunctionValue<'_>) -> bool {
+    let cc = f.get_call_conventions();
+    cc == SPIR_KERNEL_CC || cc == PTX_KERNEL_CC || has_nvvm_kernel_annotation(f)
+}
+
+/// Older CUDA IR marks kernels with `!nvvm.annotations = !{!{ptr @f, !"kernel", i32 1}}`.
+fn has_nvvm_kernel_annotation(f: FunctionValue<'_>) -> bool {
+    unsafe {
+        let module = LLVMGetGlobalParent(f.as_value_ref());
+        let name = c"nvvm.annotations";
+        let n = LLVMGetNamedMetadataNumOperands(module, name.as_ptr());
+        if n == 0 {
+            return false;
+        }
+        let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); n as usize];
+        LLVMGetNamedMetadataOperands(module, name.as_ptr(), ops.as_mut_ptr());
+        ops.into_iter().any(|node| {
+            let k = LLVMGetMDNodeNumOperands(node) as usize;
+            let mut fields: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); k];
+            LLVMGetMDNodeOperands(node, fields.as_mut_ptr());
+            k >= 2 && fields[0] == f.as_value_ref() && md_string(fields[1]).as_deref() == Some("kernel")
+        })
+    }
+}
+
+unsafe fn md_string(v: LLVMValueRef) -> Option<String> {
+    if v.is_null() {
+        return None;
+    }
+    let mut len = 0u32;
+    let p = LLVMGetMDString(v, &mut len);
+    (!p.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize)).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_dialects() {
+        assert_eq!(classify_call("_Z12get_local_idj", Some(1)), Some(Builtin::LocalId(1)));
+        assert_eq!(classify_call("_Z12get_group_idj", Some(0)), Some(Builtin::GroupId(0)));
+        assert_eq!(classify_call("_Z7barrierj", Some(1)), Some(Builtin::Barrier));
+        assert_eq!(classify_call("_Z18work_group_barrierj12memory_scope", Some(1)), Some(Builtin::Barrier));
+        assert_eq!(classify_call("llvm.nvvm.read.ptx.sreg.tid.z", None), Some(Builtin::LocalId(2)));
+        assert_eq!(classify_call("llvm.nvvm.read.ptx.sreg.nctaid.y", None), Some(Builtin::NumGroups(1)));
+        assert_eq!(classify_call("llvm.nvvm.read.ptx.sreg.laneid", None), Some(Builtin::LaneId));
+        assert_eq!(classify_call("llvm.nvvm.barrier.cta.sync.aligned.all", Some(0)), Some(Builtin::Barrier));
+        assert_eq!(classify_call("_Z12get_local_idj", None), None, "dimension must be constant");
+        assert_eq!(classify_call("_Z3fooj", Some(0)), None);
+        assert!(Builtin::GlobalId(0).is_divergent() && !Builtin::GroupId(0).is_divergent());
+    }
+}

@@ -1,0 +1,183 @@
+//! `print<simt-…>` passes: each analysis as text, so lit tests can check it
+//! and compare it with LLVM's own printers on the same files.
+//!
+//! Output goes to the pass context's stream (stderr in `simt-opt`, as with
+//! `opt`'s printers), one section per function with a body, blocks named as
+//! `opt` names them.
+
+use crate::analysis::cache::FunctionAnalyses;
+use crate::cfg::BlockId;
+use crate::ir::{defined_functions, function_name, print_value, SlotNames};
+use crate::kernel_model::is_kernel;
+use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use inkwell::values::AsValueRef;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Analysis {
+    Cfg,
+    DomTree,
+    PostDomTree,
+    Loops,
+    ControlDeps,
+    Uniformity,
+}
+
+impl Analysis {
+    fn name(self) -> &'static str {
+        match self {
+            Analysis::Cfg => "simt-cfg",
+            Analysis::DomTree => "simt-domtree",
+            Analysis::PostDomTree => "simt-postdomtree",
+            Analysis::Loops => "simt-loops",
+            Analysis::ControlDeps => "simt-ctrldeps",
+            Analysis::Uniformity => "simt-uniformity",
+        }
+    }
+}
+
+pub struct Printer(pub Analysis);
+
+impl ModulePass for Printer {
+    fn name(&self) -> String {
+        format!("print<{}>", self.0.name())
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+        let mut text = String::new();
+        for f in defined_functions(cx.module) {
+            let fa = cx.analyses.get(f);
+            let names = SlotNames::new(f);
+            let name = |b: BlockId| names.of_block(fa.cfg.block(b)).to_string();
+            text += &format!("{} for function '{}':\n", self.0.name(), function_name(f));
+            match self.0 {
+                Analysis::Cfg => print_cfg(fa, &name, &mut text),
+                Analysis::DomTree => print_domtree(fa, &name, &mut text),
+                Analysis::PostDomTree => print_postdomtree(fa, &name, &mut text),
+                Analysis::Loops => print_loops(fa, &name, &mut text),
+                Analysis::ControlDeps => print_ctrldeps(fa, &name, &mut text),
+                Analysis::Uniformity => print_uniformity(fa, &names, &name, &mut text),
+            }
+        }
+        cx.out
+            .write_all(text.as_bytes())
+            .map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(Changed::Nothing)
+    }
+}
+
+fn join(blocks: impl IntoIterator<Item = BlockId>, name: &dyn Fn(BlockId) -> String) -> String {
+    blocks.into_iter().map(name).collect::<Vec<_>>().join(", ")
+}
+
+fn print_cfg(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let cfg = &fa.cfg.cfg;
+    for b in cfg.blocks() {
+        let tag = if cfg.is_reachable(b) { "" } else { " (unreachable)" };
+        out.push_str(&format!("  {} {}{} -> [{}]\n", b.0, name(b), tag, join(cfg.succs(b).iter().copied(), name)));
+    }
+    out.push_str(&format!("  rpo: {}\n", join(cfg.rpo().iter().copied(), name)));
+}
+
+fn print_domtree(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let dt = fa.dom();
+    for b in fa.cfg.cfg.blocks() {
+        let line = match dt.idom_block(b) {
+            Some(d) => format!("  idom {} = {}\n", name(b), name(d)),
+            None if dt.contains(b.0) => format!("  idom {} = <root>\n", name(b)),
+            None => format!("  idom {} = <unreachable>\n", name(b)),
+        };
+        out.push_str(&line);
+    }
+}
+
+fn print_postdomtree(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let pdt = fa.postdom();
+    for b in fa.cfg.cfg.blocks() {
+        match pdt.ipdom(b) {
+            Some(d) => out.push_str(&format!("  ipdom {} = {}\n", name(b), name(d))),
+            None => out.push_str(&format!("  ipdom {} = <exit>\n", name(b))),
+        }
+    }
+    if !pdt.infinite_loop_roots().is_empty() {
+        out.push_str(&format!("  infinite-loop roots: {}\n", join(pdt.infinite_loop_roots().iter().copied(), name)));
+    }
+}
+
+/// The layout of LLVM's `print<loops>` (`Loop at depth N containing: %h<header>,…`),
+/// with the header first and the other blocks in layout order, then our extras.
+fn print_loops(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let li = fa.loops();
+    let cfg = &fa.cfg.cfg;
+    let mut stack: Vec<_> = li.top_level().into_iter().rev().collect();
+    while let Some(id) = stack.pop() {
+        let l = li.get(id);
+        let mut blocks = vec![l.header];
+        blocks.extend(l.blocks.iter().copied().filter(|&b| b != l.header));
+        let tagged: Vec<String> = blocks
+            .iter()
+            .map(|&b| {
+                let mut s = name(b);
+                if b == l.header {
+                    s += "<header>";
+                }
+                if l.latches.contains(&b) {
+                    s += "<latch>";
+                }
+                if l.exiting.contains(&b) {
+                    s += "<exiting>";
+                }
+                s
+            })
+            .collect();
+        let indent = "  ".repeat(l.depth as usize - 1);
+        out.push_str(&format!("{indent}Loop at depth {} containing: {}\n", l.depth, tagged.join(",")));
+        out.push_str(&format!("{indent}  exits: {}\n", join(l.exits.iter().copied(), name)));
+        let mut children = l.children.clone();
+        children.sort_by_key(|&c| li.get(c).header);
+        stack.extend(children.into_iter().rev());
+    }
+    for c in li.irreducible_cycles() {
+        out.push_str(&format!(
+            "Irreducible cycle entered at {} containing: {}\n",
+            join(c.entries.iter().copied(), name),
+            join(c.blocks.iter().copied(), name)
+        ));
+    }
+    let _ = cfg;
+}
+
+fn print_ctrldeps(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let cd = fa.control_deps();
+    for b in fa.cfg.cfg.blocks() {
+        let deps: Vec<String> = cd
+            .of(b)
+            .iter()
+            .map(|e| format!("{} -> {} ({})", name(e.from), name(e.to), fa.cfg.edge_label(e.from, e.to)))
+            .collect();
+        let deps = if deps.is_empty() { "<none>".to_string() } else { deps.join(", ") };
+        out.push_str(&format!("  {}: {}\n", name(b), deps));
+    }
+}
+
+/// Divergent instructions in the `  DIVERGENT:   <inst>` form of LLVM's
+/// `print<uniformity>`, then the branches, joins and loops behind them.
+fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let u = fa.uniformity();
+    let f = fa.cfg.function;
+    out.push_str(if is_kernel(f) { "  kernel: arguments are uniform\n" } else { "  not a kernel: arguments are divergent\n" });
+    for p in f.get_param_iter() {
+        if u.is_divergent(p.as_value_ref()) {
+            out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p.as_value_ref())));
+        }
+    }
+    for bb in fa.cfg.blocks() {
+        for inst in bb.get_instructions() {
+            if u.is_divergent(inst.as_value_ref()) {
+                out.push_str(&format!("  DIVERGENT:   {}\n", print_value(inst.as_value_ref())));
+            }
+        }
+    }
+    out.push_str(&format!("  divergent branches: {}\n", join(u.divergent_branches().iter().copied(), name)));
+    out.push_str(&format!("  join blocks: {}\n", join(u.join_blocks().iter().copied(), name)));
+    out.push_str(&format!("  loops with divergent exit: {}\n", join(u.divergent_loop_headers().iter().copied(), name)));
+}

@@ -1,0 +1,120 @@
+//! Every pass and printer by its pipeline name, in one place.
+//!
+//! Names follow `opt`: `simt-NAME`, `simt-NAME<opt;key=value>` and
+//! `print<simt-ANALYSIS>`. An unknown name is an error that lists the valid ones.
+
+use crate::pass::{ModulePass, PassError};
+use crate::printers::{Analysis, Printer};
+use crate::transform::testing::BreakModule;
+
+pub struct PassInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// `(option, meaning)` pairs accepted inside `<…>`.
+    pub options: &'static [(&'static str, &'static str)],
+    /// Testing hooks are accepted but not listed.
+    pub hidden: bool,
+    kind: Kind,
+}
+
+/// What a registry entry builds.
+#[derive(Clone, Copy)]
+enum Kind {
+    Printer(Analysis),
+    BreakModule,
+}
+
+/// One `key` or `key=value` from inside `<…>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opt {
+    pub key: String,
+    pub value: Option<String>,
+}
+
+fn no_options(name: &str, opts: &[Opt]) -> Result<(), PassError> {
+    match opts.first() {
+        None => Ok(()),
+        Some(o) => Err(PassError::BadOption { pass: name.into(), message: format!("takes no options, got '{}'", o.key) }),
+    }
+}
+
+pub fn passes() -> Vec<PassInfo> {
+    let p = |name, summary, a| PassInfo { name, summary, options: &[], hidden: false, kind: Kind::Printer(a) };
+    vec![
+        p("print<simt-cfg>", "blocks in layout order with successors and reverse post-order", Analysis::Cfg),
+        p("print<simt-domtree>", "immediate dominators (Semi-NCA)", Analysis::DomTree),
+        p("print<simt-postdomtree>", "immediate post-dominators (virtual exit, infinite loops rooted)", Analysis::PostDomTree),
+        p("print<simt-loops>", "natural loops: nesting, latches, exiting and exit blocks; irreducible cycles", Analysis::Loops),
+        p("print<simt-ctrldeps>", "control dependences with edge labels", Analysis::ControlDeps),
+        p("print<simt-uniformity>", "divergent values, branches, join blocks and loops of SIMT kernels", Analysis::Uniformity),
+        PassInfo {
+            name: "simt-testing-break-module",
+            summary: "testing hook: removes the first function's entry terminator",
+            options: &[],
+            hidden: true,
+            kind: Kind::BreakModule,
+        },
+    ]
+}
+
+/// Whether a pipeline element names one of our passes rather than LLVM's.
+pub fn is_ours(element: &str) -> bool {
+    let e = element.trim();
+    e.starts_with("simt-") || e.starts_with("print<simt-")
+}
+
+/// Builds the pass an element such as `simt-wiloops<interleave=2>` names.
+pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
+    let element = element.trim();
+    let (name, opts) = split_options(element)?;
+    let all = passes();
+    let info = all.iter().find(|p| p.name == name).ok_or_else(|| PassError::UnknownPass { name: element.into() })?;
+    match info.kind {
+        Kind::Printer(a) => no_options(name, &opts).map(|_| Box::new(Printer(a)) as Box<dyn ModulePass>),
+        Kind::BreakModule => no_options(name, &opts).map(|_| Box::new(BreakModule) as Box<dyn ModulePass>),
+    }
+}
+
+/// Names of the passes a user can list, for error messages and `-print-passes`.
+pub fn listed_names() -> Vec<&'static str> {
+    passes().iter().filter(|p| !p.hidden).map(|p| p.name).collect()
+}
+
+/// `simt-x<a;b=2>` → (`simt-x`, [a, b=2]); `print<simt-y>` stays whole.
+fn split_options(element: &str) -> Result<(&str, Vec<Opt>), PassError> {
+    if element.starts_with("print<") {
+        return Ok((element, Vec::new()));
+    }
+    let Some(open) = element.find('<') else { return Ok((element, Vec::new())) };
+    let name = &element[..open];
+    let inner = element[open + 1..].strip_suffix('>').ok_or_else(|| PassError::BadOption {
+        pass: name.into(),
+        message: format!("unbalanced '<' in '{element}'"),
+    })?;
+    let opts = inner
+        .split(';')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| match s.split_once('=') {
+            Some((k, v)) => Opt { key: k.trim().into(), value: Some(v.trim().into()) },
+            None => Opt { key: s.trim().into(), value: None },
+        })
+        .collect();
+    Ok((name, opts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_syntax() {
+        let (n, o) = split_options("simt-x<interleave=3;fast>").unwrap();
+        assert_eq!(n, "simt-x");
+        assert_eq!(o, vec![Opt { key: "interleave".into(), value: Some("3".into()) }, Opt { key: "fast".into(), value: None }]);
+        assert!(split_options("simt-x<a").is_err());
+        assert!(matches!(build("simt-nope"), Err(PassError::UnknownPass { .. })));
+        assert!(matches!(build("print<simt-domtree>"), Ok(_)));
+        assert!(is_ours("print<simt-loops>") && is_ours(" simt-x") && !is_ours("instcombine"));
+        assert!(!listed_names().contains(&"simt-testing-break-module"));
+    }
+}

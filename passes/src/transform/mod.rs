@@ -1,0 +1,3 @@
+//! Passes that rewrite IR, one file each.
+
+pub mod testing;

@@ -1,0 +1,28 @@
+//! Fault injection for the driver's own tests: a pass that leaves a broken
+//! module, so tests can check that `simt-opt` names the pass that broke it and
+//! never writes the broken output. Hidden from `-print-passes`.
+
+use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use llvm_sys::core::*;
+
+pub struct BreakModule;
+
+impl ModulePass for BreakModule {
+    fn name(&self) -> String {
+        "simt-testing-break-module".into()
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+        let Some(f) = crate::ir::defined_functions(cx.module).into_iter().next() else {
+            return Ok(Changed::Nothing);
+        };
+        let entry = f.get_first_basic_block().expect("defined function has blocks");
+        unsafe {
+            let term = LLVMGetBasicBlockTerminator(entry.as_mut_ptr());
+            if !term.is_null() {
+                LLVMInstructionEraseFromParent(term);
+            }
+        }
+        Ok(Changed::Cfg)
+    }
+}

@@ -1,0 +1,9 @@
+//! The tools' shared driver code: how `simt-opt` (and later `simt-run`) read
+//! modules, run pipelines, lower to machine code and report errors.
+
+pub mod argv;
+pub mod diag;
+pub mod llvm_init;
+pub mod lower;
+pub mod output;
+pub mod pipeline;

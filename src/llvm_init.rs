@@ -1,0 +1,41 @@
+//! Process-wide LLVM set-up: targets, command-line options for LLVM's own
+//! instrumentation, and a fatal-error handler so LLVM's `report_fatal_error`
+//! ends in a one-line message and exit code 1 instead of an abort.
+
+use inkwell::targets::{InitializationConfig, Target};
+use std::ffi::{c_char, CStr, CString};
+use std::sync::Once;
+
+static INIT: Once = Once::new();
+
+extern "C" fn fatal_error(reason: *const c_char) {
+    let msg = unsafe { CStr::from_ptr(reason) }.to_string_lossy();
+    let tool = std::env::args().next().map(|a| a.rsplit('/').next().unwrap_or("simt").to_string());
+    eprintln!("{}: error: LLVM: {msg}", tool.unwrap_or_else(|| "simt".into()));
+    std::process::exit(1);
+}
+
+/// Initializes the x86 and NVPTX targets and installs the fatal-error handler.
+pub fn init() {
+    INIT.call_once(|| {
+        Target::initialize_x86(&InitializationConfig::default());
+        Target::initialize_nvptx(&InitializationConfig::default());
+        unsafe { llvm_sys::error_handling::LLVMInstallFatalErrorHandler(Some(fatal_error)) };
+    });
+}
+
+/// Hands options such as `-print-after-all` to LLVM's `cl::opt`s, which its
+/// pass instrumentation reads. Call once, before running LLVM passes.
+pub fn set_llvm_options(tool: &str, options: &[String]) {
+    if options.is_empty() {
+        return;
+    }
+    let args: Vec<CString> = std::iter::once(tool.to_string())
+        .chain(options.iter().cloned())
+        .map(|s| CString::new(s).expect("no NUL in options"))
+        .collect();
+    let ptrs: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
+    unsafe {
+        llvm_sys::support::LLVMParseCommandLineOptions(ptrs.len() as i32, ptrs.as_ptr(), std::ptr::null());
+    }
+}

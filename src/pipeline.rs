@@ -1,0 +1,215 @@
+//! Pipelines where our passes and LLVM's mix freely.
+//!
+//! `-passes='simt-converge,instcombine,default<O2>'` is split at top-level
+//! commas into elements; consecutive LLVM elements form one run handed to
+//! LLVM's pass builder (`LLVMRunPasses`), our elements run through the
+//! registry. The whole pipeline is checked before anything runs, as `opt`
+//! does: our names against the registry, LLVM's runs by building them on an
+//! empty module.
+//!
+//! Every one of our passes is followed by the verifier, so a pass that breaks
+//! the module is named; LLVM's runs verify after each pass with `-verify-each`.
+
+use crate::diag::ToolError;
+use inkwell::module::Module;
+use inkwell::targets::TargetMachine;
+use simt_passes::analysis::cache::AnalysisCache;
+use simt_passes::pass::{Changed, ModulePass, PassContext, PassError};
+use simt_passes::registry;
+use std::ffi::CString;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+pub enum Step {
+    Ours(Box<dyn ModulePass>),
+    /// A comma-separated run of LLVM pipeline elements.
+    Llvm(String),
+}
+
+impl Step {
+    pub fn name(&self) -> String {
+        match self {
+            Step::Ours(p) => p.name(),
+            Step::Llvm(t) => t.clone(),
+        }
+    }
+}
+
+/// Splits `text` at commas outside `(…)` and `<…>`.
+pub fn split_top_level(text: &str) -> Result<Vec<String>, ToolError> {
+    let mut out = Vec::new();
+    let mut depth: i32 = 0;
+    let mut cur = String::new();
+    for c in text.chars() {
+        match c {
+            '(' | '<' => depth += 1,
+            ')' | '>' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return Err(ToolError::Usage(format!("invalid pipeline '{text}': unbalanced '{c}'")));
+        }
+        if c == ',' && depth == 0 {
+            out.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    if depth != 0 {
+        return Err(ToolError::Usage(format!("invalid pipeline '{text}': unbalanced brackets")));
+    }
+    out.push(cur);
+    let out: Vec<String> = out.into_iter().map(|s| s.trim().to_string()).collect();
+    if out.iter().any(String::is_empty) {
+        return Err(ToolError::Usage(format!("invalid pipeline '{text}': empty pass name")));
+    }
+    Ok(out)
+}
+
+/// Parses and checks a pipeline; `tm` lets LLVM build target-specific passes.
+pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, ToolError> {
+    let mut steps: Vec<Step> = Vec::new();
+    for element in split_top_level(text)? {
+        if registry::is_ours(&element) {
+            steps.push(Step::Ours(registry::build(&element)?));
+            continue;
+        }
+        if let Some(pos) = element.find("simt-") {
+            let nested = element[pos..].split([',', ')', '>']).next().unwrap_or("");
+            return Err(ToolError::Usage(format!(
+                "'{nested}' runs on whole modules and cannot be nested inside '{element}'"
+            )));
+        }
+        match steps.last_mut() {
+            Some(Step::Llvm(run)) => {
+                run.push(',');
+                run.push_str(&element);
+            }
+            _ => steps.push(Step::Llvm(element)),
+        }
+    }
+    for step in &steps {
+        if let Step::Llvm(run) = step {
+            check_llvm_pipeline(run, tm)?;
+        }
+    }
+    Ok(steps)
+}
+
+/// Builds (and runs) `run` on an empty module, so a misspelt LLVM pass is
+/// reported before any pass touches the real one.
+fn check_llvm_pipeline(run: &str, tm: Option<&TargetMachine>) -> Result<(), ToolError> {
+    let ctx = inkwell::context::Context::create();
+    let probe = ctx.create_module("pipeline-check");
+    run_llvm(&probe, run, tm, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
+        Some(rest) => ToolError::from(PassError::UnknownPass { name: rest.trim_end_matches('\'').to_string() }),
+        None => ToolError::Llvm(format!("invalid LLVM pipeline '{run}': {message}")),
+    })
+}
+
+fn run_llvm(module: &Module<'_>, run: &str, tm: Option<&TargetMachine>, verify_each: bool) -> Result<(), String> {
+    let text = CString::new(run).map_err(|_| "NUL in pipeline".to_string())?;
+    unsafe {
+        use llvm_sys::transforms::pass_builder::*;
+        let opts = LLVMCreatePassBuilderOptions();
+        LLVMPassBuilderOptionsSetVerifyEach(opts, verify_each as i32);
+        let tm_ref = tm.map_or(std::ptr::null_mut(), |t| t.as_mut_ptr());
+        let err = LLVMRunPasses(module.as_mut_ptr(), text.as_ptr(), tm_ref, opts);
+        LLVMDisposePassBuilderOptions(opts);
+        if err.is_null() {
+            Ok(())
+        } else {
+            let m = llvm_sys::error::LLVMGetErrorMessage(err);
+            let s = std::ffi::CStr::from_ptr(m).to_string_lossy().into_owned();
+            llvm_sys::error::LLVMDisposeErrorMessage(m);
+            Err(s)
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct RunOptions {
+    pub verify_each: bool,
+    pub print_after_all: bool,
+    /// Our pass names after which to print the module (LLVM's are handed to
+    /// LLVM's `-print-after`).
+    pub print_after: Vec<String>,
+}
+
+/// How long each step took, for `-time-passes`.
+pub struct Timing {
+    pub name: String,
+    pub wall: Duration,
+}
+
+pub fn run<'ctx>(
+    module: &Module<'ctx>,
+    steps: &[Step],
+    tm: Option<&TargetMachine>,
+    opts: &RunOptions,
+    diag: &mut dyn Write,
+) -> Result<Vec<Timing>, ToolError> {
+    let mut analyses = AnalysisCache::new();
+    let mut timings = Vec::new();
+    for step in steps {
+        let start = Instant::now();
+        match step {
+            Step::Ours(pass) => {
+                let changed = pass.run(&mut PassContext { module, analyses: &mut analyses, out: diag })?;
+                if changed != Changed::Nothing {
+                    analyses.invalidate_values();
+                }
+                timings.push(Timing { name: pass.name(), wall: start.elapsed() });
+                if let Err(message) = simt_passes::ir::verify(module) {
+                    return Err(ToolError::BrokenAfter { pass: pass.name(), message });
+                }
+                let bare = pass.name().split('<').next().unwrap_or_default().to_string();
+                if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {
+                    let _ = write!(diag, "; *** IR Dump After {} on [module] ***\n{}", pass.name(), module.print_to_string());
+                }
+            }
+            Step::Llvm(run) => {
+                run_llvm(module, run, tm, opts.verify_each).map_err(ToolError::Llvm)?;
+                analyses.clear();
+                timings.push(Timing { name: run.clone(), wall: start.elapsed() });
+            }
+        }
+    }
+    Ok(timings)
+}
+
+/// A `-time-passes` report in the layout of LLVM's timer reports.
+pub fn timing_report(tool: &str, timings: &[Timing]) -> String {
+    let total: Duration = timings.iter().map(|t| t.wall).sum();
+    let rule = "===-------------------------------------------------------------------------===";
+    let mut s = format!("{rule}\n{:^79}\n{rule}\n", format!("{tool} pipeline timing report"));
+    s += &format!("  Total Execution Time: {:.4} seconds (wall clock)\n\n   ---Wall Time---  --- Name ---\n", total.as_secs_f64());
+    for t in timings {
+        let pct = if total.is_zero() { 0.0 } else { 100.0 * t.wall.as_secs_f64() / total.as_secs_f64() };
+        s += &format!("   {:.4} ({:5.1}%)  {}\n", t.wall.as_secs_f64(), pct, t.name);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_at_top_level_commas_only() {
+        let parts = split_top_level("simt-x<a;b>, function(instcombine,dce) ,default<O2>").unwrap();
+        assert_eq!(parts, vec!["simt-x<a;b>", "function(instcombine,dce)", "default<O2>"]);
+        assert!(split_top_level("function(dce").is_err());
+        assert!(split_top_level("dce,,dce").is_err());
+    }
+
+    #[test]
+    fn runs_of_llvm_passes_are_grouped() {
+        crate::llvm_init::init();
+        let steps = parse("instcombine,dce,print<simt-domtree>,sroa", None).unwrap();
+        let names: Vec<String> = steps.iter().map(Step::name).collect();
+        assert_eq!(names, vec!["instcombine,dce", "print<simt-domtree>", "sroa"]);
+        assert!(matches!(parse("instcombyne", None), Err(ToolError::Pass { err: PassError::UnknownPass { .. } })));
+        assert!(matches!(parse("function(print<simt-domtree>)", None), Err(ToolError::Usage(_))));
+    }
+}
