@@ -1,0 +1,24 @@
+# lit configuration for simt's IR tests. Run with LLVM 22's lit:
+#   /usr/lib/llvm-22/bin/lit -sv test-ir
+import os
+import sys
+
+import lit.formats
+
+config.name = "simt"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".test"]
+config.excludes = ["Inputs", "tools", "examples"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.test_source_root, "Output")
+
+root = os.path.dirname(config.test_source_root)
+simt_bin = os.environ.get("SIMT_BIN", os.path.join(root, "target", "debug"))
+llvm_bin = "/usr/lib/llvm-22/bin"
+config.environment["PATH"] = os.pathsep.join([simt_bin, llvm_bin, os.environ.get("PATH", "")])
+
+config.substitutions.append(("%simt-opt", os.path.join(simt_bin, "simt-opt")))
+config.substitutions.append(("%opt", os.path.join(llvm_bin, "opt")))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
+config.substitutions.append(("%examples", os.path.join(config.test_source_root, "examples")))
