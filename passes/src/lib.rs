@@ -13,3 +13,4 @@ pub mod pass;
 pub mod printers;
 pub mod registry;
 pub mod transform;
+pub mod wg_abi;
