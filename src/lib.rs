@@ -3,6 +3,7 @@
 
 pub mod argv;
 pub mod diag;
+pub mod engine;
 pub mod llvm_init;
 pub mod lower;
 pub mod output;

@@ -35,9 +35,14 @@ pub fn target_machine(triple: &str, spec: &TargetSpec) -> Result<Option<TargetMa
         3 => OptimizationLevel::Aggressive,
         _ => OptimizationLevel::Default,
     };
-    let cpu = if spec.cpu.is_empty() && arch == "x86_64" { "x86-64".to_string() } else { spec.cpu.clone() };
+    let (cpu, features) = match spec.cpu.as_str() {
+        // As in llc: the CPU this runs on, with all of its features.
+        "native" if arch == "x86_64" => (host_cpu_name(), join_features(&host_cpu_features(), &spec.features)),
+        "" if arch == "x86_64" => ("x86-64".to_string(), spec.features.clone()),
+        other => (other.to_string(), spec.features.clone()),
+    };
     target
-        .create_target_machine(&t, &cpu, &spec.features, level, RelocMode::PIC, CodeModel::Default)
+        .create_target_machine(&t, &cpu, &features, level, RelocMode::PIC, CodeModel::Default)
         .map(Some)
         .ok_or_else(|| ToolError::Llvm(format!("cannot create a target machine for '{triple}' (cpu '{cpu}')")))
 }
@@ -47,10 +52,28 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
     let tm = target_machine(triple, spec)?
         .ok_or_else(|| ToolError::Llvm(format!("no code generator for '{triple}' (x86_64 and nvptx64 are built in)")))?;
     let copy = simt_passes::ir::clone_module(module);
-    copy.set_triple(&tm.get_triple());
-    copy.set_data_layout(&tm.get_target_data().get_data_layout());
+    retarget_for(&copy, &tm);
     let buf = tm
         .write_to_memory_buffer(&copy, file_type)
         .map_err(|e| ToolError::Llvm(format!("code generation failed: {e}")))?;
     Ok(buf.as_slice().to_vec())
+}
+
+pub fn host_cpu_name() -> String {
+    TargetMachine::get_host_cpu_name().to_string()
+}
+
+pub fn host_cpu_features() -> String {
+    TargetMachine::get_host_cpu_features().to_string()
+}
+
+fn join_features(a: &str, b: &str) -> String {
+    [a, b].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(",")
+}
+
+/// Puts `module` on `tm`'s target (triple, data layout, calling conventions).
+pub fn retarget_for(module: &Module<'_>, tm: &TargetMachine) {
+    let triple = tm.get_triple();
+    let dl = tm.get_target_data().get_data_layout();
+    simt_passes::ir::retarget(module, &triple.as_str().to_string_lossy(), &dl.as_str().to_string_lossy());
 }

@@ -174,3 +174,41 @@ pub fn called_function_name(inst: LLVMValueRef) -> Option<String> {
 pub fn function_name(f: FunctionValue<'_>) -> String {
     value_name(f.as_value_ref())
 }
+
+/// Calling conventions of GPU dialects that a CPU backend does not know.
+const GPU_CALLING_CONVENTIONS: [u32; 3] = [71 /* PTX_Kernel */, 75 /* SPIR_FUNC */, 76 /* SPIR_KERNEL */];
+
+/// Moves a module onto another target: triple, data layout, the C calling
+/// convention for GPU ones, and no `target-cpu`/`target-features` attributes
+/// of the old target (an x86 backend refuses `"target-cpu"="sm_70"`).
+pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str) {
+    let old_arch = module.get_triple().as_str().to_string_lossy().split('-').next().unwrap_or("").to_string();
+    let new_arch = triple.split('-').next().unwrap_or("");
+    let triple_c = CString::new(triple).expect("no NUL in triple");
+    let dl_c = CString::new(data_layout).expect("no NUL in data layout");
+    unsafe {
+        let m = module.as_mut_ptr();
+        LLVMSetTarget(m, triple_c.as_ptr());
+        LLVMSetDataLayout(m, dl_c.as_ptr());
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            if GPU_CALLING_CONVENTIONS.contains(&LLVMGetFunctionCallConv(f)) {
+                LLVMSetFunctionCallConv(f, llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
+            }
+            if old_arch != new_arch {
+                for attr in ["target-cpu", "target-features", "target-abi"] {
+                    LLVMRemoveStringAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, attr.as_ptr().cast(), attr.len() as u32);
+                }
+            }
+            for bb in FunctionValue::new(f).into_iter().flat_map(|fv| fv.get_basic_block_iter()) {
+                for inst in bb.get_instructions() {
+                    let i = inst.as_value_ref();
+                    if !LLVMIsACallInst(i).is_null() && GPU_CALLING_CONVENTIONS.contains(&LLVMGetInstructionCallConv(i)) {
+                        LLVMSetInstructionCallConv(i, llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
+                    }
+                }
+            }
+            f = LLVMGetNextFunction(f);
+        }
+    }
+}

@@ -6,6 +6,7 @@
 use crate::pass::{ModulePass, PassError};
 use crate::printers::{Analysis, Printer};
 use crate::transform::testing::BreakModule;
+use crate::transform::wiloops::WorkItemLoops;
 
 pub struct PassInfo {
     pub name: &'static str,
@@ -21,6 +22,7 @@ pub struct PassInfo {
 #[derive(Clone, Copy)]
 enum Kind {
     Printer(Analysis),
+    WorkItemLoops,
     BreakModule,
 }
 
@@ -48,6 +50,13 @@ pub fn passes() -> Vec<PassInfo> {
         p("print<simt-ctrldeps>", "control dependences with edge labels", Analysis::ControlDeps),
         p("print<simt-uniformity>", "divergent values, branches, join blocks and loops of SIMT kernels", Analysis::Uniformity),
         PassInfo {
+            name: "simt-wiloops",
+            summary: "kernels with barriers become CPU functions running one work-group (work-item loops, seed 001)",
+            options: &[],
+            hidden: false,
+            kind: Kind::WorkItemLoops,
+        },
+        PassInfo {
             name: "simt-testing-break-module",
             summary: "testing hook: removes the first function's entry terminator",
             options: &[],
@@ -71,6 +80,7 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
     let info = all.iter().find(|p| p.name == name).ok_or_else(|| PassError::UnknownPass { name: element.into() })?;
     match info.kind {
         Kind::Printer(a) => no_options(name, &opts).map(|_| Box::new(Printer(a)) as Box<dyn ModulePass>),
+        Kind::WorkItemLoops => no_options(name, &opts).map(|_| Box::new(WorkItemLoops) as Box<dyn ModulePass>),
         Kind::BreakModule => no_options(name, &opts).map(|_| Box::new(BreakModule) as Box<dyn ModulePass>),
     }
 }

@@ -1,3 +1,4 @@
 //! Passes that rewrite IR, one file each.
 
 pub mod testing;
+pub mod wiloops;

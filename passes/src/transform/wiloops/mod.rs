@@ -1,0 +1,285 @@
+//! `simt-wiloops`: SIMT kernels with barriers become CPU functions that run a
+//! whole work-group (seed 001, Samsung CN104133668: work-item coalescing
+//! loops; pocl's `WorkitemLoops`; Karrenberg & Hack's and the CuPBoP/COX line
+//! of continuation-based synchronization for the general case).
+//!
+//! For each kernel `K` it emits `simt_wg_K(args, ctx)` with the C ABI of
+//! [`crate::wg_abi`], and removes `K`. The method:
+//!
+//! 1. **Synchronization points.** Each barrier gets a block of its own. The
+//!    kernel entry and every barrier start a *region*: the blocks reachable
+//!    from there without passing another barrier. Regions may share blocks
+//!    (code after a uniform `if` with a barrier on one side); each region gets
+//!    its own copy.
+//! 2. **Scalar expansion.** SSA values live across a barrier are demoted to
+//!    private memory; every private allocation gets one copy per work-item in
+//!    the scratch area (structure of arrays). Values the uniformity analysis
+//!    proves equal in all work-items (and not carried out of a loop that
+//!    work-items leave in different iterations) get one per-work-group slot.
+//!    Local memory variables move to the per-work-group block `ctx.local_mem`.
+//! 3. **Work-item loops.** Each region is wrapped in a z/y/x loop nest over the
+//!    work-items, the innermost marked parallel for the vectorizer; a
+//!    dispatcher runs the region that follows the barrier where the
+//!    work-items stopped.
+//!
+//! Because the next region is chosen at run time from where the work-items
+//! actually stopped, barriers may sit anywhere a valid kernel can have them:
+//! in uniform `if`s, loops with `break`/`continue`, nested loops, and loops
+//! whose trip count differs between work-items as long as every dynamic
+//! barrier instance is reached by all of them (legal in OpenCL 3.0; pocl 3.1's
+//! static regions hang on such kernels). A region whose work-items stop at
+//! different barriers is a bug in the kernel: `simt_wg_K` returns 1 with the
+//! two barrier ids, and the runtime names them. Barriers that the uniformity
+//! analysis finds under divergent control are reported as warnings at compile
+//! time, never rejected: the analysis cannot know which launches diverge.
+//!
+//! Limitations: calls to functions that use barriers or work-item builtins
+//! must be inlined first; `indirectbr`/`callbr` in kernels with barriers,
+//! variable-sized `alloca`s, `byval` parameters and dynamically sized local
+//! memory are reported as unsupported.
+
+mod emit;
+mod layout;
+mod prepare;
+
+use crate::analysis::cache::FunctionAnalyses;
+use crate::cfg::BlockId;
+use crate::ir::{defined_functions, function_name, SlotNames};
+use crate::kernel_model::{builtin_of, is_kernel};
+use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use emit::{Emitter, Region};
+use inkwell::values::{AsValueRef, FunctionValue};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+#[derive(Clone, Debug, Default)]
+pub struct WorkItemLoops;
+
+const NAME: &str = "simt-wiloops";
+
+impl ModulePass for WorkItemLoops {
+    fn name(&self) -> String {
+        NAME.into()
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+        let kernels: Vec<FunctionValue<'_>> = defined_functions(cx.module).into_iter().filter(|f| is_kernel(*f)).collect();
+        if kernels.is_empty() {
+            return Ok(Changed::Nothing);
+        }
+        let simt_callees = unsafe { functions_using_builtins(cx.module.as_mut_ptr()) };
+        for k in kernels {
+            let name = function_name(k);
+            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), k, &name, &simt_callees) }
+                .map_err(|message| PassError::Unsupported { pass: NAME.into(), message: format!("kernel '{name}': {message}") })?;
+            for w in warnings {
+                let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
+            }
+        }
+        unsafe { remove_kernel_twins(cx.module.as_mut_ptr()) };
+        cx.analyses.clear();
+        Ok(Changed::Cfg)
+    }
+}
+
+/// Lowers one kernel; returns warnings.
+unsafe fn lower_kernel(
+    module: LLVMModuleRef,
+    k: FunctionValue<'_>,
+    name: &str,
+    simt_callees: &HashSet<LLVMValueRef>,
+) -> Result<Vec<String>, String> {
+    let kv = k.as_value_ref();
+    let ret = LLVMGetReturnType(LLVMGlobalGetValueType(kv));
+    if LLVMGetTypeKind(ret) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+        return Err("kernels must return void".into());
+    }
+    let byval = LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5);
+    for i in 0..LLVMCountParams(kv) {
+        if !LLVMGetEnumAttributeAtIndex(kv, i + 1, byval).is_null() {
+            return Err(format!("parameter {i} is passed by value (byval), which is not supported yet"));
+        }
+    }
+    let names = SlotNames::new(k);
+    let sites = prepare::split_at_barriers(kv, &names);
+    let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
+        sites.iter().enumerate().map(|(i, s)| (s.block, i as u32 + 1)).collect();
+    if !sites.is_empty() {
+        for bb in prepare::blocks(kv) {
+            for i in prepare::instructions(bb) {
+                if let Some(reason) = prepare::unsupported_reason(i) {
+                    return Err(reason);
+                }
+            }
+        }
+    }
+
+    let fa = FunctionAnalyses::new(k);
+    let warnings = divergent_barrier_warnings(&fa, &barrier_ids, &sites);
+    let uniformity = fa.uniformity();
+    let loops = fa.loops();
+    let regions = regions(&fa, kv, &barrier_ids);
+    let region_sets: Vec<HashSet<LLVMBasicBlockRef>> = regions.iter().map(|r| r.blocks.iter().copied().collect()).collect();
+    // One slot per work-group is right only for a value equal in all
+    // work-items that no region both writes and reads: work-items of a region
+    // run one after another, so a later one would read an earlier one's update.
+    let shareable = |v: LLVMValueRef| {
+        if uniformity.is_divergent(v) {
+            return false;
+        }
+        let def = LLVMGetInstructionParent(v);
+        let Some(b) = fa.cfg.id_of_ref(def) else { return false };
+        let mut l = loops.innermost(b);
+        while let Some(id) = l {
+            if uniformity.divergent_loop_headers().contains(&loops.get(id).header) {
+                return false;
+            }
+            l = loops.get(id).parent;
+        }
+        let uses = prepare::use_blocks(v);
+        !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|u| r.contains(u)))
+    };
+    let barrier_set: HashSet<LLVMBasicBlockRef> = barrier_ids.keys().copied().collect();
+    let demoted = prepare::demote_cross_barrier_values(kv, &barrier_set, &shareable)?;
+    let layout = layout::compute(module, kv, &demoted)?;
+
+    let mut emitter = Emitter::new(module, kv, name, layout, barrier_ids, simt_callees.clone());
+    emitter.emit(&regions)?;
+    let mut barrier_names = vec!["the kernel's entry".to_string()];
+    barrier_names.extend(sites.iter().map(|s| s.description.clone()));
+    barrier_names.push("the kernel's exit".to_string());
+    emitter.emit_symbols(name, &barrier_names);
+    drop(fa);
+    if !LLVMGetFirstUse(kv).is_null() {
+        return Err("the kernel is also called as a function, which is not supported".into());
+    }
+    LLVMDeleteFunction(kv);
+    Ok(warnings)
+}
+
+/// The regions of a prepared kernel: from the entry and after each barrier.
+unsafe fn regions(fa: &FunctionAnalyses<'_>, kv: LLVMValueRef, barrier_ids: &HashMap<LLVMBasicBlockRef, u32>) -> Vec<Region> {
+    let exit_state = barrier_ids.len() as u32 + 1;
+    let mut starts = vec![(0u32, LLVMGetEntryBasicBlock(kv))];
+    let mut by_id: Vec<(&LLVMBasicBlockRef, &u32)> = barrier_ids.iter().collect();
+    by_id.sort_by_key(|(_, id)| **id);
+    for (&bb, &id) in by_id {
+        starts.push((id, prepare::successors(bb)[0]));
+    }
+    let cfg = &fa.cfg;
+    starts
+        .into_iter()
+        .map(|(state, entry)| {
+            let mut member: HashSet<LLVMBasicBlockRef> = HashSet::new();
+            let mut exits: Vec<u32> = Vec::new();
+            let mut work = vec![entry];
+            while let Some(b) = work.pop() {
+                if let Some(&id) = barrier_ids.get(&b) {
+                    if !exits.contains(&id) {
+                        exits.push(id);
+                    }
+                    continue;
+                }
+                if !member.insert(b) {
+                    continue;
+                }
+                let succ = prepare::successors(b);
+                if succ.is_empty() && !exits.contains(&exit_state) {
+                    exits.push(exit_state);
+                }
+                work.extend(succ);
+            }
+            exits.sort();
+            let order = |b: LLVMBasicBlockRef| cfg.id_of_ref(b).and_then(|id| cfg.cfg.rpo_position(id)).unwrap_or(usize::MAX);
+            let mut blocks: Vec<LLVMBasicBlockRef> = member.into_iter().collect();
+            blocks.sort_by_key(|&b| order(b));
+            Region { state, entry, blocks, exit_states: exits }
+        })
+        .collect()
+}
+
+/// Barriers control dependent on a divergent branch: legal only if every
+/// dynamic instance is still reached by all work-items, so warn, not reject.
+fn divergent_barrier_warnings(
+    fa: &FunctionAnalyses<'_>,
+    barrier_ids: &HashMap<LLVMBasicBlockRef, u32>,
+    sites: &[prepare::BarrierSite],
+) -> Vec<String> {
+    let names = SlotNames::new(fa.cfg.function);
+    let mut out = Vec::new();
+    for site in sites {
+        let Some(b) = fa.cfg.id_of_ref(site.block) else { continue };
+        let divergent: Vec<BlockId> = fa
+            .control_deps()
+            .of(b)
+            .iter()
+            .map(|e| e.from)
+            .filter(|&x| fa.uniformity().is_divergent_branch(x))
+            .collect();
+        if let Some(&x) = divergent.first() {
+            out.push(format!(
+                "{} depends on the divergent branch in block {}; a launch whose work-items do not all reach it stops with an error",
+                site.description,
+                names.of_block(fa.cfg.block(x))
+            ));
+        }
+    }
+    let _ = barrier_ids;
+    out
+}
+
+/// Defined non-kernel functions that call work-item builtins or barriers,
+/// directly or through other functions.
+unsafe fn functions_using_builtins(module: LLVMModuleRef) -> HashSet<LLVMValueRef> {
+    let mut calls: HashMap<LLVMValueRef, Vec<LLVMValueRef>> = HashMap::new();
+    let mut using: HashSet<LLVMValueRef> = HashSet::new();
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        for bb in prepare::blocks(f) {
+            for i in prepare::instructions(bb) {
+                if LLVMIsACallInst(i).is_null() {
+                    continue;
+                }
+                if builtin_of(i).is_some() {
+                    using.insert(f);
+                } else {
+                    let callee = LLVMGetCalledValue(i);
+                    if !callee.is_null() && !LLVMIsAFunction(callee).is_null() {
+                        calls.entry(f).or_default().push(callee);
+                    }
+                }
+            }
+        }
+        f = LLVMGetNextFunction(f);
+    }
+    loop {
+        let before = using.len();
+        for (f, callees) in &calls {
+            if callees.iter().any(|c| using.contains(c)) {
+                using.insert(*f);
+            }
+        }
+        if using.len() == before {
+            break;
+        }
+    }
+    using
+}
+
+/// clang's OpenCL kernels come with an `__clang_ocl_kern_imp_K` twin that the
+/// kernel inlines; once the kernel is lowered, an unused twin only drags
+/// work-item builtins into the CPU module.
+unsafe fn remove_kernel_twins(module: LLVMModuleRef) {
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        let next = LLVMGetNextFunction(f);
+        let mut len = 0usize;
+        let name = LLVMGetValueName2(f, &mut len);
+        let name = std::slice::from_raw_parts(name.cast::<u8>(), len);
+        if name.starts_with(b"__clang_ocl_kern_imp_") && LLVMGetFirstUse(f).is_null() {
+            LLVMDeleteFunction(f);
+        }
+        f = next;
+    }
+}

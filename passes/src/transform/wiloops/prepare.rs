@@ -1,0 +1,303 @@
+//! Preparing a kernel for work-item loops, in place:
+//!
+//! 1. every barrier gets a block of its own (`head → barrier → tail`), so
+//!    regions start and end at block boundaries;
+//! 2. every SSA value live across a barrier is demoted to an `alloca` (store
+//!    after the definition, load before each use), so that no SSA value
+//!    crosses a region boundary and regions can be cloned freely.
+//!
+//! The kernel itself is consumed by the pass; these edits never reach output.
+
+use crate::kernel_model::{builtin_of, Builtin};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::LLVMOpcode;
+use std::collections::{HashMap, HashSet};
+
+/// A barrier block after splitting, and where it came from.
+pub struct BarrierSite {
+    pub block: LLVMBasicBlockRef,
+    /// `file:line:col` when the call has a debug location, else the block.
+    pub description: String,
+}
+
+pub(super) unsafe fn instructions(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    let mut i = LLVMGetFirstInstruction(bb);
+    while !i.is_null() {
+        out.push(i);
+        i = LLVMGetNextInstruction(i);
+    }
+    out
+}
+
+pub(super) unsafe fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+    let mut out = Vec::new();
+    let mut b = LLVMGetFirstBasicBlock(f);
+    while !b.is_null() {
+        out.push(b);
+        b = LLVMGetNextBasicBlock(b);
+    }
+    out
+}
+
+pub(super) unsafe fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
+    let t = LLVMGetBasicBlockTerminator(bb);
+    if t.is_null() {
+        return Vec::new();
+    }
+    (0..LLVMGetNumSuccessors(t)).map(|i| LLVMGetSuccessor(t, i)).collect()
+}
+
+fn describe_barrier(call: LLVMValueRef, block_name: &str, ordinal: usize) -> String {
+    unsafe {
+        let line = LLVMGetDebugLocLine(call);
+        if line != 0 {
+            let mut len = 0u32;
+            let file = LLVMGetDebugLocFilename(call, &mut len);
+            let file = if file.is_null() {
+                String::from("?")
+            } else {
+                String::from_utf8_lossy(std::slice::from_raw_parts(file.cast::<u8>(), len as usize)).into_owned()
+            };
+            return format!("barrier #{ordinal} at {file}:{line}:{}", LLVMGetDebugLocColumn(call));
+        }
+    }
+    format!("barrier #{ordinal} in block {block_name}")
+}
+
+/// Splits every barrier into a block of its own; returns them in layout order.
+pub unsafe fn split_at_barriers(f: LLVMValueRef, names: &crate::ir::SlotNames) -> Vec<BarrierSite> {
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+    let builder = LLVMCreateBuilderInContext(ctx);
+    let mut calls: Vec<(LLVMValueRef, String)> = Vec::new();
+    for bb in blocks(f) {
+        let name = names.of_value(LLVMBasicBlockAsValue(bb)).to_string();
+        for i in instructions(bb) {
+            if builtin_of(i) == Some(Builtin::Barrier) {
+                calls.push((i, name.clone()));
+            }
+        }
+    }
+    let mut sites = Vec::new();
+    for (ordinal, (call, block_name)) in calls.into_iter().enumerate() {
+        let description = describe_barrier(call, &block_name, ordinal + 1);
+        let bb = LLVMGetInstructionParent(call);
+        let head = LLVMInsertBasicBlockInContext(ctx, bb, c"wi.head".as_ptr());
+        let mid = LLVMInsertBasicBlockInContext(ctx, bb, c"wi.barrier".as_ptr());
+        // Every edge into bb now enters head, which takes the phis along.
+        let preds: Vec<LLVMValueRef> = users_of_block(bb);
+        for t in preds {
+            for s in 0..LLVMGetNumSuccessors(t) {
+                if LLVMGetSuccessor(t, s) == bb {
+                    LLVMSetSuccessor(t, s, head);
+                }
+            }
+        }
+        for i in instructions(bb) {
+            if i == call {
+                break;
+            }
+            LLVMInstructionRemoveFromParent(i);
+            LLVMPositionBuilderAtEnd(builder, head);
+            LLVMInsertIntoBuilder(builder, i);
+        }
+        LLVMInstructionRemoveFromParent(call);
+        LLVMPositionBuilderAtEnd(builder, mid);
+        LLVMInsertIntoBuilder(builder, call);
+        LLVMBuildBr(builder, bb);
+        LLVMPositionBuilderAtEnd(builder, head);
+        LLVMBuildBr(builder, mid);
+        sites.push(BarrierSite { block: mid, description });
+    }
+    LLVMDisposeBuilder(builder);
+    sites
+}
+
+/// Terminators that branch to `bb`.
+unsafe fn users_of_block(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    let mut u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb));
+    while !u.is_null() {
+        let user = LLVMGetUser(u);
+        if !LLVMIsATerminatorInst(user).is_null() && !out.contains(&user) {
+            out.push(user);
+        }
+        u = LLVMGetNextUse(u);
+    }
+    out
+}
+
+/// A value demoted to memory: its alloca, and whether one slot per
+/// work-group suffices (uniform, and no divergent loop exit in between).
+pub struct Demoted {
+    pub alloca: LLVMValueRef,
+    pub shared: bool,
+}
+
+/// Demotes every non-alloca value live into a barrier block. `shareable`
+/// says which values may live in one per-work-group slot.
+pub unsafe fn demote_cross_barrier_values(
+    f: LLVMValueRef,
+    barrier_blocks: &HashSet<LLVMBasicBlockRef>,
+    shareable: &dyn Fn(LLVMValueRef) -> bool,
+) -> Result<Vec<Demoted>, String> {
+    let all = blocks(f);
+    let mut preds: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> = HashMap::new();
+    for &b in &all {
+        for s in successors(b) {
+            preds.entry(s).or_default().push(b);
+        }
+    }
+    let mut crossing = Vec::new();
+    for &b in &all {
+        for v in instructions(b) {
+            if LLVMGetTypeKind(LLVMTypeOf(v)) == llvm_sys::LLVMTypeKind::LLVMVoidTypeKind
+                || !LLVMIsAAllocaInst(v).is_null()
+            {
+                continue;
+            }
+            if live_across_barrier(v, b, &preds, barrier_blocks) {
+                if !LLVMIsATerminatorInst(v).is_null() {
+                    return Err(format!("the result of '{}' is live across a barrier", crate::ir::print_value(v)));
+                }
+                crossing.push(v);
+            }
+        }
+    }
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+    let builder = LLVMCreateBuilderInContext(ctx);
+    let entry = LLVMGetEntryBasicBlock(f);
+    let mut out = Vec::new();
+    for v in crossing {
+        let ty = LLVMTypeOf(v);
+        LLVMPositionBuilderBefore(builder, LLVMGetFirstInstruction(entry));
+        let slot = LLVMBuildAlloca(builder, ty, c"wi.live".as_ptr());
+        out.push(Demoted { alloca: slot, shared: shareable(v) });
+        // Loads at the uses first, so the store below is not among them.
+        let mut uses = Vec::new();
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            uses.push(LLVMGetUser(u));
+            u = LLVMGetNextUse(u);
+        }
+        uses.dedup();
+        for user in uses {
+            if !LLVMIsAPHINode(user).is_null() {
+                for i in 0..LLVMCountIncoming(user) {
+                    if LLVMGetIncomingValue(user, i) == v {
+                        let from = LLVMGetIncomingBlock(user, i);
+                        LLVMPositionBuilderBefore(builder, LLVMGetBasicBlockTerminator(from));
+                        let ld = LLVMBuildLoad2(builder, ty, slot, c"".as_ptr());
+                        LLVMSetOperand(user, i, ld);
+                    }
+                }
+            } else {
+                LLVMPositionBuilderBefore(builder, user);
+                let ld = LLVMBuildLoad2(builder, ty, slot, c"".as_ptr());
+                for i in 0..LLVMGetNumOperands(user) as u32 {
+                    if LLVMGetOperand(user, i) == v {
+                        LLVMSetOperand(user, i, ld);
+                    }
+                }
+            }
+        }
+        let def_block = LLVMGetInstructionParent(v);
+        if LLVMIsAPHINode(v).is_null() {
+            LLVMPositionBuilderBefore(builder, LLVMGetNextInstruction(v));
+        } else {
+            let first_non_phi = instructions(def_block).into_iter().find(|i| LLVMIsAPHINode(*i).is_null());
+            LLVMPositionBuilderBefore(builder, first_non_phi.expect("block has a terminator"));
+        }
+        LLVMBuildStore(builder, v, slot);
+    }
+    LLVMDisposeBuilder(builder);
+    Ok(out)
+}
+
+/// The blocks where `v` is used; a phi uses its value at the end of the
+/// incoming block.
+pub unsafe fn use_blocks(v: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+    let mut out = Vec::new();
+    let mut u = LLVMGetFirstUse(v);
+    while !u.is_null() {
+        let user = LLVMGetUser(u);
+        u = LLVMGetNextUse(u);
+        if LLVMIsAInstruction(user).is_null() {
+            continue;
+        }
+        if LLVMIsAPHINode(user).is_null() {
+            out.push(LLVMGetInstructionParent(user));
+        } else {
+            for i in 0..LLVMCountIncoming(user) {
+                if LLVMGetIncomingValue(user, i) == v {
+                    out.push(LLVMGetIncomingBlock(user, i));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a path from a use of `v` back to its definition passes a barrier:
+/// SSA liveness, walked backwards from each use.
+unsafe fn live_across_barrier(
+    v: LLVMValueRef,
+    def: LLVMBasicBlockRef,
+    preds: &HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>>,
+    barrier_blocks: &HashSet<LLVMBasicBlockRef>,
+) -> bool {
+    let mut seen: HashSet<LLVMBasicBlockRef> = HashSet::new();
+    let mut work: Vec<LLVMBasicBlockRef> = Vec::new();
+    let mut u = LLVMGetFirstUse(v);
+    while !u.is_null() {
+        let user = LLVMGetUser(u);
+        u = LLVMGetNextUse(u);
+        if LLVMIsAInstruction(user).is_null() {
+            continue;
+        }
+        if !LLVMIsAPHINode(user).is_null() {
+            // A phi use happens at the end of the incoming block.
+            for i in 0..LLVMCountIncoming(user) {
+                if LLVMGetIncomingValue(user, i) == v {
+                    let from = LLVMGetIncomingBlock(user, i);
+                    if from != def {
+                        work.push(from);
+                    }
+                }
+            }
+        } else {
+            let ub = LLVMGetInstructionParent(user);
+            if ub != def {
+                work.push(ub);
+            }
+        }
+    }
+    while let Some(b) = work.pop() {
+        if !seen.insert(b) {
+            continue;
+        }
+        if barrier_blocks.contains(&b) {
+            return true;
+        }
+        if let Some(ps) = preds.get(&b) {
+            // The definition ends the live range on this path.
+            work.extend(ps.iter().copied().filter(|&p| p != def));
+        }
+    }
+    false
+}
+
+/// Whether `i` is an instruction whose opcode has no meaning per work-item on
+/// a CPU (we reject rather than miscompile).
+pub unsafe fn unsupported_reason(i: LLVMValueRef) -> Option<String> {
+    match LLVMGetInstructionOpcode(i) {
+        LLVMOpcode::LLVMIndirectBr | LLVMOpcode::LLVMCallBr => {
+            Some(format!("'{}': computed jumps are not supported in kernels with barriers", crate::ir::print_value(i)))
+        }
+        LLVMOpcode::LLVMAlloca if LLVMIsAConstantInt(LLVMGetOperand(i, 0)).is_null() => {
+            Some(format!("'{}': variable-sized private arrays are not supported", crate::ir::print_value(i)))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,181 @@
+//! The host engine's compiler: kernel IR → work-group function in memory.
+//!
+//! Pipeline: `always-inline` (clang's OpenCL kernels call an always-inline
+//! twin), `simt-wiloops`, retargeting to this CPU, `default<O3>` with a target
+//! machine for the host CPU and its features (so the vectorizer sees AVX2 or
+//! AVX-512 where present), then codegen to an in-memory object that ORC's
+//! LLJIT links against this process (libm, memset, …). The same object bytes
+//! are what `simt-opt --filetype=obj` writes, so the JIT and an ahead-of-time
+//! build run identical code.
+
+use crate::diag::ToolError;
+use crate::lower::{self, TargetSpec};
+use crate::pipeline::{self, RunOptions};
+use inkwell::context::Context;
+use inkwell::targets::{FileType, TargetMachine};
+use llvm_sys::error::*;
+use llvm_sys::orc2::lljit::*;
+use llvm_sys::orc2::*;
+use simt_passes::kernel_model::is_kernel;
+use simt_passes::wg_abi::{self, WgFn};
+use std::ffi::{CStr, CString};
+use std::path::Path;
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct HostOptions {
+    /// Work-groups interleaved per call (seed 001's loop groups); 1 = off.
+    pub interleave: u32,
+}
+
+impl Default for HostOptions {
+    fn default() -> Self {
+        HostOptions { interleave: 1 }
+    }
+}
+
+/// A kernel compiled for this CPU, ready to call through [`wg_abi`].
+pub struct HostKernel {
+    pub wg_fn: WgFn,
+    pub scratch_per_item: u64,
+    pub local_bytes: u64,
+    pub barrier_names: Vec<String>,
+    pub compile_seconds: f64,
+    /// Owns the code `wg_fn` points into.
+    _jit: Jit,
+}
+
+// The JIT'd code is immutable and the work-group function is reentrant: each
+// call gets its own context, scratch and local memory.
+unsafe impl Send for HostKernel {}
+unsafe impl Sync for HostKernel {}
+
+/// The optimised CPU module for `kernel`, as an object file for this host.
+pub fn compile_object(module_path: &Path, kernel: &str, _opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
+    let bytes = std::fs::read(module_path).map_err(|e| ToolError::Io {
+        path: module_path.display().to_string(),
+        message: format!("could not open input file: {e}"),
+    })?;
+    let name = module_path.display().to_string();
+    let ctx = Context::create();
+    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
+    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+    let kernels: Vec<String> = simt_passes::ir::defined_functions(&module)
+        .into_iter()
+        .filter(|f| is_kernel(*f))
+        .map(simt_passes::ir::function_name)
+        .collect();
+    if !kernels.iter().any(|k| k == kernel) {
+        return Err(ToolError::Llvm(format!(
+            "{name}: no kernel named '{kernel}' (kernels: {})",
+            if kernels.is_empty() { "none".to_string() } else { kernels.join(", ") }
+        )));
+    }
+    let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
+    let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
+    let mut sink = std::io::stderr();
+    let front = pipeline::parse("always-inline,simt-wiloops", None)?;
+    pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
+    lower::retarget_for(&module, &tm);
+    let back = pipeline::parse("default<O3>", Some(&tm))?;
+    pipeline::run(&module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
+    lower::emit(&module, &host_triple(), &spec, FileType::Object)
+}
+
+pub fn host_triple() -> String {
+    TargetMachine::get_default_triple().as_str().to_string_lossy().into_owned()
+}
+
+/// Compiles `kernel` from the module at `module_path` and links it in memory.
+pub fn compile(module_path: &Path, kernel: &str, opts: &HostOptions) -> Result<HostKernel, ToolError> {
+    crate::llvm_init::init();
+    let start = Instant::now();
+    let object = compile_object(module_path, kernel, opts)?;
+    let jit = Jit::new(&object)?;
+    let wg_fn: WgFn = unsafe { std::mem::transmute::<u64, WgFn>(jit.lookup(&wg_abi::wg_function(kernel))?) };
+    let read_u64 = |sym: String| -> Result<u64, ToolError> { Ok(unsafe { *(jit.lookup(&sym)? as *const u64) }) };
+    let scratch_per_item = read_u64(wg_abi::scratch_per_item_symbol(kernel))?;
+    let local_bytes = read_u64(wg_abi::local_bytes_symbol(kernel))?;
+    let barriers = jit.lookup(&wg_abi::barriers_symbol(kernel))? as *const *const std::ffi::c_char;
+    // Entry, one name per barrier, exit: the table ends with the exit's name.
+    let mut barrier_names = Vec::new();
+    loop {
+        let s = unsafe { CStr::from_ptr(*barriers.add(barrier_names.len())) }.to_string_lossy().into_owned();
+        let last = s == "the kernel's exit";
+        barrier_names.push(s);
+        if last {
+            break;
+        }
+    }
+    Ok(HostKernel {
+        wg_fn,
+        scratch_per_item,
+        local_bytes,
+        barrier_names,
+        compile_seconds: start.elapsed().as_secs_f64(),
+        _jit: jit,
+    })
+}
+
+/// An ORC LLJIT instance for this host, linking one object.
+struct Jit(LLVMOrcLLJITRef);
+
+fn check(err: LLVMErrorRef, what: &str) -> Result<(), ToolError> {
+    if err.is_null() {
+        return Ok(());
+    }
+    unsafe {
+        let m = LLVMGetErrorMessage(err);
+        let s = CStr::from_ptr(m).to_string_lossy().into_owned();
+        LLVMDisposeErrorMessage(m);
+        Err(ToolError::Llvm(format!("{what}: {s}")))
+    }
+}
+
+impl Jit {
+    fn new(object: &[u8]) -> Result<Jit, ToolError> {
+        unsafe {
+            let builder = LLVMOrcCreateLLJITBuilder();
+            let mut jtmb: LLVMOrcJITTargetMachineBuilderRef = std::ptr::null_mut();
+            check(LLVMOrcJITTargetMachineBuilderDetectHost(&mut jtmb), "detecting the host")?;
+            LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, jtmb);
+            let mut jit: LLVMOrcLLJITRef = std::ptr::null_mut();
+            check(LLVMOrcCreateLLJIT(&mut jit, builder), "creating the JIT")?;
+            let jit = Jit(jit);
+            let dylib = LLVMOrcLLJITGetMainJITDylib(jit.0);
+            let mut generator: LLVMOrcDefinitionGeneratorRef = std::ptr::null_mut();
+            check(
+                LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+                    &mut generator,
+                    LLVMOrcLLJITGetGlobalPrefix(jit.0),
+                    None,
+                    std::ptr::null_mut(),
+                ),
+                "exposing process symbols to the JIT",
+            )?;
+            LLVMOrcJITDylibAddGenerator(dylib, generator);
+            let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                object.as_ptr().cast(),
+                object.len(),
+                c"simt-kernel.o".as_ptr(),
+            );
+            check(LLVMOrcLLJITAddObjectFile(jit.0, dylib, buf), "adding the kernel object")?;
+            Ok(jit)
+        }
+    }
+
+    fn lookup(&self, symbol: &str) -> Result<u64, ToolError> {
+        let name = CString::new(symbol).expect("no NUL in symbol");
+        let mut addr: LLVMOrcExecutorAddress = 0;
+        unsafe { check(LLVMOrcLLJITLookup(self.0, &mut addr, name.as_ptr()), &format!("linking '{symbol}'"))? };
+        Ok(addr)
+    }
+}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        unsafe {
+            let _ = LLVMOrcDisposeLLJIT(self.0);
+        }
+    }
+}
