@@ -5,6 +5,7 @@
 
 use crate::pass::{ModulePass, PassError};
 use crate::printers::{Analysis, Printer};
+use crate::transform::ocl_builtins::LowerOclBuiltins;
 use crate::transform::testing::BreakModule;
 use crate::transform::wiloops::WorkItemLoops;
 
@@ -23,6 +24,7 @@ pub struct PassInfo {
 enum Kind {
     Printer(Analysis),
     WorkItemLoops,
+    LowerOclBuiltins,
     BreakModule,
 }
 
@@ -57,6 +59,13 @@ pub fn passes() -> Vec<PassInfo> {
             kind: Kind::WorkItemLoops,
         },
         PassInfo {
+            name: "simt-lower-ocl-builtins",
+            summary: "OpenCL C built-in calls (atomics, math, integer) become LLVM IR for CPUs",
+            options: &[],
+            hidden: false,
+            kind: Kind::LowerOclBuiltins,
+        },
+        PassInfo {
             name: "simt-testing-break-module",
             summary: "testing hook: removes the first function's entry terminator",
             options: &[],
@@ -81,6 +90,7 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
     match info.kind {
         Kind::Printer(a) => no_options(name, &opts).map(|_| Box::new(Printer(a)) as Box<dyn ModulePass>),
         Kind::WorkItemLoops => no_options(name, &opts).map(|_| Box::new(WorkItemLoops) as Box<dyn ModulePass>),
+        Kind::LowerOclBuiltins => no_options(name, &opts).map(|_| Box::new(LowerOclBuiltins) as Box<dyn ModulePass>),
         Kind::BreakModule => no_options(name, &opts).map(|_| Box::new(BreakModule) as Box<dyn ModulePass>),
     }
 }

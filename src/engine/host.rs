@@ -74,7 +74,7 @@ pub fn compile_object(module_path: &Path, kernel: &str, _opts: &HostOptions) -> 
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
     let mut sink = std::io::stderr();
-    let front = pipeline::parse("always-inline,simt-wiloops", None)?;
+    let front = pipeline::parse("always-inline,simt-lower-ocl-builtins,simt-wiloops", None)?;
     pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
     lower::retarget_for(&module, &tm);
     let back = pipeline::parse("default<O3>", Some(&tm))?;

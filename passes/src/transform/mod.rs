@@ -1,4 +1,5 @@
 //! Passes that rewrite IR, one file each.
 
+pub mod ocl_builtins;
 pub mod testing;
 pub mod wiloops;

@@ -25,7 +25,7 @@ use llvm_sys::core::*;
 use llvm_sys::debuginfo::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::CString;
 
 /// A region: the blocks reachable from `entry` without entering a barrier block.
@@ -67,6 +67,8 @@ pub struct Emitter {
     kind_access_group: u32,
     /// Defined functions that use work-item builtins or barriers.
     simt_callees: HashSet<LLVMValueRef>,
+    /// The work-item the region being cloned runs for.
+    items: Option<Items>,
 }
 
 fn cs(s: &str) -> CString {
@@ -123,6 +125,7 @@ impl Emitter {
             kind_loop: kind("llvm.loop"),
             kind_access_group: kind("llvm.access.group"),
             simt_callees,
+            items: None,
         }
     }
 
@@ -231,7 +234,7 @@ impl Emitter {
         let body_entry = self.block(&format!("{tag}.item"));
         let bmap: HashMap<LLVMBasicBlockRef, LLVMBasicBlockRef> =
             r.blocks.iter().map(|&kb| (kb, self.block(&format!("{tag}.body")))).collect();
-        let exits: HashMap<u32, LLVMBasicBlockRef> =
+        let exits: BTreeMap<u32, LLVMBasicBlockRef> =
             r.exit_states.iter().map(|&s| (s, self.block(&format!("{tag}.stop{s}")))).collect();
         let latches: Vec<LLVMBasicBlockRef> = ["x", "y", "z"].iter().map(|d| self.block(&format!("{tag}.{d}.next"))).collect();
         let done = self.block(&format!("{tag}.done"));
@@ -272,12 +275,12 @@ impl Emitter {
         }
         LLVMBuildBr(self.b, bmap[&r.entry]);
 
-        let items = Items { x, y, z, w };
+        self.items = Some(Items { x, y, z, w });
         let mut phis: Vec<(LLVMValueRef, LLVMValueRef)> = Vec::new();
         for &kb in &r.blocks {
             LLVMPositionBuilderAtEnd(self.b, bmap[&kb]);
             for i in super::prepare::instructions(kb) {
-                self.clone_instruction(i, &items, &mut vmap, &bmap, &exits, &mut phis)?;
+                self.clone_instruction(i, &mut vmap, &bmap, &exits, &mut phis)?;
             }
         }
         for (old, new) in phis {
@@ -373,6 +376,10 @@ impl Emitter {
         if let Some(&m) = vmap.get(&v) {
             return Ok(m);
         }
+        if builtin_of(v).is_some() {
+            // Defined in another region: recomputed here, never stored.
+            return Ok(self.builtin_for(v));
+        }
         if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
             return Err(format!("internal: '{}' is not available in its region", crate::ir::print_value(v)));
         }
@@ -421,10 +428,9 @@ impl Emitter {
     unsafe fn clone_instruction(
         &mut self,
         i: LLVMValueRef,
-        items: &Items,
         vmap: &mut HashMap<LLVMValueRef, LLVMValueRef>,
         bmap: &HashMap<LLVMBasicBlockRef, LLVMBasicBlockRef>,
-        exits: &HashMap<u32, LLVMBasicBlockRef>,
+        exits: &BTreeMap<u32, LLVMBasicBlockRef>,
         phis: &mut Vec<(LLVMValueRef, LLVMValueRef)>,
     ) -> Result<(), String> {
         match LLVMGetInstructionOpcode(i) {
@@ -440,18 +446,17 @@ impl Emitter {
                 return Ok(());
             }
             LLVMOpcode::LLVMCall => {
-                if let Some(b) = builtin_of(i) {
-                    let v = self.builtin_value(b, items);
-                    let ty = LLVMTypeOf(i);
-                    let v = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind {
-                        LLVMBuildIntCast2(self.b, v, ty, 0, c"".as_ptr())
-                    } else {
-                        v
-                    };
+                if builtin_of(i).is_some() {
+                    let v = self.builtin_for(i);
                     vmap.insert(i, v);
                     return Ok(());
                 }
                 let callee = LLVMGetCalledValue(i);
+                if is_lifetime_marker(callee) {
+                    // Their operand must be an alloca, and allocas became
+                    // scratch slots: the hint goes.
+                    return Ok(());
+                }
                 if self.simt_callees.contains(&callee) {
                     return Err(format!(
                         "'{}' calls a function that uses work-item builtins or barriers: inline it into the kernel first (e.g. -passes='always-inline,…')",
@@ -481,7 +486,10 @@ impl Emitter {
                 }
             }
         }
-        LLVMInsertIntoBuilder(self.b, c);
+        let mut len = 0usize;
+        let name = LLVMGetValueName2(i, &mut len);
+        let name = CString::new(std::slice::from_raw_parts(name.cast::<u8>(), len)).unwrap_or_default();
+        LLVMInsertIntoBuilderWithName(self.b, c, name.as_ptr());
         LLVMInstructionSetDebugLoc(c, std::ptr::null_mut());
         if matches!(LLVMGetInstructionOpcode(c), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore)
             && LLVMGetVolatile(c) == 0
@@ -491,6 +499,19 @@ impl Emitter {
         }
         vmap.insert(i, c);
         Ok(())
+    }
+
+    /// The value the builtin call `call` has for the current work-item, in
+    /// the call's own type.
+    unsafe fn builtin_for(&self, call: LLVMValueRef) -> LLVMValueRef {
+        let b = builtin_of(call).expect("a builtin call");
+        let v = self.builtin_value(b, self.items.as_ref().expect("inside a region"));
+        let ty = LLVMTypeOf(call);
+        if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind {
+            LLVMBuildIntCast2(self.b, v, ty, 0, c"".as_ptr())
+        } else {
+            v
+        }
     }
 
     /// The i64 value of a work-item builtin for the current work-item.
@@ -568,6 +589,15 @@ struct Items {
     y: LLVMValueRef,
     z: LLVMValueRef,
     w: LLVMValueRef,
+}
+
+unsafe fn is_lifetime_marker(callee: LLVMValueRef) -> bool {
+    if callee.is_null() || LLVMIsAFunction(callee).is_null() {
+        return false;
+    }
+    let mut len = 0usize;
+    let p = LLVMGetValueName2(callee, &mut len);
+    std::slice::from_raw_parts(p.cast::<u8>(), len).starts_with(b"llvm.lifetime.")
 }
 
 unsafe fn add_incoming(phi: LLVMValueRef, v: LLVMValueRef, from: LLVMBasicBlockRef) {

@@ -98,13 +98,9 @@ pub unsafe fn split_at_barriers(f: LLVMValueRef, names: &crate::ir::SlotNames) -
             if i == call {
                 break;
             }
-            LLVMInstructionRemoveFromParent(i);
-            LLVMPositionBuilderAtEnd(builder, head);
-            LLVMInsertIntoBuilder(builder, i);
+            move_to_end(builder, i, head);
         }
-        LLVMInstructionRemoveFromParent(call);
-        LLVMPositionBuilderAtEnd(builder, mid);
-        LLVMInsertIntoBuilder(builder, call);
+        move_to_end(builder, call, mid);
         LLVMBuildBr(builder, bb);
         LLVMPositionBuilderAtEnd(builder, head);
         LLVMBuildBr(builder, mid);
@@ -112,6 +108,17 @@ pub unsafe fn split_at_barriers(f: LLVMValueRef, names: &crate::ir::SlotNames) -
     }
     LLVMDisposeBuilder(builder);
     sites
+}
+
+/// Moves `i` to the end of `to`, keeping its name (a plain builder insert
+/// would clear it, and names make errors readable).
+unsafe fn move_to_end(builder: LLVMBuilderRef, i: LLVMValueRef, to: LLVMBasicBlockRef) {
+    let mut len = 0usize;
+    let p = LLVMGetValueName2(i, &mut len);
+    let name = std::ffi::CString::new(std::slice::from_raw_parts(p.cast::<u8>(), len)).unwrap_or_default();
+    LLVMInstructionRemoveFromParent(i);
+    LLVMPositionBuilderAtEnd(builder, to);
+    LLVMInsertIntoBuilderWithName(builder, i, name.as_ptr());
 }
 
 /// Terminators that branch to `bb`.
@@ -152,8 +159,10 @@ pub unsafe fn demote_cross_barrier_values(
     let mut crossing = Vec::new();
     for &b in &all {
         for v in instructions(b) {
+            // Work-item builtins are recomputed wherever they are used.
             if LLVMGetTypeKind(LLVMTypeOf(v)) == llvm_sys::LLVMTypeKind::LLVMVoidTypeKind
                 || !LLVMIsAAllocaInst(v).is_null()
+                || builtin_of(v).is_some()
             {
                 continue;
             }
