@@ -20,7 +20,7 @@
 ; CHECK: ret i32 1
 ; GLOBALS-DAG: @simt_wg_k_barriers = constant [3 x ptr] [ptr @k.barrier0, ptr @k.barrier1, ptr @k.barrier2]
 ; GLOBALS-DAG: @k.barrier1 = private unnamed_addr constant [{{[0-9]+}} x i8] c"barrier #1 in block %loop\00"
-; UNI-NOT: DIVERGENT: {{.*}}%i.next
+; UNI-NOT: DIVERGENT: %i.next =
 target triple = "spir64"
 
 define spir_kernel void @k(ptr addrspace(1) %out, i32 %n) {

@@ -9,7 +9,7 @@
 ; CHECK: %[[GL:[0-9]+]] = add nuw i64 %[[GB]], %wi.x
 ; CHECK: %[[G:[0-9]+]] = add nuw i64 %[[GL]], %global.offset
 ; CHECK: getelementptr float, ptr addrspace(1) %arg0, i64 %[[G]]
-; CHECK: %[[Y:[0-9]+]] = trunc i64 %wi.y to i32
+; CHECK: %ly32 = trunc i64 %wi.y to i32
 ; CHECK-NOT: call {{.*}}@_Z
 target triple = "spir64"
 
