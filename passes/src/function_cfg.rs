@@ -65,8 +65,7 @@ impl<'ctx> FunctionCfg<'ctx> {
                     }
                     LLVMOpcode::LLVMSwitch if i == 0 => "default".into(),
                     LLVMOpcode::LLVMSwitch => {
-                        let v = LLVMGetOperand(term, 2 * i);
-                        format!("case {}", LLVMConstIntGetSExtValue(v))
+                        format!("case {}", LLVMConstIntGetSExtValue(LLVMGetSwitchCaseValue(term, i)))
                     }
                     _ => format!("succ {i}"),
                 })

@@ -7,8 +7,10 @@
 //! control dependent on the edge (x, y). The edge names the condition: which
 //! terminator slots lead along it is read from the IR when printing.
 //!
-//! Only edges out of blocks reachable from the entry are considered; blocks in
-//! infinite loops are handled through the post-dominator tree's extra roots.
+//! Only edges out of blocks reachable from the entry that have two or more
+//! successors are considered; blocks in infinite loops are handled through the
+//! post-dominator tree's extra roots, whose edges to the virtual exit decide
+//! nothing.
 
 use crate::analysis::post_dominators::PostDomTree;
 use crate::cfg::{BlockId, Cfg};
@@ -31,6 +33,12 @@ impl ControlDeps {
         let mut deps: Vec<Vec<ControlEdge>> = vec![Vec::new(); cfg.len()];
         let top = pdt.virtual_exit();
         for &x in cfg.rpo() {
+            // Only a block that chooses between successors decides anything;
+            // the post-dominator tree's extra edges out of infinite loops are
+            // not choices.
+            if cfg.succs(x).len() < 2 {
+                continue;
+            }
             let stop = pdt.tree().idom(x.0).unwrap_or(top);
             for &y in cfg.succs(x) {
                 let mut w = y.0;

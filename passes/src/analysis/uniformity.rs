@@ -15,10 +15,12 @@
 //!   disjoint paths before the paths meet (found by propagating one label per
 //!   successor in reverse post-order; a block reached with two labels is a
 //!   join). The immediate post-dominator of x is the last possible join.
-//! - **Temporal divergence**: when a divergent branch can leave a loop (its
-//!   immediate post-dominator lies outside), work-items leave the loop in
-//!   different iterations: the loop's exit blocks are joins, and every value
-//!   defined in the loop is divergent where it is used outside it.
+//! - **Temporal divergence**: when the paths from a divergent branch can
+//!   leave a cycle, or wrap into its next iteration, before they meet,
+//!   work-items leave the cycle in different iterations: its exit blocks
+//!   reached by two divergent edges are joins, and every value defined in the
+//!   cycle is divergent where it is used outside it. Irreducible cycles are
+//!   treated the same way through their entry blocks.
 //!
 //! A phi whose incoming values are all the same value is never made divergent
 //! by sync dependence alone. Values are uniform within a work-group: group ids
@@ -200,19 +202,58 @@ impl State<'_, '_> {
             }
         }
 
-        // Temporal divergence: loops around x that the paths leave before meeting.
+        // Temporal divergence. A cycle around x has a divergent exit when
+        // work-items can leave it, or wrap into its next iteration, before
+        // they reconverge: the region reaches a block outside the cycle or
+        // the cycle's header. Work-items then leave it in different
+        // iterations. Its exits are joins when two divergent edges reach
+        // them, and its values are divergent wherever used outside.
+        let reached = |b: BlockId| b == x || region.contains(&b);
         let mut l = self.li.innermost(x);
         while let Some(id) = l {
             let lp = self.li.get(id);
-            if ipdom.is_some_and(|p| self.li.contains(id, p)) {
+            let escapes = region.contains(&lp.header) || region.iter().any(|&b| !self.li.contains(id, b));
+            if !escapes {
                 break;
+            }
+            if ipdom.is_some_and(|p| self.li.contains(id, p)) {
+                // Work-items that wrap around reach ipdom(x) only in a later
+                // iteration, so within this one it is no meeting point: carry
+                // the labels on through the iteration.
+                joins.extend(self.iteration_joins(x, id));
             }
             if !self.result.divergent_loop_headers.contains(&lp.header) {
                 self.result.divergent_loop_headers.push(lp.header);
-                joins.extend(lp.exits.iter().copied());
-                self.values_leaving_loop(id);
+                for &e in &lp.exits {
+                    if cfg.preds(e).iter().filter(|&&p| reached(p)).count() >= 2 {
+                        joins.push(e);
+                    }
+                }
+                let blocks = lp.blocks.clone();
+                self.values_leaving(&blocks);
             }
             l = lp.parent;
+        }
+        // Irreducible cycles have no header; the same reasoning with all of
+        // their entries. Entering one at two entries from divergent paths
+        // makes every phi in it a join.
+        for c in self.li.irreducible_cycles() {
+            let inside = |b: &BlockId| c.blocks.binary_search(b).is_ok();
+            let entered = c.entries.iter().filter(|e| region.contains(e)).count();
+            if !inside(&x) && entered >= 2 {
+                joins.extend(c.blocks.iter().copied());
+            }
+            if inside(&x) && (entered > 0 || region.iter().any(|b| !inside(b))) {
+                for &b in &c.blocks {
+                    for &s in cfg.succs(b) {
+                        if !inside(&s) {
+                            joins.push(s);
+                        }
+                    }
+                }
+                let blocks = c.blocks.clone();
+                self.values_leaving(&blocks);
+            }
         }
 
         for j in joins {
@@ -239,10 +280,51 @@ impl State<'_, '_> {
         }
     }
 
-    /// Uses outside loop `id` of values defined inside it become divergent.
-    fn values_leaving_loop(&mut self, id: crate::analysis::loops::LoopId) {
-        let blocks = self.li.get(id).blocks.clone();
-        for b in blocks {
+    /// Joins of the branch at `x` within one iteration of loop `id`: labels
+    /// propagated in reverse post-order over the blocks reached from x's
+    /// successors without passing the header or leaving the loop.
+    fn iteration_joins(&self, x: BlockId, id: crate::analysis::loops::LoopId) -> Vec<BlockId> {
+        let cfg = &self.fc.cfg;
+        let header = self.li.get(id).header;
+        let in_iteration = |b: BlockId| b != header && self.li.contains(id, b);
+        let mut region: HashSet<BlockId> = HashSet::new();
+        let mut stack: Vec<BlockId> = cfg.succs(x).iter().copied().filter(|&b| in_iteration(b)).collect();
+        while let Some(b) = stack.pop() {
+            if region.insert(b) {
+                stack.extend(cfg.succs(b).iter().copied().filter(|&s| in_iteration(s)));
+            }
+        }
+        let x_pos = cfg.rpo_position(x).unwrap_or(0);
+        let mut label: HashMap<BlockId, BlockId> = HashMap::new();
+        let mut joins = Vec::new();
+        for &b in &cfg.rpo()[x_pos + 1..] {
+            if !region.contains(&b) {
+                continue;
+            }
+            let b_pos = cfg.rpo_position(b);
+            let labels: HashSet<BlockId> = cfg
+                .preds(b)
+                .iter()
+                .filter_map(|&p| if p == x { Some(b) } else { label.get(&p).copied().filter(|_| cfg.rpo_position(p) < b_pos) })
+                .collect();
+            match labels.len() {
+                0 => {}
+                1 => {
+                    label.insert(b, *labels.iter().next().unwrap());
+                }
+                _ => {
+                    joins.push(b);
+                    label.insert(b, b);
+                }
+            }
+        }
+        joins
+    }
+
+    /// Uses outside `blocks` of values defined inside them become divergent.
+    fn values_leaving(&mut self, blocks: &[BlockId]) {
+        let inside: HashSet<BlockId> = blocks.iter().copied().collect();
+        for &b in blocks {
             for inst in self.fc.block(b).get_instructions() {
                 let v = inst.as_value_ref();
                 unsafe {
@@ -250,11 +332,8 @@ impl State<'_, '_> {
                     while !u.is_null() {
                         let user = LLVMGetUser(u);
                         u = LLVMGetNextUse(u);
-                        let inside = self
-                            .fc
-                            .id_of_ref(LLVMGetInstructionParent(user))
-                            .is_some_and(|ub| self.li.contains(id, ub));
-                        if !inside && LLVMIsATerminatorInst(user).is_null() {
+                        let user_block = self.fc.id_of_ref(LLVMGetInstructionParent(user));
+                        if user_block.is_some_and(|ub| !inside.contains(&ub)) && LLVMIsATerminatorInst(user).is_null() {
                             self.mark(user);
                         }
                     }

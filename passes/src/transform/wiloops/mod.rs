@@ -39,6 +39,7 @@
 //! memory are reported as unsupported.
 
 mod emit;
+pub mod groups;
 mod layout;
 mod prepare;
 
