@@ -179,11 +179,12 @@ pub fn function_name(f: FunctionValue<'_>) -> String {
 const GPU_CALLING_CONVENTIONS: [u32; 3] = [71 /* PTX_Kernel */, 75 /* SPIR_FUNC */, 76 /* SPIR_KERNEL */];
 
 /// Moves a module onto another target: triple, data layout, the C calling
-/// convention for GPU ones, and no `target-cpu`/`target-features` attributes
+/// convention for GPU ones when the new target is a CPU, and no `target-cpu`/`target-features` attributes
 /// of the old target (an x86 backend refuses `"target-cpu"="sm_70"`).
 pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str) {
     let old_arch = module.get_triple().as_str().to_string_lossy().split('-').next().unwrap_or("").to_string();
     let new_arch = triple.split('-').next().unwrap_or("");
+    let to_cpu = !matches!(new_arch, "nvptx" | "nvptx64" | "spir" | "spir64" | "amdgcn");
     let triple_c = CString::new(triple).expect("no NUL in triple");
     let dl_c = CString::new(data_layout).expect("no NUL in data layout");
     unsafe {
@@ -192,7 +193,7 @@ pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str) {
         LLVMSetDataLayout(m, dl_c.as_ptr());
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
-            if GPU_CALLING_CONVENTIONS.contains(&LLVMGetFunctionCallConv(f)) {
+            if to_cpu && GPU_CALLING_CONVENTIONS.contains(&LLVMGetFunctionCallConv(f)) {
                 LLVMSetFunctionCallConv(f, llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
             }
             if old_arch != new_arch {
@@ -203,7 +204,7 @@ pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str) {
             for bb in FunctionValue::new(f).into_iter().flat_map(|fv| fv.get_basic_block_iter()) {
                 for inst in bb.get_instructions() {
                     let i = inst.as_value_ref();
-                    if !LLVMIsACallInst(i).is_null() && GPU_CALLING_CONVENTIONS.contains(&LLVMGetInstructionCallConv(i)) {
+                    if to_cpu && !LLVMIsACallInst(i).is_null() && GPU_CALLING_CONVENTIONS.contains(&LLVMGetInstructionCallConv(i)) {
                         LLVMSetInstructionCallConv(i, llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
                     }
                 }
