@@ -8,3 +8,8 @@ pub mod llvm_init;
 pub mod lower;
 pub mod output;
 pub mod pipeline;
+pub mod buffers;
+pub mod kernel_sig;
+pub mod launch;
+pub mod runner;
+pub mod stats;

@@ -1,0 +1,261 @@
+//! simt-run: runs a SIMT kernel (OpenCL `spir_kernel` or CUDA `ptx_kernel`
+//! IR) on this machine: fills the arguments, runs every work-group on all
+//! cores, and reports timings, dumps buffers or compares them with reference
+//! files.
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use simt::buffers::{KernelArgs, LocalLayout};
+use simt::diag::{report, ToolError};
+use simt::launch::{Engine, Launch, Origin, RunOptions, Settings, StatsFormat, LAUNCH_HELP};
+use simt::runner::{Runner, WgKernel};
+use simt::stats::RunStats;
+use simt::{kernel_sig, llvm_init};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Instant;
+
+const TOOL: &str = "simt-run";
+
+/// Launches with at least this many work-groups (over all runs) get a
+/// progress bar, when stderr is a terminal.
+const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = TOOL,
+    version,
+    about = "Run a SIMT kernel (OpenCL or CUDA LLVM IR) on this machine's cores",
+    override_usage = "simt-run KERNEL.ll --kernel NAME --global X[,Y,Z] --local X[,Y,Z] --arg SPEC... [OPTIONS]\n       simt-run --launch FILE [KERNEL.ll] [OPTIONS]",
+    after_help = LAUNCH_HELP
+)]
+struct Cli {
+    /// The module (.ll or .bc) holding the kernel.
+    #[arg(value_name = "KERNEL.ll")]
+    module: Option<String>,
+    /// Kernel to run (default: the module's only kernel). A C++ kernel's
+    /// plain name finds its mangled one (saxpy → _Z5saxpyifPKfPf).
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+    /// Global size: work-items per dimension, 1 to 3 dimensions.
+    #[arg(long, value_name = "X[,Y,Z]")]
+    global: Option<String>,
+    /// Local size: work-items per work-group; must divide the global size.
+    #[arg(long, value_name = "X[,Y,Z]")]
+    local: Option<String>,
+    /// Global offset (get_global_offset); default 0.
+    #[arg(long = "global-offset", value_name = "X[,Y,Z]")]
+    global_offset: Option<String>,
+    /// One kernel argument, in parameter order (repeat): buf:TYPE:COUNT[=FILL],
+    /// local:TYPE:COUNT or TYPE:VALUE. See below.
+    #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
+    args: Vec<String>,
+    /// Read `key = value` settings from FILE; flags override them. See below.
+    #[arg(long, value_name = "FILE")]
+    launch: Option<String>,
+    /// Engine that runs the kernel.
+    #[arg(long, value_name = "host")]
+    engine: Option<String>,
+    /// Run the launch N times (buffers filled once) and report best/median.
+    #[arg(long, value_name = "N")]
+    repeat: Option<String>,
+    /// `json`: print one JSON object of timings and sizes on stdout.
+    #[arg(long, value_name = "json|text")]
+    stats: Option<String>,
+    /// Write each buffer argument after the last run to DIR/argN.bin.
+    #[arg(long, value_name = "DIR")]
+    dump: Option<String>,
+    /// Compare each buffer argument with DIR/argN.bin, where present.
+    #[arg(long, value_name = "DIR")]
+    compare: Option<String>,
+    /// Float tolerance of --compare, in ULPs (default 0).
+    #[arg(long, value_name = "ULPS")]
+    tolerance: Option<String>,
+    /// Host engine: work-items interleaved per loop iteration (1 = off).
+    #[arg(long, value_name = "N")]
+    interleave: Option<String>,
+    /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
+    #[arg(long = "local-mem-limit", value_name = "BYTES")]
+    local_mem_limit: Option<String>,
+}
+
+impl Cli {
+    /// The command line's settings, for layering over a launch file.
+    fn settings(&self) -> Settings {
+        let mut s = Settings::new();
+        let mut set = |key: &str, v: &Option<String>| {
+            if let Some(v) = v {
+                s.set(key, v, Origin::CommandLine).expect("a known key");
+            }
+        };
+        set("module", &self.module);
+        set("kernel", &self.kernel);
+        set("global", &self.global);
+        set("local", &self.local);
+        set("global-offset", &self.global_offset);
+        set("engine", &self.engine);
+        set("repeat", &self.repeat);
+        set("stats", &self.stats);
+        set("dump", &self.dump);
+        set("compare", &self.compare);
+        set("tolerance", &self.tolerance);
+        set("interleave", &self.interleave);
+        set("local-mem-limit", &self.local_mem_limit);
+        for a in &self.args {
+            s.set("arg", a, Origin::CommandLine).expect("a known key");
+        }
+        s
+    }
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    llvm_init::init();
+    let code = match run(&cli) {
+        Ok(()) => 0,
+        Err(e) => report(TOOL, &e),
+    };
+    std::process::exit(code);
+}
+
+fn run(cli: &Cli) -> Result<(), ToolError> {
+    let mut settings = match &cli.launch {
+        Some(path) => Settings::from_launch_file(Path::new(path))?,
+        None => Settings::new(),
+    };
+    settings.override_with(cli.settings());
+    let (launch, opts) = settings.resolve()?;
+
+    // Everything that can be checked without compiling, first.
+    let sig = kernel_sig::select_kernel(
+        kernel_sig::read_kernels(&launch.module)?,
+        launch.kernel.as_deref(),
+        &launch.module,
+    )?;
+    kernel_sig::check_args(&sig, &launch.args)?;
+    LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
+    let mut args = KernelArgs::new(&launch.args)?;
+
+    let stats = match opts.engine {
+        Engine::Host => run_host(&launch, &opts, &sig.name, &mut args)?,
+    };
+
+    let mut notes = Vec::new();
+    if let Some(dir) = &opts.dump {
+        let files = args.dump(dir)?;
+        notes.push(format!("dumped {} buffer(s) to {}", files.len(), dir.display()));
+    }
+    let compared = match &opts.compare {
+        Some(dir) => Some((dir, args.compare(dir, opts.tolerance)?)),
+        None => None,
+    };
+
+    match opts.stats {
+        StatsFormat::Json => {
+            let mut v = stats.to_json();
+            if let Some((_, r)) = &compared {
+                v["compare"] = serde_json::json!({
+                    "ok": r.ok(),
+                    "buffers": r.compared.len(),
+                    "mismatched_buffers": r.mismatches.len(),
+                    "tolerance_ulps": r.tolerance_ulps,
+                });
+            }
+            println!("{v}");
+        }
+        StatsFormat::Text => {
+            for line in stats.summary().lines() {
+                eprintln!("{TOOL}: {line}");
+            }
+            for n in &notes {
+                eprintln!("{TOOL}: {n}");
+            }
+            if let Some((dir, r)) = &compared {
+                if r.ok() {
+                    eprintln!(
+                        "{TOOL}: {} buffer(s) match {} (tolerance {} ULPs)",
+                        r.compared.len(),
+                        dir.display(),
+                        r.tolerance_ulps
+                    );
+                }
+            }
+        }
+    }
+    if let Some((dir, r)) = compared {
+        if !r.ok() {
+            return Err(ToolError::Llvm(format!(
+                "{} of {} compared buffer(s) differ from {}:\n{}",
+                r.mismatches.len(),
+                r.compared.len(),
+                dir.display(),
+                r.render().trim_end()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Compiles the kernel for this CPU and runs it `opts.repeat` times.
+fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+    use simt::engine::host::{self, HostOptions};
+    let hk = host::compile(&launch.module, kernel, &HostOptions { interleave: opts.interleave, ..Default::default() })?;
+    let wg = WgKernel {
+        name: kernel,
+        wg_fn: hk.wg_fn,
+        scratch_per_item: hk.scratch_per_item,
+        local_bytes: hk.local_bytes,
+        barrier_names: &hk.barrier_names,
+    };
+    let grid = launch.grid;
+    let runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
+
+    let groups = grid.total_groups();
+    let all_groups = groups.saturating_mul(opts.repeat as u64);
+    let progress = (std::io::stderr().is_terminal() && all_groups >= PROGRESS_MIN_GROUPS).then(|| {
+        let pb = ProgressBar::with_draw_target(Some(all_groups), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} work-groups") {
+            pb.set_style(style);
+        }
+        pb
+    });
+
+    let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
+    for _ in 0..opts.repeat {
+        let start = Instant::now();
+        let result = runner.run(progress.as_ref());
+        kernel_seconds.push(start.elapsed().as_secs_f64());
+        if let Err(e) = result {
+            if let Some(pb) = &progress {
+                pb.finish_and_clear();
+            }
+            return Err(e);
+        }
+    }
+    if let Some(pb) = &progress {
+        pb.finish_and_clear();
+    }
+
+    let mut details = serde_json::Map::new();
+    details.insert("workers".into(), runner.workers().into());
+    details.insert("interleave".into(), opts.interleave.into());
+    details.insert("scratch_bytes_per_item".into(), hk.scratch_per_item.into());
+    details.insert("static_local_bytes".into(), hk.local_bytes.into());
+    details.insert("local_mem_bytes".into(), runner.local_mem_bytes().into());
+    details.insert("barriers".into(), hk.barrier_names.len().saturating_sub(2).into());
+    Ok(RunStats {
+        engine: Engine::Host.name().into(),
+        kernel: kernel.into(),
+        work_dim: grid.work_dim,
+        global: grid.global,
+        local: grid.local,
+        work_groups: groups,
+        threads: grid.total_items(),
+        compile_seconds: hk.compile_seconds,
+        kernel_seconds,
+        engine_details: details,
+    })
+}

@@ -1,0 +1,498 @@
+//! Runs every work-group of a launch through a work-group function (the C
+//! ABI of `simt_passes::wg_abi`) on all cores, with rayon.
+//!
+//! Each rayon worker owns, allocated once when the [`Runner`] is built: a
+//! `WgContext`, its local memory (the kernel's static bytes, then the
+//! `__local` pointer arguments, zeroed before every work-group), its scratch
+//! (`scratch_per_item` bytes per work-item, 64-byte aligned) and the `args`
+//! array with the value slots it points at. Calling a work-group therefore
+//! allocates nothing. Work-groups are handed out in chunks of consecutive
+//! linear ids (x fastest), at most 64 chunks per worker. If work-groups fail,
+//! the one with the lowest linear id is reported, whatever the scheduling.
+
+use crate::buffers::{AlignedBytes, ArgValue, KernelArgs, LocalLayout};
+use crate::diag::ToolError;
+use crate::launch::Grid;
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+use simt_passes::wg_abi::{WgContext, WgFn, STATUS_BARRIER_DIVERGENCE, STATUS_OK};
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// A kernel compiled to a work-group function, as any engine that produces
+/// `wg_abi` functions (the host JIT, a linked object) hands it to the runner.
+#[derive(Clone, Copy)]
+pub struct WgKernel<'a> {
+    /// For messages.
+    pub name: &'a str,
+    pub wg_fn: WgFn,
+    pub scratch_per_item: u64,
+    /// Static `__local`/`__shared__` bytes.
+    pub local_bytes: u64,
+    /// Barrier id -> source description.
+    pub barrier_names: &'a [String],
+}
+
+/// One rayon worker's state. The raw pointers point into its own blocks and
+/// into the launch's buffers, which outlive the runner.
+struct Worker {
+    ctx: WgContext,
+    /// Parameter i's value: a buffer's or local argument's address, or a
+    /// scalar's little-endian bytes.
+    _slots: Box<[u64]>,
+    /// `args[i]` = `&slots[i]`.
+    arg_ptrs: Box<[*mut c_void]>,
+    local: AlignedBytes,
+    scratch: AlignedBytes,
+    /// Work-groups finished but not yet added to the progress bar.
+    pending_progress: u64,
+}
+
+unsafe impl Send for Worker {}
+
+/// Keeps workers on separate cache lines.
+#[repr(align(128))]
+struct Padded<T>(T);
+
+/// Progress is added to the bar in steps of this many work-groups.
+const PROGRESS_STEP: u64 = 256;
+
+/// A run is split into at most this many chunks of work-groups per worker.
+const CHUNKS_PER_WORKER: u64 = 64;
+
+/// Runs a launch's work-groups, as many times as asked.
+pub struct Runner<'a> {
+    kernel: WgKernel<'a>,
+    grid: Grid,
+    layout: LocalLayout,
+    scratch_bytes: u64,
+    workers: Vec<Padded<Mutex<Worker>>>,
+    /// The buffers' addresses are in the workers' slots.
+    _args: PhantomData<&'a mut KernelArgs>,
+}
+
+/// How a run failed: the work-group (lowest linear id) and what it returned.
+#[derive(Clone, Copy, Debug)]
+struct Failure {
+    group: u64,
+    status: u32,
+    error: [u32; 3],
+}
+
+impl<'a> Runner<'a> {
+    /// Lays out local memory (an error over `local_mem_limit` bytes) and
+    /// allocates every worker's state, for the current rayon pool.
+    pub fn new(kernel: WgKernel<'a>, grid: Grid, args: &'a mut KernelArgs, local_mem_limit: u64) -> Result<Runner<'a>, ToolError> {
+        let layout = LocalLayout::for_args(kernel.local_bytes, args);
+        layout.check_limit(kernel.name, local_mem_limit)?;
+        let scratch_bytes = kernel.scratch_per_item.checked_mul(grid.items_per_group()).ok_or_else(|| {
+            ToolError::Llvm(format!("kernel '{}': scratch per work-group overflows 64 bits", kernel.name))
+        })?;
+        let alloc_err = |what: &str, bytes: u64| {
+            ToolError::Llvm(format!("kernel '{}': cannot allocate {bytes} bytes of {what} per worker", kernel.name))
+        };
+        let local_len = usize::try_from(layout.total).map_err(|_| alloc_err("local memory", layout.total))?;
+        let scratch_len = usize::try_from(scratch_bytes).map_err(|_| alloc_err("scratch", scratch_bytes))?;
+
+        // Values every worker shares: buffer addresses and scalar bytes.
+        let shared: Vec<Option<u64>> = args
+            .values
+            .iter_mut()
+            .map(|v| match v {
+                ArgValue::Buffer(b) => Some(b.as_mut_ptr() as u64),
+                ArgValue::Scalar(s) => {
+                    let mut le = [0u8; 8];
+                    le[..s.ty.size()].copy_from_slice(s.as_bytes());
+                    // In memory, the slot holds the scalar's little-endian bytes.
+                    Some(u64::from_ne_bytes(le))
+                }
+                ArgValue::Local { .. } => None,
+            })
+            .collect();
+
+        let n = rayon::current_num_threads().max(1);
+        let mut workers = Vec::with_capacity(n);
+        for _ in 0..n {
+            let local = AlignedBytes::zeroed(local_len).ok_or_else(|| alloc_err("local memory", layout.total))?;
+            let scratch = AlignedBytes::zeroed(scratch_len).ok_or_else(|| alloc_err("scratch", scratch_bytes))?;
+            let mut slots: Box<[u64]> = shared
+                .iter()
+                .zip(&layout.offsets)
+                .map(|(value, offset)| match (value, offset) {
+                    (Some(v), _) => *v,
+                    (None, Some(off)) => local.as_ptr() as u64 + off,
+                    (None, None) => unreachable!("a local argument has an offset"),
+                })
+                .collect();
+            let arg_ptrs: Box<[*mut c_void]> = slots.iter_mut().map(|s| (s as *mut u64).cast::<c_void>()).collect();
+            let ctx = context(&grid, [0; 3], local.as_ptr(), scratch.as_ptr());
+            workers.push(Padded(Mutex::new(Worker { ctx, _slots: slots, arg_ptrs, local, scratch, pending_progress: 0 })));
+        }
+        Ok(Runner { kernel, grid, layout, scratch_bytes, workers, _args: PhantomData })
+    }
+
+    /// Bytes of local memory per work-group (static + `__local` arguments).
+    pub fn local_mem_bytes(&self) -> u64 {
+        self.layout.total
+    }
+
+    /// Bytes of scratch per work-group.
+    pub fn scratch_bytes(&self) -> u64 {
+        self.scratch_bytes
+    }
+
+    /// Workers (rayon threads) the runner was built for.
+    pub fn workers(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Runs every work-group once. `progress` advances by one per work-group.
+    pub fn run(&self, progress: Option<&ProgressBar>) -> Result<(), ToolError> {
+        let total = self.grid.total_groups();
+        let first_failed = AtomicU64::new(u64::MAX);
+        let failure: Mutex<Option<Failure>> = Mutex::new(None);
+        let n = self.workers.len();
+        let local_len = self.layout.total as usize;
+        let wg_fn = self.kernel.wg_fn;
+
+        // Chunks of consecutive work-groups: enough for load balance, few
+        // enough that taking the worker's state is not paid per work-group.
+        let chunks = total.min(n as u64 * CHUNKS_PER_WORKER).max(1);
+        let per_chunk = total.div_ceil(chunks);
+        let chunks = total.div_ceil(per_chunk);
+        let grid = self.grid;
+        let num_groups = grid.num_groups();
+
+        (0..chunks).into_par_iter().for_each(|c| {
+            let idx = rayon::current_thread_index().unwrap_or(0) % n;
+            let mut guard = self.workers[idx].0.lock().unwrap_or_else(|e| e.into_inner());
+            let w = &mut *guard;
+            let (local_mem, scratch) = (w.local.as_ptr(), w.scratch.as_ptr());
+            for g in c * per_chunk..((c + 1) * per_chunk).min(total) {
+                // Work-groups after a failed one need not run.
+                if g > first_failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let group_id = [g % num_groups[0], (g / num_groups[0]) % num_groups[1], g / (num_groups[0] * num_groups[1])];
+                w.ctx = WgContext {
+                    group_id,
+                    num_groups,
+                    local_size: grid.local,
+                    global_offset: grid.global_offset,
+                    work_dim: grid.work_dim,
+                    error: [0; 3],
+                    local_mem,
+                    scratch,
+                };
+                unsafe { std::ptr::write_bytes(local_mem, 0, local_len) };
+                let status = unsafe { wg_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), &mut w.ctx) };
+                if status != STATUS_OK {
+                    let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
+                    if f.is_none_or(|f| g < f.group) {
+                        *f = Some(Failure { group: g, status, error: w.ctx.error });
+                        first_failed.fetch_min(g, Ordering::Relaxed);
+                    }
+                }
+                if let Some(pb) = progress {
+                    w.pending_progress += 1;
+                    if w.pending_progress >= PROGRESS_STEP {
+                        pb.inc(w.pending_progress);
+                        w.pending_progress = 0;
+                    }
+                }
+            }
+        });
+        for w in &self.workers {
+            let mut w = w.0.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(pb) = progress {
+                pb.inc(w.pending_progress);
+            }
+            w.pending_progress = 0;
+        }
+        match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            None => Ok(()),
+            Some(f) => Err(self.failure_error(f)),
+        }
+    }
+
+    fn failure_error(&self, f: Failure) -> ToolError {
+        let [x, y, z] = self.grid.group_id(f.group);
+        let k = self.kernel.name;
+        if f.status == STATUS_BARRIER_DIVERGENCE {
+            let name = |id: u32| {
+                self.kernel.barrier_names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{id}"))
+            };
+            ToolError::Llvm(format!(
+                "kernel '{k}': work-items of work-group ({x},{y},{z}) reached different barriers: {} and {} (work-item {})",
+                name(f.error[0]),
+                name(f.error[1]),
+                f.error[2]
+            ))
+        } else {
+            ToolError::Llvm(format!("kernel '{k}': work-group ({x},{y},{z}) returned unknown status {}", f.status))
+        }
+    }
+}
+
+fn context(grid: &Grid, group_id: [u64; 3], local_mem: *mut u8, scratch: *mut u8) -> WgContext {
+    WgContext {
+        group_id,
+        num_groups: grid.num_groups(),
+        local_size: grid.local,
+        global_offset: grid.global_offset,
+        work_dim: grid.work_dim,
+        error: [0; 3],
+        local_mem,
+        scratch,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::ArgSpec;
+
+    fn args(texts: &[&str]) -> KernelArgs {
+        let specs: Vec<ArgSpec> = texts.iter().map(|t| ArgSpec::parse(t, None).unwrap()).collect();
+        KernelArgs::new(&specs).unwrap()
+    }
+
+    fn f32s(a: &KernelArgs, i: usize) -> Vec<f32> {
+        match &a.values[i] {
+            ArgValue::Buffer(b) => b.bytes().chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect(),
+            _ => panic!("not a buffer"),
+        }
+    }
+
+    fn u32s(a: &KernelArgs, i: usize) -> Vec<u32> {
+        match &a.values[i] {
+            ArgValue::Buffer(b) => b.bytes().chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect(),
+            _ => panic!("not a buffer"),
+        }
+    }
+
+    /// Reads parameter `i` as a buffer address, per the ABI.
+    unsafe fn buf<T>(args: *const *mut c_void, i: usize) -> *mut T {
+        *(*args.add(i) as *const *mut T)
+    }
+
+    /// Reads parameter `i` as a scalar.
+    unsafe fn scalar<T: Copy>(args: *const *mut c_void, i: usize) -> T {
+        *(*args.add(i) as *const T)
+    }
+
+    /// c[i] = a[i] + b[i] for i < n: (a, b, c, n: u32), 1-D.
+    unsafe extern "C" fn vadd(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        let ctx = &*ctx;
+        let (a, b, c) = (buf::<f32>(args, 0), buf::<f32>(args, 1), buf::<f32>(args, 2));
+        let n: u32 = scalar(args, 3);
+        for lid in 0..ctx.local_size[0] {
+            let gid = ctx.group_id[0] * ctx.local_size[0] + lid + ctx.global_offset[0];
+            if gid < n as u64 {
+                *c.add(gid as usize) = *a.add(gid as usize) + *b.add(gid as usize);
+            }
+        }
+        STATUS_OK
+    }
+
+    fn names() -> Vec<String> {
+        vec!["entry".into(), "k.cl:7:5".into(), "k.cl:12:9".into(), "exit".into()]
+    }
+
+    fn kernel<'a>(name: &'static str, wg_fn: WgFn, scratch_per_item: u64, local_bytes: u64, barrier_names: &'a [String]) -> WgKernel<'a> {
+        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names }
+    }
+
+    #[test]
+    fn vector_add_matches_rust() {
+        let n = 10_000u32;
+        let mut a = args(&[
+            &format!("buf:f32:{n}=rand:1"),
+            &format!("buf:f32:{n}=ramp"),
+            &format!("buf:f32:{n}"),
+            &format!("u32:{}", n - 17),
+        ]);
+        let want: Vec<f32> = f32s(&a, 0)
+            .iter()
+            .zip(f32s(&a, 1))
+            .enumerate()
+            .map(|(i, (x, y))| if i < (n - 17) as usize { x + y } else { 0.0 })
+            .collect();
+        let grid = Grid::new(&[n as u64], &[100], None).unwrap();
+        let bn = names();
+        let runner = Runner::new(kernel("vadd", vadd, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap();
+        runner.run(None).unwrap();
+        drop(runner);
+        assert_eq!(f32s(&a, 2), want);
+        assert!(f32s(&a, 2)[..100].iter().any(|&x| x != 0.0));
+    }
+
+    /// out[gy * W + gx] = (gx << 16) | gy over a 2-D grid with a global
+    /// offset: checks group ids, num_groups, local sizes, work_dim.
+    unsafe extern "C" fn grid2d(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        let ctx = &*ctx;
+        if ctx.work_dim != 2 || ctx.local_size[2] != 1 || ctx.num_groups[2] != 1 || ctx.group_id[2] != 0 {
+            return 9;
+        }
+        let out = buf::<u32>(args, 0);
+        let width = ctx.num_groups[0] * ctx.local_size[0];
+        for ly in 0..ctx.local_size[1] {
+            for lx in 0..ctx.local_size[0] {
+                let gx = ctx.group_id[0] * ctx.local_size[0] + lx;
+                let gy = ctx.group_id[1] * ctx.local_size[1] + ly;
+                let (ox, oy) = (gx + ctx.global_offset[0], gy + ctx.global_offset[1]);
+                *out.add((gy * width + gx) as usize) = ((ox << 16) | oy) as u32;
+            }
+        }
+        STATUS_OK
+    }
+
+    #[test]
+    fn two_dimensional_grid_with_offset() {
+        let (w, h) = (48u64, 20u64);
+        let mut a = args(&[&format!("buf:u32:{}", w * h)]);
+        let grid = Grid::new(&[w, h], &[16, 4], Some(&[3, 5])).unwrap();
+        let bn = names();
+        Runner::new(kernel("g", grid2d, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap().run(None).unwrap();
+        let got = u32s(&a, 0);
+        for y in 0..h {
+            for x in 0..w {
+                assert_eq!(got[(y * w + x) as usize], (((x + 3) << 16) | (y + 5)) as u32, "({x},{y})");
+            }
+        }
+    }
+
+    const STATIC_LOCAL: u64 = 100;
+
+    /// Per-group sums through local memory and scratch: (in: f32*, out: f32*,
+    /// tmp: __local f32*). Phase 1: every work-item keeps in[gid] * 2 in its
+    /// scratch slot and copies it to tmp[lid]; phase 2 (after the "barrier"):
+    /// work-item 0 sums tmp into out[group]. Also checks the ABI's promises:
+    /// alignment, tmp placed after the static bytes, local memory zeroed.
+    unsafe extern "C" fn group_sum(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        let ctx = &mut *ctx;
+        let (input, out) = (buf::<f32>(args, 0), buf::<f32>(args, 1));
+        let tmp = buf::<f32>(args, 2);
+        let items = ctx.local_size[0] as usize;
+        if ctx.local_mem as usize % 64 != 0 || ctx.scratch as usize % 64 != 0 {
+            return 10;
+        }
+        if tmp as usize != ctx.local_mem as usize + 128 {
+            return 11;
+        }
+        let local = std::slice::from_raw_parts_mut(ctx.local_mem, 128 + items * 4);
+        if local.iter().any(|&b| b != 0) {
+            return 12; // not zeroed since the last work-group
+        }
+        // Dirty the static bytes, as a kernel's __local variables would.
+        local[..STATIC_LOCAL as usize].fill(0xAB);
+        let scratch = std::slice::from_raw_parts_mut(ctx.scratch.cast::<f32>(), items);
+        for lid in 0..items {
+            let gid = ctx.group_id[0] as usize * items + lid;
+            scratch[lid] = *input.add(gid) * 2.0;
+            *tmp.add(lid) = scratch[lid];
+        }
+        let mut sum = 0.0f32;
+        for lid in 0..items {
+            sum += *tmp.add(lid);
+        }
+        *out.add(ctx.group_id[0] as usize) = sum;
+        STATUS_OK
+    }
+
+    #[test]
+    fn local_memory_and_scratch() {
+        let (groups, items) = (300usize, 32usize);
+        let mut a = args(&[&format!("buf:f32:{}=rand:5", groups * items), &format!("buf:f32:{groups}"), &format!("local:f32:{items}")]);
+        let input = f32s(&a, 0);
+        let grid = Grid::new(&[(groups * items) as u64], &[items as u64], None).unwrap();
+        let bn = names();
+        let runner = Runner::new(kernel("group_sum", group_sum, 4, STATIC_LOCAL, &bn), grid, &mut a, 1 << 18).unwrap();
+        assert_eq!(runner.local_mem_bytes(), 128 + 4 * items as u64);
+        assert_eq!(runner.scratch_bytes(), 4 * items as u64);
+        runner.run(None).unwrap();
+        // And again: the same state is reused, and re-zeroed.
+        runner.run(None).unwrap();
+        drop(runner);
+        let want: Vec<f32> = input.chunks(items).map(|c| c.iter().fold(0.0f32, |s, x| s + x * 2.0)).collect();
+        assert_eq!(f32s(&a, 1), want);
+    }
+
+    /// x[i] += 1 in place: each run sees the previous run's output.
+    unsafe extern "C" fn increment(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        let ctx = &*ctx;
+        let x = buf::<u32>(args, 0);
+        for lid in 0..ctx.local_size[0] {
+            *x.add((ctx.group_id[0] * ctx.local_size[0] + lid) as usize) += 1;
+        }
+        STATUS_OK
+    }
+
+    #[test]
+    fn repeated_runs_update_in_place() {
+        let mut a = args(&["buf:u32:4096=ramp"]);
+        let grid = Grid::new(&[4096], &[64], None).unwrap();
+        let bn = names();
+        let runner = Runner::new(kernel("inc", increment, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap();
+        let pb = ProgressBar::hidden();
+        pb.set_length(3 * 64);
+        for _ in 0..3 {
+            runner.run(Some(&pb)).unwrap();
+        }
+        assert_eq!(pb.position(), 3 * 64);
+        drop(runner);
+        assert_eq!(u32s(&a, 0), (0..4096u32).map(|i| i + 3).collect::<Vec<_>>());
+    }
+
+    /// Work-groups 2 and 5 (of 1-D) and (1,1,0) (of 2-D) report divergence.
+    unsafe extern "C" fn diverges(_args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        let ctx = &mut *ctx;
+        let g = ctx.group_id;
+        if g == [2, 0, 0] || g == [5, 0, 0] || g == [1, 1, 0] {
+            ctx.error = [1, 2, 7 + g[0] as u32];
+            return STATUS_BARRIER_DIVERGENCE;
+        }
+        STATUS_OK
+    }
+
+    #[test]
+    fn barrier_divergence_names_the_lowest_group() {
+        let bn = names();
+        for _ in 0..5 {
+            let mut a = args(&["i32:0"]);
+            let grid = Grid::new(&[1000 * 8], &[8], None).unwrap();
+            let e = Runner::new(kernel("k", diverges, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "error: kernel 'k': work-items of work-group (2,0,0) reached different barriers: k.cl:7:5 and k.cl:12:9 (work-item 9)"
+            );
+            assert_eq!(e.exit_code(), 1);
+        }
+        let mut a = args(&["i32:0"]);
+        let grid = Grid::new(&[4, 4], &[2, 2], None).unwrap();
+        let e = Runner::new(kernel("k", diverges, 0, 0, &bn[..2]), grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "error: kernel 'k': work-items of work-group (1,1,0) reached different barriers: k.cl:7:5 and barrier #2 (work-item 8)"
+        );
+    }
+
+    unsafe extern "C" fn bad_status(_args: *const *mut c_void, _ctx: *mut WgContext) -> u32 {
+        7
+    }
+
+    #[test]
+    fn unknown_status_and_local_limit() {
+        let bn = names();
+        let mut a = args(&["local:f32:64"]);
+        let grid = Grid::new(&[16], &[4], None).unwrap();
+        let e = Runner::new(kernel("k", bad_status, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+        assert_eq!(e.to_string(), "error: kernel 'k': work-group (0,0,0) returned unknown status 7");
+        // 1000 static bytes + 256 (at offset 1024) = 1280.
+        let e = Runner::new(kernel("k", bad_status, 0, 1000, &bn), grid, &mut a, 1279).err().unwrap();
+        assert!(e.to_string().contains("needs 1280 bytes of local memory per work-group (1000 static + 280 for __local arguments), over the limit of 1279 bytes"), "{e}");
+        assert!(Runner::new(kernel("k", bad_status, 0, 1000, &bn), grid, &mut a, 1280).is_ok());
+    }
+}
