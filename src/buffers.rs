@@ -120,7 +120,7 @@ impl KernelArgs {
             values.push(match spec {
                 ArgSpec::Buffer { ty, count, fill } => {
                     let mut b = Buffer::zeroed(*ty, *count).ok_or_else(|| {
-                        ToolError::Llvm(format!("cannot allocate {} bytes for argument {i} ({spec})", spec.bytes()))
+                        ToolError::Run(format!("cannot allocate {} bytes for argument {i} ({spec})", spec.bytes()))
                     })?;
                     fill_buffer(*ty, fill, b.bytes_mut()).map_err(|e| match e {
                         ToolError::Io { path, message } => {
@@ -510,7 +510,7 @@ impl LocalLayout {
         if self.total <= limit {
             return Ok(());
         }
-        Err(ToolError::Llvm(format!(
+        Err(ToolError::Run(format!(
             "kernel '{kernel}': needs {} bytes of local memory per work-group ({} static + {} for __local arguments), over the limit of {limit} bytes (--local-mem-limit)",
             self.total,
             self.static_bytes,

@@ -20,6 +20,9 @@ pub enum ToolError {
     BrokenAfter { pass: String, message: String },
     #[error("error: {0}")]
     Llvm(String),
+    /// A launch that cannot run or failed while running.
+    #[error("error: {0}")]
+    Run(String),
 }
 
 impl ToolError {

@@ -104,7 +104,7 @@ pub fn read_kernels(path: &Path) -> Result<Vec<KernelSig>, ToolError> {
 pub fn select_kernel(kernels: Vec<KernelSig>, wanted: Option<&str>, module: &Path) -> Result<KernelSig, ToolError> {
     let names = || kernels.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ");
     if kernels.is_empty() {
-        return Err(ToolError::Llvm(format!(
+        return Err(ToolError::Run(format!(
             "{} has no kernels (functions with the spir_kernel or ptx_kernel calling convention)",
             module.display()
         )));
@@ -127,8 +127,8 @@ pub fn select_kernel(kernels: Vec<KernelSig>, wanted: Option<&str>, module: &Pat
     let mangled: Vec<&KernelSig> = kernels.iter().filter(|k| k.name.starts_with(&prefix)).collect();
     match mangled.as_slice() {
         [one] => Ok((*one).clone()),
-        [] => Err(ToolError::Llvm(format!("no kernel '{wanted}' in {}; kernels: {}", module.display(), names()))),
-        many => Err(ToolError::Llvm(format!(
+        [] => Err(ToolError::Run(format!("no kernel '{wanted}' in {}; kernels: {}", module.display(), names()))),
+        many => Err(ToolError::Run(format!(
             "kernel name '{wanted}' is ambiguous in {}: {}",
             module.display(),
             many.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")
@@ -139,7 +139,7 @@ pub fn select_kernel(kernels: Vec<KernelSig>, wanted: Option<&str>, module: &Pat
 /// Checks `args` against the kernel's parameters: the count, and each
 /// argument's kind and type.
 pub fn check_args(sig: &KernelSig, args: &[ArgSpec]) -> Result<(), ToolError> {
-    let err = |msg: String| ToolError::Llvm(format!("kernel '{}': {msg}", sig.name));
+    let err = |msg: String| ToolError::Run(format!("kernel '{}': {msg}", sig.name));
     if let Some(p) = sig.params.iter().find(|p| p.kind == ParamKind::Unsupported) {
         return Err(err(format!(
             "{} has a type simt-run cannot pass (it passes pointers, i8/i16/i32/i64, float and double)",

@@ -88,10 +88,10 @@ impl<'a> Runner<'a> {
         let layout = LocalLayout::for_args(kernel.local_bytes, args);
         layout.check_limit(kernel.name, local_mem_limit)?;
         let scratch_bytes = kernel.scratch_per_item.checked_mul(grid.items_per_group()).ok_or_else(|| {
-            ToolError::Llvm(format!("kernel '{}': scratch per work-group overflows 64 bits", kernel.name))
+            ToolError::Run(format!("kernel '{}': scratch per work-group overflows 64 bits", kernel.name))
         })?;
         let alloc_err = |what: &str, bytes: u64| {
-            ToolError::Llvm(format!("kernel '{}': cannot allocate {bytes} bytes of {what} per worker", kernel.name))
+            ToolError::Run(format!("kernel '{}': cannot allocate {bytes} bytes of {what} per worker", kernel.name))
         };
         let local_len = usize::try_from(layout.total).map_err(|_| alloc_err("local memory", layout.total))?;
         let scratch_len = usize::try_from(scratch_bytes).map_err(|_| alloc_err("scratch", scratch_bytes))?;
@@ -224,14 +224,13 @@ impl<'a> Runner<'a> {
             let name = |id: u32| {
                 self.kernel.barrier_names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{id}"))
             };
-            ToolError::Llvm(format!(
-                "kernel '{k}': work-items of work-group ({x},{y},{z}) reached different barriers: {} and {} (work-item {})",
+            ToolError::Run(format!(
+                "kernel '{k}': work-items of work-group ({x},{y},{z}) reached different barriers: {} and {}",
                 name(f.error[0]),
                 name(f.error[1]),
-                f.error[2]
             ))
         } else {
-            ToolError::Llvm(format!("kernel '{k}': work-group ({x},{y},{z}) returned unknown status {}", f.status))
+            ToolError::Run(format!("kernel '{k}': work-group ({x},{y},{z}) returned unknown status {}", f.status))
         }
     }
 }
@@ -466,7 +465,7 @@ mod tests {
             let e = Runner::new(kernel("k", diverges, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
             assert_eq!(
                 e.to_string(),
-                "error: kernel 'k': work-items of work-group (2,0,0) reached different barriers: k.cl:7:5 and k.cl:12:9 (work-item 9)"
+                "error: kernel 'k': work-items of work-group (2,0,0) reached different barriers: k.cl:7:5 and k.cl:12:9"
             );
             assert_eq!(e.exit_code(), 1);
         }
@@ -475,7 +474,7 @@ mod tests {
         let e = Runner::new(kernel("k", diverges, 0, 0, &bn[..2]), grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "error: kernel 'k': work-items of work-group (1,1,0) reached different barriers: k.cl:7:5 and barrier #2 (work-item 8)"
+            "error: kernel 'k': work-items of work-group (1,1,0) reached different barriers: k.cl:7:5 and barrier #2"
         );
     }
 

@@ -11,9 +11,9 @@
 //!   uint64_t local_size[3];    /* work-items per work-group, per dimension    */
 //!   uint64_t global_offset[3];
 //!   uint32_t work_dim;         /* 1, 2 or 3                                   */
-//!   uint32_t error[3];         /* on return 1: the two barrier ids that       */
-//!                              /* disagreed, and the first work-item at the   */
-//!                              /* second (linear id)                          */
+//!   uint32_t error[3];         /* on return 1: error[0] and error[1] are two  */
+//!                              /* barrier ids where work-items stopped;       */
+//!                              /* error[2] is reserved (0)                    */
 //!   void    *local_mem;        /* this work-group's local memory: the         */
 //!                              /* kernel's __local/__shared__ variables at    */
 //!                              /* offsets chosen by the pass (K's             */

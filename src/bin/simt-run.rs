@@ -187,7 +187,7 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     }
     if let Some((dir, r)) = compared {
         if !r.ok() {
-            return Err(ToolError::Llvm(format!(
+            return Err(ToolError::Run(format!(
                 "{} of {} compared buffer(s) differ from {}:\n{}",
                 r.mismatches.len(),
                 r.compared.len(),

@@ -71,6 +71,12 @@ pub fn compile_object(module_path: &Path, kernel: &str, _opts: &HostOptions) -> 
             if kernels.is_empty() { "none".to_string() } else { kernels.join(", ") }
         )));
     }
+    // Only the requested kernel is lowered and compiled.
+    for f in simt_passes::ir::defined_functions(&module) {
+        if is_kernel(f) && simt_passes::ir::function_name(f) != kernel && unsafe { llvm_sys::core::LLVMGetFirstUse(inkwell::values::AsValueRef::as_value_ref(&f)) }.is_null() {
+            unsafe { f.delete() };
+        }
+    }
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
     let mut sink = std::io::stderr();
