@@ -45,6 +45,15 @@ struct Args {
     /// Report the time each pass takes.
     #[arg(long = "time-passes")]
     time_passes: bool,
+    /// LLVM optimisation remarks of passes matching the regex, as in opt.
+    #[arg(long = "pass-remarks")]
+    pass_remarks: Option<String>,
+    /// Remarks on missed optimisations of matching passes.
+    #[arg(long = "pass-remarks-missed")]
+    pass_remarks_missed: Option<String>,
+    /// Analysis remarks of matching passes.
+    #[arg(long = "pass-remarks-analysis")]
+    pass_remarks_analysis: Option<String>,
     /// List simt's passes and their options.
     #[arg(long = "print-passes")]
     print_passes: bool,
@@ -70,7 +79,7 @@ enum OutputKind {
 
 const LONG_NAMES: &[&str] = &[
     "passes", "disable-output", "verify-each", "print-after-all", "print-after", "time-passes", "print-passes",
-    "mtriple", "mcpu", "mattr", "filetype", "opt-level", "help", "version",
+    "pass-remarks", "pass-remarks-missed", "pass-remarks-analysis", "mtriple", "mcpu", "mattr", "filetype", "opt-level", "help", "version",
 ];
 
 fn main() {
@@ -134,6 +143,15 @@ fn run(args: &Args) -> Result<(), ToolError> {
         }
         if args.time_passes {
             llvm_opts.push("-time-passes".to_string());
+        }
+        for (flag, value) in [
+            ("pass-remarks", &args.pass_remarks),
+            ("pass-remarks-missed", &args.pass_remarks_missed),
+            ("pass-remarks-analysis", &args.pass_remarks_analysis),
+        ] {
+            if let Some(v) = value {
+                llvm_opts.push(format!("-{flag}={v}"));
+            }
         }
         llvm_init::set_llvm_options(TOOL, &llvm_opts);
         let opts = RunOptions {
