@@ -51,17 +51,17 @@ pub struct Emitter {
     ctx_ty: LLVMTypeRef,
     ctx_arg: LLVMValueRef,
     local_size: [LLVMValueRef; 3],
-    group_id: [LLVMValueRef; 3],
     num_groups: [LLVMValueRef; 3],
     offset: [LLVMValueRef; 3],
     work_dim: LLVMValueRef,
     n_items: LLVMValueRef,
-    /// Kernel parameters and local-memory globals, as values in the new function.
-    base_map: HashMap<LLVMValueRef, LLVMValueRef>,
+    /// Kernel parameters, as values in the new function.
+    params: HashMap<LLVMValueRef, LLVMValueRef>,
     barrier_blocks: HashMap<LLVMBasicBlockRef, u32>,
     exit_state: u32,
     layout: Layout,
-    slot_base: HashMap<LLVMValueRef, LLVMValueRef>,
+    /// The work-group the code being cloned runs for.
+    view: Option<WgView>,
     access_group: LLVMMetadataRef,
     kind_loop: u32,
     kind_access_group: u32,
@@ -111,16 +111,15 @@ impl Emitter {
             ctx_ty,
             ctx_arg: LLVMGetParam(f, 1),
             local_size: [std::ptr::null_mut(); 3],
-            group_id: [std::ptr::null_mut(); 3],
             num_groups: [std::ptr::null_mut(); 3],
             offset: [std::ptr::null_mut(); 3],
             work_dim: std::ptr::null_mut(),
             n_items: std::ptr::null_mut(),
-            base_map: HashMap::new(),
+            params: HashMap::new(),
             barrier_blocks,
             exit_state,
             layout,
-            slot_base: HashMap::new(),
+            view: None,
             access_group: distinct_empty_node(ctx),
             kind_loop: kind("llvm.loop"),
             kind_access_group: kind("llvm.access.group"),
@@ -141,69 +140,86 @@ impl Emitter {
         LLVMConstInt(self.i32t, v as u64, 0)
     }
 
-    unsafe fn ctx_field(&self, idx: u32, elem: Option<u32>) -> LLVMValueRef {
-        let mut idx_vals = vec![self.c32(0), self.c32(idx)];
-        if let Some(e) = elem {
-            idx_vals.push(self.c32(e));
-        }
-        LLVMBuildInBoundsGEP2(self.b, self.ctx_ty, self.ctx_arg, idx_vals.as_mut_ptr(), idx_vals.len() as u32, c"".as_ptr())
-    }
-
     unsafe fn load(&self, ty: LLVMTypeRef, ptr: LLVMValueRef, name: &str) -> LLVMValueRef {
         LLVMBuildLoad2(self.b, ty, ptr, cs(name).as_ptr())
     }
 
-    /// Emits the whole function. Errors name what cannot be lowered.
-    pub unsafe fn emit(&mut self, regions: &[Region]) -> Result<(), String> {
-        let entry = self.block("entry");
-        LLVMPositionBuilderAtEnd(self.b, entry);
+    /// Reads the launch-wide values (sizes, offsets) and the parameters from
+    /// `ctx` and `args` at the builder's position.
+    unsafe fn emit_launch_values(&mut self, ctx: LLVMValueRef, args: LLVMValueRef) {
         let ptr = LLVMPointerTypeInContext(self.ctx, 0);
         for d in 0..3u32 {
-            self.local_size[d as usize] = self.load(self.i64t, self.ctx_field(field::LOCAL_SIZE, Some(d)), "local.size");
-            self.group_id[d as usize] = self.load(self.i64t, self.ctx_field(field::GROUP_ID, Some(d)), "group.id");
-            self.num_groups[d as usize] = self.load(self.i64t, self.ctx_field(field::NUM_GROUPS, Some(d)), "num.groups");
-            self.offset[d as usize] = self.load(self.i64t, self.ctx_field(field::GLOBAL_OFFSET, Some(d)), "global.offset");
+            let ls = self.load(self.i64t, self.field_of(ctx, field::LOCAL_SIZE, Some(d)), "local.size");
+            let ng = self.load(self.i64t, self.field_of(ctx, field::NUM_GROUPS, Some(d)), "num.groups");
+            let off = self.load(self.i64t, self.field_of(ctx, field::GLOBAL_OFFSET, Some(d)), "global.offset");
+            self.local_size[d as usize] = ls;
+            self.num_groups[d as usize] = ng;
+            self.offset[d as usize] = off;
         }
-        self.work_dim = self.load(self.i32t, self.ctx_field(field::WORK_DIM, None), "work.dim");
-        let local_mem = self.load(ptr, self.ctx_field(field::LOCAL_MEM, None), "local.mem");
-        let scratch = self.load(ptr, self.ctx_field(field::SCRATCH, None), "scratch");
+        self.work_dim = self.load(self.i32t, self.field_of(ctx, field::WORK_DIM, None), "work.dim");
         let nxy = LLVMBuildNUWMul(self.b, self.local_size[0], self.local_size[1], c"".as_ptr());
         self.n_items = LLVMBuildNUWMul(self.b, nxy, self.local_size[2], c"items".as_ptr());
-
-        // Parameters: args[i] points at parameter i's value.
-        let args = LLVMGetParam(self.f, 0);
+        // args[i] points at parameter i's value.
         for i in 0..LLVMCountParams(self.kernel) {
             let p = LLVMGetParam(self.kernel, i);
             let mut idx = [self.c64(i as u64)];
             let slot = LLVMBuildInBoundsGEP2(self.b, ptr, args, idx.as_mut_ptr(), 1, c"".as_ptr());
             let at = self.load(ptr, slot, "");
             let v = self.load(LLVMTypeOf(p), at, &format!("arg{i}"));
-            self.base_map.insert(p, v);
+            self.params.insert(p, v);
         }
+    }
+
+    /// The per-work-group values of the work-group `ctx` describes: its id,
+    /// its local-memory variables and the bases of its private slots.
+    unsafe fn emit_view(&self, ctx: LLVMValueRef) -> WgView {
+        let ptr = LLVMPointerTypeInContext(self.ctx, 0);
+        let mut group_id = [std::ptr::null_mut(); 3];
+        for d in 0..3u32 {
+            group_id[d as usize] = self.load(self.i64t, self.field_of(ctx, field::GROUP_ID, Some(d)), "group.id");
+        }
+        let local_mem = self.load(ptr, self.field_of(ctx, field::LOCAL_MEM, None), "local.mem");
+        let scratch = self.load(ptr, self.field_of(ctx, field::SCRATCH, None), "scratch");
+        let byte_at = |base: LLVMValueRef, off: LLVMValueRef| {
+            let mut idx = [off];
+            LLVMBuildInBoundsGEP2(self.b, self.i8t, base, idx.as_mut_ptr(), 1, c"".as_ptr())
+        };
         // Local-memory variables live at fixed offsets in ctx.local_mem.
-        let locals: Vec<(LLVMValueRef, u64)> = self.layout.local_globals.clone();
-        for (g, off) in locals {
-            let mut idx = [self.c64(off)];
-            let at = LLVMBuildInBoundsGEP2(self.b, self.i8t, local_mem, idx.as_mut_ptr(), 1, c"".as_ptr());
+        let mut locals = HashMap::new();
+        for &(g, off) in &self.layout.local_globals {
+            let at = byte_at(local_mem, self.c64(off));
             let as_ty = LLVMTypeOf(g);
             let v = if LLVMGetPointerAddressSpace(as_ty) == 0 { at } else { LLVMBuildAddrSpaceCast(self.b, at, as_ty, c"".as_ptr()) };
-            self.base_map.insert(g, v);
+            locals.insert(g, v);
         }
         // Private memory: per work-item slices of scratch, or one slot in local memory.
-        let slots: Vec<(LLVMValueRef, Slot)> = self.layout.slots.clone();
-        for (a, slot) in slots {
+        let mut slot_base = HashMap::new();
+        for &(a, slot) in &self.layout.slots {
             let base = match slot {
                 Slot::PerItem { offset, .. } => {
-                    let mut idx = [LLVMBuildNUWMul(self.b, self.c64(offset), self.n_items, c"".as_ptr())];
-                    LLVMBuildInBoundsGEP2(self.b, self.i8t, scratch, idx.as_mut_ptr(), 1, c"".as_ptr())
+                    byte_at(scratch, LLVMBuildNUWMul(self.b, self.c64(offset), self.n_items, c"".as_ptr()))
                 }
-                Slot::Shared { local_offset } => {
-                    let mut idx = [self.c64(local_offset)];
-                    LLVMBuildInBoundsGEP2(self.b, self.i8t, local_mem, idx.as_mut_ptr(), 1, c"".as_ptr())
-                }
+                Slot::Shared { local_offset } => byte_at(local_mem, self.c64(local_offset)),
             };
-            self.slot_base.insert(a, base);
+            slot_base.insert(a, base);
         }
+        WgView { group_id, locals, slot_base }
+    }
+
+    unsafe fn field_of(&self, ctx: LLVMValueRef, idx: u32, elem: Option<u32>) -> LLVMValueRef {
+        let mut idx_vals = vec![self.c32(0), self.c32(idx)];
+        if let Some(e) = elem {
+            idx_vals.push(self.c32(e));
+        }
+        LLVMBuildInBoundsGEP2(self.b, self.ctx_ty, ctx, idx_vals.as_mut_ptr(), idx_vals.len() as u32, c"".as_ptr())
+    }
+
+    /// Emits `simt_wg_K`. Errors name what cannot be lowered.
+    pub unsafe fn emit(&mut self, regions: &[Region]) -> Result<(), String> {
+        let entry = self.block("entry");
+        LLVMPositionBuilderAtEnd(self.b, entry);
+        self.emit_launch_values(self.ctx_arg, LLVMGetParam(self.f, 0));
+        self.view = Some(self.emit_view(self.ctx_arg));
 
         let dispatch = self.block("dispatch");
         LLVMBuildBr(self.b, dispatch);
@@ -224,44 +240,92 @@ impl Emitter {
         Ok(())
     }
 
-    /// Emits one region's loop nest; returns its first block, its last block
-    /// (not yet terminated) and the state to dispatch to next.
-    unsafe fn emit_region(&mut self, r: &Region) -> Result<(LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMValueRef), String> {
-        let tag = format!("r{}", r.state);
-        let multi = r.exit_states.len() > 1;
+    /// Opens a z/y/x loop nest over the work-items; the builder is left at
+    /// the end of the (unterminated) body block, with `self.items` set.
+    unsafe fn open_nest(&mut self, tag: &str, track_states: bool) -> Nest {
         let pre = self.block(&format!("{tag}.pre"));
         let heads: Vec<LLVMBasicBlockRef> = ["z", "y", "x"].iter().map(|d| self.block(&format!("{tag}.{d}"))).collect();
-        let body_entry = self.block(&format!("{tag}.item"));
+        let body = self.block(&format!("{tag}.item"));
+        LLVMPositionBuilderAtEnd(self.b, pre);
+        LLVMBuildBr(self.b, heads[0]);
+        let (mut ivs, mut mins, mut maxs) = (Vec::new(), Vec::new(), Vec::new());
+        for (level, &h) in heads.iter().enumerate() {
+            LLVMPositionBuilderAtEnd(self.b, h);
+            ivs.push(LLVMBuildPhi(self.b, self.i64t, cs(["wi.z", "wi.y", "wi.x"][level]).as_ptr()));
+            if track_states {
+                mins.push(LLVMBuildPhi(self.b, self.i32t, c"state.min".as_ptr()));
+                maxs.push(LLVMBuildPhi(self.b, self.i32t, c"state.max".as_ptr()));
+            }
+            LLVMBuildBr(self.b, if level < 2 { heads[level + 1] } else { body });
+        }
+        let (z, y, x) = (ivs[0], ivs[1], ivs[2]);
+        LLVMPositionBuilderAtEnd(self.b, body);
+        let yz = LLVMBuildNUWAdd(self.b, y, LLVMBuildNUWMul(self.b, self.local_size[1], z, c"".as_ptr()), c"".as_ptr());
+        let w = LLVMBuildNUWAdd(self.b, x, LLVMBuildNUWMul(self.b, self.local_size[0], yz, c"".as_ptr()), c"wi.linear".as_ptr());
+        self.items = Some(Items { x, y, z, w });
+        let latches: Vec<LLVMBasicBlockRef> = ["x", "y", "z"].iter().map(|d| self.block(&format!("{tag}.{d}.next"))).collect();
+        let done = self.block(&format!("{tag}.done"));
+        LLVMPositionBuilderAtEnd(self.b, body);
+        Nest { pre, heads, ivs, mins, maxs, latches, done }
+    }
+
+    /// Closes a nest whose x latch (`nest.latches[0]`) the body branches to.
+    /// With state tracking, `state` is this work-item's stop state and the
+    /// result the minimum and maximum over all work-items, valid in `done`.
+    unsafe fn close_nest(&mut self, nest: &Nest, state: Option<LLVMValueRef>) -> Option<(LLVMValueRef, LLVMValueRef)> {
+        // Latches after the body they close, so the function reads in order.
+        for &bb in nest.latches.iter().chain([&nest.done]) {
+            LLVMMoveBasicBlockAfter(bb, LLVMGetLastBasicBlock(self.f));
+        }
+        LLVMPositionBuilderAtEnd(self.b, nest.latches[0]);
+        let reduced = state.map(|st| {
+            let lt = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntULT, st, nest.mins[2], c"".as_ptr());
+            let mn = LLVMBuildSelect(self.b, lt, st, nest.mins[2], c"".as_ptr());
+            let gt = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntUGT, st, nest.maxs[2], c"".as_ptr());
+            let mx = LLVMBuildSelect(self.b, gt, st, nest.maxs[2], c"".as_ptr());
+            (mn, mx)
+        });
+        for level in 0..3 {
+            // level 0 = x (innermost), 1 = y, 2 = z.
+            let iv = nest.ivs[2 - level];
+            LLVMPositionBuilderAtEnd(self.b, nest.latches[level]);
+            let inc = LLVMBuildNUWAdd(self.b, iv, self.c64(1), c"".as_ptr());
+            let more = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntULT, inc, self.local_size[level], c"".as_ptr());
+            let after = if level < 2 { nest.latches[level + 1] } else { nest.done };
+            let br = LLVMBuildCondBr(self.b, more, nest.heads[2 - level], after);
+            if level == 0 {
+                self.mark_parallel_loop(br);
+            }
+            add_incoming(iv, inc, nest.latches[level]);
+            let outer_entry = if level < 2 { nest.heads[1 - level] } else { nest.pre };
+            add_incoming(iv, self.c64(0), outer_entry);
+            if let Some((mn, mx)) = reduced {
+                add_incoming(nest.mins[2 - level], mn, nest.latches[level]);
+                add_incoming(nest.maxs[2 - level], mx, nest.latches[level]);
+                let (init_min, init_max) =
+                    if level < 2 { (nest.mins[1 - level], nest.maxs[1 - level]) } else { (self.c32(u32::MAX), self.c32(0)) };
+                add_incoming(nest.mins[2 - level], init_min, outer_entry);
+                add_incoming(nest.maxs[2 - level], init_max, outer_entry);
+            }
+        }
+        reduced
+    }
+
+    /// Clones region `r` for the current work-group view and work-item,
+    /// entered from the end of `from`; returns its exit block per stop state
+    /// (unterminated, for the caller to wire).
+    unsafe fn clone_region(&mut self, r: &Region, tag: &str, from: LLVMBasicBlockRef) -> Result<BTreeMap<u32, LLVMBasicBlockRef>, String> {
         let bmap: HashMap<LLVMBasicBlockRef, LLVMBasicBlockRef> =
             r.blocks.iter().map(|&kb| (kb, self.block(&format!("{tag}.body")))).collect();
         let exits: BTreeMap<u32, LLVMBasicBlockRef> =
             r.exit_states.iter().map(|&s| (s, self.block(&format!("{tag}.stop{s}")))).collect();
-        let latches: Vec<LLVMBasicBlockRef> = ["x", "y", "z"].iter().map(|d| self.block(&format!("{tag}.{d}.next"))).collect();
-        let done = self.block(&format!("{tag}.done"));
-
-        LLVMPositionBuilderAtEnd(self.b, pre);
-        LLVMBuildBr(self.b, heads[0]);
-        // Loop heads: induction variable and, for multi-exit regions, min/max states.
-        let mut ivs = Vec::new();
-        let mut mins = Vec::new();
-        let mut maxs = Vec::new();
-        for (level, &h) in heads.iter().enumerate() {
-            LLVMPositionBuilderAtEnd(self.b, h);
-            ivs.push(LLVMBuildPhi(self.b, self.i64t, cs(["wi.z", "wi.y", "wi.x"][level]).as_ptr()));
-            if multi {
-                mins.push(LLVMBuildPhi(self.b, self.i32t, c"state.min".as_ptr()));
-                maxs.push(LLVMBuildPhi(self.b, self.i32t, c"state.max".as_ptr()));
-            }
-            LLVMBuildBr(self.b, if level < 2 { heads[level + 1] } else { body_entry });
-        }
-        let (z, y, x) = (ivs[0], ivs[1], ivs[2]);
-        LLVMPositionBuilderAtEnd(self.b, body_entry);
-        let yz = LLVMBuildNUWAdd(self.b, y, LLVMBuildNUWMul(self.b, self.local_size[1], z, c"".as_ptr()), c"".as_ptr());
-        let w = LLVMBuildNUWAdd(self.b, x, LLVMBuildNUWMul(self.b, self.local_size[0], yz, c"".as_ptr()), c"wi.linear".as_ptr());
-        let mut vmap = self.base_map.clone();
-        let slots: Vec<(LLVMValueRef, Slot)> = self.layout.slots.clone();
-        for (a, slot) in slots {
-            let base = self.slot_base[&a];
+        LLVMPositionBuilderAtEnd(self.b, from);
+        let view = self.view.as_ref().expect("a work-group view");
+        let w = self.items.as_ref().expect("inside a nest").w;
+        let mut vmap = self.params.clone();
+        vmap.extend(view.locals.iter().map(|(k, v)| (*k, *v)));
+        for &(a, slot) in &self.layout.slots {
+            let base = view.slot_base[&a];
             let addr = match slot {
                 Slot::PerItem { size, .. } => {
                     let mut idx = [LLVMBuildNUWMul(self.b, w, self.c64(size), c"".as_ptr())];
@@ -275,7 +339,6 @@ impl Emitter {
         }
         LLVMBuildBr(self.b, bmap[&r.entry]);
 
-        self.items = Some(Items { x, y, z, w });
         let mut phis: Vec<(LLVMValueRef, LLVMValueRef)> = Vec::new();
         for &kb in &r.blocks {
             LLVMPositionBuilderAtEnd(self.b, bmap[&kb]);
@@ -292,69 +355,40 @@ impl Emitter {
                 add_incoming(new, v, nb);
             }
         }
+        Ok(exits)
+    }
 
-        // x latch: the state phi, reductions, and the parallel loop back edge.
-        LLVMPositionBuilderAtEnd(self.b, latches[0]);
+    /// Emits one region's loop nest; returns its first block, its last block
+    /// (not yet terminated) and the state to dispatch to next.
+    unsafe fn emit_region(&mut self, r: &Region) -> Result<(LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMValueRef), String> {
+        let tag = format!("r{}", r.state);
+        let multi = r.exit_states.len() > 1;
+        let nest = self.open_nest(&tag, multi);
+        let body = LLVMGetInsertBlock(self.b);
+        let exits = self.clone_region(r, &tag, body)?;
+        // x latch: which state each work-item stopped at.
+        LLVMPositionBuilderAtEnd(self.b, nest.latches[0]);
         let state = LLVMBuildPhi(self.b, self.i32t, c"state".as_ptr());
         for (&s, &eb) in &exits {
             add_incoming(state, self.c32(s), eb);
             LLVMPositionBuilderAtEnd(self.b, eb);
-            LLVMBuildBr(self.b, latches[0]);
+            LLVMBuildBr(self.b, nest.latches[0]);
         }
-        LLVMPositionBuilderAtEnd(self.b, latches[0]);
-        let (mut new_min, mut new_max) = (std::ptr::null_mut(), std::ptr::null_mut());
-        if multi {
-            let lt = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntULT, state, mins[2], c"".as_ptr());
-            new_min = LLVMBuildSelect(self.b, lt, state, mins[2], c"".as_ptr());
-            let gt = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntUGT, state, maxs[2], c"".as_ptr());
-            new_max = LLVMBuildSelect(self.b, gt, state, maxs[2], c"".as_ptr());
-        }
-        let bounds = [self.local_size[0], self.local_size[1], self.local_size[2]];
-        for level in 0..3 {
-            // level 0 = x (innermost), 1 = y, 2 = z.
-            let iv = ivs[2 - level];
-            LLVMPositionBuilderAtEnd(self.b, latches[level]);
-            let inc = LLVMBuildNUWAdd(self.b, iv, self.c64(1), c"".as_ptr());
-            let more = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntULT, inc, bounds[level], c"".as_ptr());
-            let head = heads[2 - level];
-            let after = if level < 2 { latches[level + 1] } else { done };
-            let br = LLVMBuildCondBr(self.b, more, head, after);
-            if level == 0 {
-                self.mark_parallel_loop(br);
-            }
-            add_incoming(iv, inc, latches[level]);
-            let outer_entry = if level < 2 { heads[1 - level] } else { pre };
-            add_incoming(iv, self.c64(0), outer_entry);
-            if multi {
-                add_incoming(mins[2 - level], new_min, latches[level]);
-                add_incoming(maxs[2 - level], new_max, latches[level]);
-                let (init_min, init_max) = if level < 2 {
-                    (mins[1 - level], maxs[1 - level])
-                } else {
-                    (self.c32(u32::MAX), self.c32(0))
-                };
-                add_incoming(mins[2 - level], init_min, outer_entry);
-                add_incoming(maxs[2 - level], init_max, outer_entry);
-            }
-        }
-
-        LLVMPositionBuilderAtEnd(self.b, done);
-        let next_state = if multi {
-            let agree = self.block(&format!("{tag}.agreed"));
-            let disagree = self.block(&format!("{tag}.divergent"));
-            let same = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntEQ, new_min, new_max, c"".as_ptr());
-            LLVMBuildCondBr(self.b, same, agree, disagree);
-            LLVMPositionBuilderAtEnd(self.b, disagree);
-            LLVMBuildStore(self.b, new_min, self.ctx_field(field::ERROR, Some(0)));
-            LLVMBuildStore(self.b, new_max, self.ctx_field(field::ERROR, Some(1)));
-            LLVMBuildStore(self.b, self.c32(0), self.ctx_field(field::ERROR, Some(2)));
-            LLVMBuildRet(self.b, self.c32(crate::wg_abi::STATUS_BARRIER_DIVERGENCE));
-            LLVMPositionBuilderAtEnd(self.b, agree);
-            return Ok((pre, agree, new_min));
-        } else {
-            self.c32(r.exit_states[0])
+        let reduced = self.close_nest(&nest, multi.then_some(state));
+        LLVMPositionBuilderAtEnd(self.b, nest.done);
+        let Some((new_min, new_max)) = reduced else {
+            return Ok((nest.pre, nest.done, self.c32(r.exit_states[0])));
         };
-        Ok((pre, done, next_state))
+        let agree = self.block(&format!("{tag}.agreed"));
+        let disagree = self.block(&format!("{tag}.divergent"));
+        let same = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntEQ, new_min, new_max, c"".as_ptr());
+        LLVMBuildCondBr(self.b, same, agree, disagree);
+        LLVMPositionBuilderAtEnd(self.b, disagree);
+        LLVMBuildStore(self.b, new_min, self.field_of(self.ctx_arg, field::ERROR, Some(0)));
+        LLVMBuildStore(self.b, new_max, self.field_of(self.ctx_arg, field::ERROR, Some(1)));
+        LLVMBuildStore(self.b, self.c32(0), self.field_of(self.ctx_arg, field::ERROR, Some(2)));
+        LLVMBuildRet(self.b, self.c32(crate::wg_abi::STATUS_BARRIER_DIVERGENCE));
+        Ok((nest.pre, agree, new_min))
     }
 
     unsafe fn mark_parallel_loop(&self, br: LLVMValueRef) {
@@ -390,7 +424,7 @@ impl Emitter {
     }
 
     unsafe fn refers_to_local(&self, v: LLVMValueRef) -> bool {
-        if self.base_map.contains_key(&v) {
+        if self.view.as_ref().is_some_and(|view| view.locals.contains_key(&v)) {
             return true;
         }
         if LLVMIsAConstantExpr(v).is_null() {
@@ -517,16 +551,17 @@ impl Emitter {
     /// The i64 value of a work-item builtin for the current work-item.
     unsafe fn builtin_value(&self, b: Builtin, it: &Items) -> LLVMValueRef {
         let local = [it.x, it.y, it.z];
+        let group_id = self.view.as_ref().expect("a work-group view").group_id;
         let dim = |d: u32, v: [LLVMValueRef; 3], default: u64| if d < 3 { v[d as usize] } else { self.c64(default) };
         let global_size = |d: usize| LLVMBuildNUWMul(self.b, self.num_groups[d], self.local_size[d], c"".as_ptr());
         let global_id = |d: usize| {
-            let base = LLVMBuildNUWMul(self.b, self.group_id[d], self.local_size[d], c"".as_ptr());
+            let base = LLVMBuildNUWMul(self.b, group_id[d], self.local_size[d], c"".as_ptr());
             let g = LLVMBuildNUWAdd(self.b, base, local[d], c"".as_ptr());
             LLVMBuildNUWAdd(self.b, g, self.offset[d], c"".as_ptr())
         };
         match b {
             Builtin::LocalId(d) => dim(d, local, 0),
-            Builtin::GroupId(d) => dim(d, self.group_id, 0),
+            Builtin::GroupId(d) => dim(d, group_id, 0),
             Builtin::LocalSize(d) | Builtin::EnqueuedLocalSize(d) => dim(d, self.local_size, 1),
             Builtin::NumGroups(d) => dim(d, self.num_groups, 1),
             Builtin::GlobalOffset(d) => dim(d, self.offset, 0),
@@ -584,6 +619,27 @@ impl Drop for Emitter {
     }
 }
 
+/// The values that differ between the work-groups one function runs.
+struct WgView {
+    group_id: [LLVMValueRef; 3],
+    /// Local-memory variables → their address in this work-group's block.
+    locals: HashMap<LLVMValueRef, LLVMValueRef>,
+    /// Allocas → the base of their slots in this work-group's memory.
+    slot_base: HashMap<LLVMValueRef, LLVMValueRef>,
+}
+
+/// A z/y/x loop nest over the work-items of a work-group.
+struct Nest {
+    pre: LLVMBasicBlockRef,
+    heads: Vec<LLVMBasicBlockRef>,
+    ivs: Vec<LLVMValueRef>,
+    mins: Vec<LLVMValueRef>,
+    maxs: Vec<LLVMValueRef>,
+    latches: Vec<LLVMBasicBlockRef>,
+    done: LLVMBasicBlockRef,
+}
+
+#[derive(Clone, Copy)]
 struct Items {
     x: LLVMValueRef,
     y: LLVMValueRef,
