@@ -564,7 +564,7 @@ pub struct RunOptions {
     pub engine: Engine,
     /// Runs of the launch (buffers are filled once).
     pub repeat: u32,
-    /// Host engine: work-items interleaved per loop iteration (1 = off).
+    /// Host engine: work-groups interleaved in balanced loop groups (seed 001; 1 = off).
     pub interleave: u32,
     /// Bytes of local memory (static + __local arguments) allowed per work-group.
     pub local_mem_limit: u64,

@@ -15,7 +15,7 @@ use crate::diag::ToolError;
 use crate::launch::Grid;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use simt_passes::wg_abi::{WgContext, WgFn, STATUS_BARRIER_DIVERGENCE, STATUS_OK};
+use simt_passes::wg_abi::{WgiFn, WgContext, WgFn, STATUS_BARRIER_DIVERGENCE, STATUS_OK};
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,6 +33,8 @@ pub struct WgKernel<'a> {
     pub local_bytes: u64,
     /// Barrier id -> source description.
     pub barrier_names: &'a [String],
+    /// Seed 001's interleaved form `simt_wgi_K` and its ring size, if any.
+    pub interleaved: Option<(WgiFn, u64)>,
 }
 
 /// One rayon worker's state. The raw pointers point into its own blocks and
@@ -46,6 +48,11 @@ struct Worker {
     arg_ptrs: Box<[*mut c_void]>,
     local: AlignedBytes,
     scratch: AlignedBytes,
+    /// Interleaved runs: memory sets 1.. of the ring (set 0 is `local` and
+    /// `scratch`, which the `__local` argument slots point into), and the
+    /// contexts of one chunk of work-groups.
+    ring: Vec<(AlignedBytes, AlignedBytes)>,
+    ctxs: Vec<WgContext>,
     /// Work-groups finished but not yet added to the progress bar.
     pending_progress: u64,
 }
@@ -62,6 +69,11 @@ const PROGRESS_STEP: u64 = 256;
 /// A run is split into at most this many chunks of work-groups per worker.
 const CHUNKS_PER_WORKER: u64 = 64;
 
+/// Seed 001 bounds the work-groups in flight by the memory they need: the
+/// ring's memory sets must fit in this many bytes per worker, else the
+/// plain work-group function runs.
+pub const INTERLEAVE_MEMORY_BUDGET: u64 = 16 << 20;
+
 /// Runs a launch's work-groups, as many times as asked.
 pub struct Runner<'a> {
     kernel: WgKernel<'a>,
@@ -69,6 +81,8 @@ pub struct Runner<'a> {
     layout: LocalLayout,
     scratch_bytes: u64,
     workers: Vec<Padded<Mutex<Worker>>>,
+    /// Ring size when the interleaved form runs.
+    ring: Option<u64>,
     /// The buffers' addresses are in the workers' slots.
     _args: PhantomData<&'a mut KernelArgs>,
 }
@@ -112,6 +126,11 @@ impl<'a> Runner<'a> {
             })
             .collect();
 
+        // Interleave only if the ring of memory sets fits the budget.
+        let ring = kernel
+            .interleaved
+            .map(|(_, r)| r)
+            .filter(|&r| r.saturating_mul(layout.total + scratch_bytes) <= INTERLEAVE_MEMORY_BUDGET);
         let n = rayon::current_num_threads().max(1);
         let mut workers = Vec::with_capacity(n);
         for _ in 0..n {
@@ -128,9 +147,24 @@ impl<'a> Runner<'a> {
                 .collect();
             let arg_ptrs: Box<[*mut c_void]> = slots.iter_mut().map(|s| (s as *mut u64).cast::<c_void>()).collect();
             let ctx = context(&grid, [0; 3], local.as_ptr(), scratch.as_ptr());
-            workers.push(Padded(Mutex::new(Worker { ctx, _slots: slots, arg_ptrs, local, scratch, pending_progress: 0 })));
+            let mut sets = Vec::new();
+            for _ in 1..ring.unwrap_or(1) {
+                let l = AlignedBytes::zeroed(local_len).ok_or_else(|| alloc_err("local memory", layout.total))?;
+                let s = AlignedBytes::zeroed(scratch_len).ok_or_else(|| alloc_err("scratch", scratch_bytes))?;
+                sets.push((l, s));
+            }
+            workers.push(Padded(Mutex::new(Worker {
+                ctx,
+                _slots: slots,
+                arg_ptrs,
+                local,
+                scratch,
+                ring: sets,
+                ctxs: Vec::new(),
+                pending_progress: 0,
+            })));
         }
-        Ok(Runner { kernel, grid, layout, scratch_bytes, workers, _args: PhantomData })
+        Ok(Runner { kernel, grid, layout, scratch_bytes, workers, ring, _args: PhantomData })
     }
 
     /// Bytes of local memory per work-group (static + `__local` arguments).
@@ -141,6 +175,11 @@ impl<'a> Runner<'a> {
     /// Bytes of scratch per work-group.
     pub fn scratch_bytes(&self) -> u64 {
         self.scratch_bytes
+    }
+
+    /// The ring size when runs use the interleaved form, `None` otherwise.
+    pub fn interleaving(&self) -> Option<u64> {
+        self.ring
     }
 
     /// Workers (rayon threads) the runner was built for.
@@ -170,6 +209,29 @@ impl<'a> Runner<'a> {
             let mut guard = self.workers[idx].0.lock().unwrap_or_else(|e| e.into_inner());
             let w = &mut *guard;
             let (local_mem, scratch) = (w.local.as_ptr(), w.scratch.as_ptr());
+            if let (Some(ring), Some((wgi_fn, _))) = (self.ring, self.kernel.interleaved) {
+                // One call runs the chunk; work-group j uses memory set j % ring.
+                let groups = c * per_chunk..((c + 1) * per_chunk).min(total);
+                w.ctxs.clear();
+                for (j, g) in groups.clone().enumerate() {
+                    let set = j as u64 % ring;
+                    let (l, s) = if set == 0 { (local_mem, scratch) } else { let (l, s) = &w.ring[set as usize - 1]; (l.as_ptr(), s.as_ptr()) };
+                    let group_id = [g % num_groups[0], (g / num_groups[0]) % num_groups[1], g / (num_groups[0] * num_groups[1])];
+                    w.ctxs.push(context(&grid, group_id, l, s));
+                }
+                let count = w.ctxs.len() as u32;
+                let status = unsafe { wgi_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), w.ctxs.as_mut_ptr(), count) };
+                if status != STATUS_OK {
+                    let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
+                    if f.is_none_or(|f| groups.start < f.group) {
+                        *f = Some(Failure { group: groups.start, status, error: [0; 3] });
+                    }
+                }
+                if let Some(pb) = progress {
+                    pb.inc(groups.end - groups.start);
+                }
+                return;
+            }
             for g in c * per_chunk..((c + 1) * per_chunk).min(total) {
                 // Work-groups after a failed one need not run.
                 if g > first_failed.load(Ordering::Relaxed) {
@@ -301,7 +363,7 @@ mod tests {
     }
 
     fn kernel<'a>(name: &'static str, wg_fn: WgFn, scratch_per_item: u64, local_bytes: u64, barrier_names: &'a [String]) -> WgKernel<'a> {
-        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names }
+        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved: None }
     }
 
     #[test]

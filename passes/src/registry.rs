@@ -54,7 +54,7 @@ pub fn passes() -> Vec<PassInfo> {
         PassInfo {
             name: "simt-wiloops",
             summary: "kernels with barriers become CPU functions running one work-group (work-item loops, seed 001)",
-            options: &[],
+            options: &[("interleave=N", "also emit simt_wgi_K, interleaving N work-groups in balanced loop groups")],
             hidden: false,
             kind: Kind::WorkItemLoops,
         },
@@ -89,7 +89,21 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
     let info = all.iter().find(|p| p.name == name).ok_or_else(|| PassError::UnknownPass { name: element.into() })?;
     match info.kind {
         Kind::Printer(a) => no_options(name, &opts).map(|_| Box::new(Printer(a)) as Box<dyn ModulePass>),
-        Kind::WorkItemLoops => no_options(name, &opts).map(|_| Box::new(WorkItemLoops) as Box<dyn ModulePass>),
+        Kind::WorkItemLoops => {
+            let mut pass = WorkItemLoops::default();
+            for o in &opts {
+                match (o.key.as_str(), o.value.as_deref().map(str::parse::<u32>)) {
+                    ("interleave", Some(Ok(n))) if (1..=64).contains(&n) => pass.interleave = n,
+                    _ => {
+                        return Err(PassError::BadOption {
+                            pass: name.into(),
+                            message: format!("unknown or invalid option '{}' (expected interleave=N, N in 1..=64)", o.key),
+                        })
+                    }
+                }
+            }
+            Ok(Box::new(pass) as Box<dyn ModulePass>)
+        }
         Kind::LowerOclBuiltins => no_options(name, &opts).map(|_| Box::new(LowerOclBuiltins) as Box<dyn ModulePass>),
         Kind::BreakModule => no_options(name, &opts).map(|_| Box::new(BreakModule) as Box<dyn ModulePass>),
     }

@@ -72,6 +72,23 @@ pub fn wg_function(kernel: &str) -> String {
     format!("simt_wg_{kernel}")
 }
 
+/// `uint32_t simt_wgi_K(void *const *args, struct simt_wg_ctx *ctxs,
+/// uint32_t count)`: runs the `count` work-groups `ctxs[0..count)` with seed
+/// 001's interleaving, emitted by `simt-wiloops<interleave=N>` for kernels
+/// whose barriers are all in straight-line code. `ctxs[j]` must give work-group
+/// j its own memory; `simt_wgi_K_ring` consecutive work-groups are in flight
+/// at once, so memory sets may be reused with that period (`j % ring`).
+pub fn wgi_function(kernel: &str) -> String {
+    format!("simt_wgi_{kernel}")
+}
+
+pub fn wgi_ring_symbol(kernel: &str) -> String {
+    format!("simt_wgi_{kernel}_ring")
+}
+
+/// `extern "C" fn(args, ctxs, count) -> status`.
+pub type WgiFn = unsafe extern "C" fn(args: *const *mut std::ffi::c_void, ctxs: *mut WgContext, count: u32) -> u32;
+
 pub fn scratch_per_item_symbol(kernel: &str) -> String {
     format!("simt_wg_{kernel}_scratch_per_item")
 }

@@ -71,7 +71,7 @@ struct Cli {
     /// Float tolerance of --compare, in ULPs (default 0).
     #[arg(long, value_name = "ULPS")]
     tolerance: Option<String>,
-    /// Host engine: work-items interleaved per loop iteration (1 = off).
+    /// Host engine: work-groups interleaved in balanced loop groups (seed 001; 1 = off).
     #[arg(long, value_name = "N")]
     interleave: Option<String>,
     /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
@@ -209,6 +209,7 @@ fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelA
         scratch_per_item: hk.scratch_per_item,
         local_bytes: hk.local_bytes,
         barrier_names: &hk.barrier_names,
+        interleaved: hk.interleaved,
     };
     let grid = launch.grid;
     let runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
@@ -242,6 +243,14 @@ fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelA
     let mut details = serde_json::Map::new();
     details.insert("workers".into(), runner.workers().into());
     details.insert("interleave".into(), opts.interleave.into());
+    // Whether the interleaved form ran, and why not when asked for.
+    let interleaved = match (opts.interleave > 1, hk.interleaved, runner.interleaving()) {
+        (false, _, _) => "off".to_string(),
+        (true, None, _) => "not applicable: barriers inside control flow (or none)".to_string(),
+        (true, Some(_), None) => format!("off: the ring of memory sets exceeds {} bytes per worker", simt::runner::INTERLEAVE_MEMORY_BUDGET),
+        (true, Some(_), Some(r)) => format!("on, ring of {r} work-groups"),
+    };
+    details.insert("interleaved".into(), interleaved.into());
     details.insert("scratch_bytes_per_item".into(), hk.scratch_per_item.into());
     details.insert("static_local_bytes".into(), hk.local_bytes.into());
     details.insert("local_mem_bytes".into(), runner.local_mem_bytes().into());

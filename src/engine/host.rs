@@ -17,7 +17,7 @@ use llvm_sys::error::*;
 use llvm_sys::orc2::lljit::*;
 use llvm_sys::orc2::*;
 use simt_passes::kernel_model::is_kernel;
-use simt_passes::wg_abi::{self, WgFn};
+use simt_passes::wg_abi::{self, WgFn, WgiFn};
 use std::ffi::{CStr, CString};
 use std::path::Path;
 use std::time::Instant;
@@ -41,6 +41,8 @@ pub struct HostKernel {
     pub local_bytes: u64,
     pub barrier_names: Vec<String>,
     pub compile_seconds: f64,
+    /// The interleaved form and its ring size, when asked for and possible.
+    pub interleaved: Option<(WgiFn, u64)>,
     /// Owns the code `wg_fn` points into.
     _jit: Jit,
 }
@@ -51,7 +53,7 @@ unsafe impl Send for HostKernel {}
 unsafe impl Sync for HostKernel {}
 
 /// The optimised CPU module for `kernel`, as an object file for this host.
-pub fn compile_object(module_path: &Path, kernel: &str, _opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
+pub fn compile_object(module_path: &Path, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
     let bytes = std::fs::read(module_path).map_err(|e| ToolError::Io {
         path: module_path.display().to_string(),
         message: format!("could not open input file: {e}"),
@@ -80,7 +82,8 @@ pub fn compile_object(module_path: &Path, kernel: &str, _opts: &HostOptions) -> 
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
     let mut sink = std::io::stderr();
-    let front = pipeline::parse("always-inline,simt-lower-ocl-builtins,simt-wiloops", None)?;
+    let wiloops = if opts.interleave > 1 { format!("simt-wiloops<interleave={}>", opts.interleave) } else { "simt-wiloops".into() };
+    let front = pipeline::parse(&format!("always-inline,simt-lower-ocl-builtins,{wiloops}"), None)?;
     pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
     lower::retarget_for(&module, &tm);
     let back = pipeline::parse("default<O3>", Some(&tm))?;
@@ -113,7 +116,16 @@ pub fn compile(module_path: &Path, kernel: &str, opts: &HostOptions) -> Result<H
             break;
         }
     }
+    // Present only when the pass could interleave this kernel.
+    let interleaved = match (opts.interleave > 1, jit.lookup(&wg_abi::wgi_ring_symbol(kernel))) {
+        (true, Ok(ring)) => {
+            let f = jit.lookup(&wg_abi::wgi_function(kernel))?;
+            Some((unsafe { std::mem::transmute::<u64, WgiFn>(f) }, unsafe { *(ring as *const u64) }))
+        }
+        _ => None,
+    };
     Ok(HostKernel {
+        interleaved,
         wg_fn,
         scratch_per_item,
         local_bytes,

@@ -69,6 +69,8 @@ pub struct Emitter {
     simt_callees: HashSet<LLVMValueRef>,
     /// The work-item the region being cloned runs for.
     items: Option<Items>,
+    /// The last nest's exit, not yet terminated, while groups are chained.
+    pending_done: Option<LLVMBasicBlockRef>,
 }
 
 fn cs(s: &str) -> CString {
@@ -125,6 +127,7 @@ impl Emitter {
             kind_access_group: kind("llvm.access.group"),
             simt_callees,
             items: None,
+            pending_done: None,
         }
     }
 
@@ -172,7 +175,11 @@ impl Emitter {
 
     /// The per-work-group values of the work-group `ctx` describes: its id,
     /// its local-memory variables and the bases of its private slots.
-    unsafe fn emit_view(&self, ctx: LLVMValueRef) -> WgView {
+    ///
+    /// With `base` (the interleaved function), `__local` pointer arguments,
+    /// which `args` gives inside `base`'s local memory, are moved to the same
+    /// offset in this work-group's.
+    unsafe fn emit_view(&self, ctx: LLVMValueRef, base: Option<LLVMValueRef>) -> WgView {
         let ptr = LLVMPointerTypeInContext(self.ctx, 0);
         let mut group_id = [std::ptr::null_mut(); 3];
         for d in 0..3u32 {
@@ -203,6 +210,21 @@ impl Emitter {
             };
             slot_base.insert(a, base);
         }
+        if let Some(base_ctx) = base {
+            let ptr = LLVMPointerTypeInContext(self.ctx, 0);
+            let base_mem = self.load(ptr, self.field_of(base_ctx, field::LOCAL_MEM, None), "local.mem0");
+            for i in 0..LLVMCountParams(self.kernel) {
+                let p = LLVMGetParam(self.kernel, i);
+                let ty = LLVMTypeOf(p);
+                if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMPointerTypeKind || LLVMGetPointerAddressSpace(ty) != 3 {
+                    continue;
+                }
+                let as_int = |v| LLVMBuildPtrToInt(self.b, v, self.i64t, c"".as_ptr());
+                let off = LLVMBuildSub(self.b, as_int(self.params[&p]), as_int(base_mem), c"local.arg.offset".as_ptr());
+                let moved = byte_at(local_mem, off);
+                locals.insert(p, LLVMBuildAddrSpaceCast(self.b, moved, ty, c"".as_ptr()));
+            }
+        }
         WgView { group_id, locals, slot_base }
     }
 
@@ -219,7 +241,7 @@ impl Emitter {
         let entry = self.block("entry");
         LLVMPositionBuilderAtEnd(self.b, entry);
         self.emit_launch_values(self.ctx_arg, LLVMGetParam(self.f, 0));
-        self.view = Some(self.emit_view(self.ctx_arg));
+        self.view = Some(self.emit_view(self.ctx_arg, None));
 
         let dispatch = self.block("dispatch");
         LLVMBuildBr(self.b, dispatch);
@@ -389,6 +411,103 @@ impl Emitter {
         LLVMBuildStore(self.b, self.c32(0), self.field_of(self.ctx_arg, field::ERROR, Some(2)));
         LLVMBuildRet(self.b, self.c32(crate::wg_abi::STATUS_BARRIER_DIVERGENCE));
         Ok((nest.pre, agree, new_min))
+    }
+
+    /// Emits `simt_wgi_K(args, ctxs, count)`, seed 001's interleaved form,
+    /// when the regions form a straight chain (barriers only in straight-line
+    /// code): statement j of the chain runs for work-group t − off(j) in step t
+    /// of the interleaving loop, where off grows by one from each statement to
+    /// the next inside a loop group and stays put across groups. A group's
+    /// statements share one work-item loop, each guarded to run only for a
+    /// work-group in `0..count`. Returns the ring size (memory sets in
+    /// flight), or `None` when the kernel does not qualify.
+    pub unsafe fn emit_interleaved(&mut self, name: &str, regions: &[Region], n: usize) -> Result<Option<u64>, String> {
+        let Some(chain) = chain(regions, self.exit_state) else { return Ok(None) };
+        if chain.len() < 2 {
+            return Ok(None);
+        }
+        let costs: Vec<u64> = chain.iter().map(|r| region_size(r)).collect();
+        let groups = super::groups::form_loop_groups(&costs, n);
+        let mut offset = vec![0u64; chain.len()];
+        for g in &groups {
+            for j in g.clone() {
+                offset[j] = if j == 0 { 0 } else if j == g.start { offset[j - 1] } else { offset[j - 1] + 1 };
+            }
+        }
+        let lag = *offset.last().expect("a chain has statements");
+
+        let ptr = LLVMPointerTypeInContext(self.ctx, 0);
+        let mut params = [ptr, ptr, self.i32t];
+        let fn_ty = LLVMFunctionType(self.i32t, params.as_mut_ptr(), 3, 0);
+        self.f = LLVMAddFunction(self.module, cs(&crate::wg_abi::wgi_function(name)).as_ptr(), fn_ty);
+        self.ctx_arg = LLVMGetParam(self.f, 1);
+        self.params.clear();
+        let entry = self.block("entry");
+        LLVMPositionBuilderAtEnd(self.b, entry);
+        self.emit_launch_values(self.ctx_arg, LLVMGetParam(self.f, 0));
+        let count = LLVMBuildZExt(self.b, LLVMGetParam(self.f, 2), self.i64t, c"count".as_ptr());
+        let steps = LLVMBuildNUWAdd(self.b, count, self.c64(lag), c"steps".as_ptr());
+        let head = self.block("step");
+        LLVMBuildBr(self.b, head);
+        LLVMPositionBuilderAtEnd(self.b, head);
+        let t = LLVMBuildPhi(self.b, self.i64t, c"t".as_ptr());
+        add_incoming(t, self.c64(0), entry);
+
+        for (gi, g) in groups.iter().enumerate() {
+            let tag = format!("g{gi}");
+            let nest = self.open_nest(&tag, false);
+            let body = LLVMGetInsertBlock(self.b);
+            // Each statement's work-group, its context and its memory set.
+            LLVMPositionBuilderBefore(self.b, LLVMGetBasicBlockTerminator(nest.pre));
+            let mut views = Vec::new();
+            for j in g.clone() {
+                let wg = LLVMBuildSub(self.b, t, self.c64(offset[j]), c"wg".as_ptr());
+                let valid = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntULT, wg, count, c"valid".as_ptr());
+                let safe = LLVMBuildSelect(self.b, valid, wg, self.c64(0), c"".as_ptr());
+                let mut idx = [safe];
+                let ctx = LLVMBuildInBoundsGEP2(self.b, self.ctx_ty, self.ctx_arg, idx.as_mut_ptr(), 1, c"wg.ctx".as_ptr());
+                views.push((valid, self.emit_view(ctx, Some(self.ctx_arg))));
+            }
+            let mut at = body;
+            for j in g.clone() {
+                let (valid, view) = views.remove(0);
+                let run = self.block(&format!("{tag}.s{j}"));
+                let next = self.block(&format!("{tag}.s{j}.next"));
+                LLVMPositionBuilderAtEnd(self.b, at);
+                LLVMBuildCondBr(self.b, valid, run, next);
+                self.view = Some(view);
+                let exits = self.clone_region(chain[j], &format!("{tag}.s{j}"), run)?;
+                for (_, eb) in exits {
+                    LLVMPositionBuilderAtEnd(self.b, eb);
+                    LLVMBuildBr(self.b, next);
+                }
+                at = next;
+            }
+            LLVMPositionBuilderAtEnd(self.b, at);
+            LLVMBuildBr(self.b, nest.latches[0]);
+            self.close_nest(&nest, None);
+            self.link_group(gi, head, &nest);
+        }
+        let latch = self.block("step.next");
+        LLVMPositionBuilderAtEnd(self.b, self.pending_done.take().expect("at least one group"));
+        LLVMBuildBr(self.b, latch);
+        LLVMPositionBuilderAtEnd(self.b, latch);
+        let t1 = LLVMBuildNUWAdd(self.b, t, self.c64(1), c"".as_ptr());
+        add_incoming(t, t1, latch);
+        let more = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntULT, t1, steps, c"".as_ptr());
+        let finished = self.block("finished");
+        LLVMBuildCondBr(self.b, more, head, finished);
+        LLVMPositionBuilderAtEnd(self.b, finished);
+        LLVMBuildRet(self.b, self.c32(crate::wg_abi::STATUS_OK));
+        Ok(Some(lag + 1))
+    }
+
+    /// Enters group `gi`'s nest from the step head or the previous group.
+    unsafe fn link_group(&mut self, gi: usize, head: LLVMBasicBlockRef, nest: &Nest) {
+        let from = if gi == 0 { head } else { self.pending_done.take().expect("previous group") };
+        LLVMPositionBuilderAtEnd(self.b, from);
+        LLVMBuildBr(self.b, nest.pre);
+        self.pending_done = Some(nest.done);
     }
 
     unsafe fn mark_parallel_loop(&self, br: LLVMValueRef) {
@@ -583,22 +702,26 @@ impl Emitter {
         }
     }
 
-    /// Emits the ABI's data symbols for kernel `name`.
-    pub unsafe fn emit_symbols(&self, name: &str, barrier_names: &[String]) {
+    /// Emits the ABI's data symbols for kernel `name`, in address space 0
+    /// whatever the module's default for globals (spir64 puts them in 1).
+    pub unsafe fn emit_symbols(&self, name: &str, barrier_names: &[String], ring: Option<u64>) {
         let global_u64 = |sym: &str, v: u64| {
-            let g = LLVMAddGlobal(self.module, self.i64t, cs(sym).as_ptr());
+            let g = LLVMAddGlobalInAddressSpace(self.module, self.i64t, cs(sym).as_ptr(), 0);
             LLVMSetInitializer(g, self.c64(v));
             LLVMSetGlobalConstant(g, 1);
         };
         global_u64(&crate::wg_abi::scratch_per_item_symbol(name), self.layout.scratch_per_item);
         global_u64(&crate::wg_abi::local_bytes_symbol(name), self.layout.local_bytes);
+        if let Some(r) = ring {
+            global_u64(&crate::wg_abi::wgi_ring_symbol(name), r);
+        }
         let ptr = LLVMPointerTypeInContext(self.ctx, 0);
         let mut strings: Vec<LLVMValueRef> = barrier_names
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 let text = LLVMConstStringInContext2(self.ctx, s.as_ptr().cast(), s.len(), 0);
-                let g = LLVMAddGlobal(self.module, LLVMTypeOf(text), cs(&format!("{name}.barrier{i}")).as_ptr());
+                let g = LLVMAddGlobalInAddressSpace(self.module, LLVMTypeOf(text), cs(&format!("{name}.barrier{i}")).as_ptr(), 0);
                 LLVMSetInitializer(g, text);
                 LLVMSetGlobalConstant(g, 1);
                 LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
@@ -607,7 +730,7 @@ impl Emitter {
             })
             .collect();
         let arr = LLVMConstArray2(ptr, strings.as_mut_ptr(), strings.len() as u64);
-        let g = LLVMAddGlobal(self.module, LLVMTypeOf(arr), cs(&crate::wg_abi::barriers_symbol(name)).as_ptr());
+        let g = LLVMAddGlobalInAddressSpace(self.module, LLVMTypeOf(arr), cs(&crate::wg_abi::barriers_symbol(name)).as_ptr(), 0);
         LLVMSetInitializer(g, arr);
         LLVMSetGlobalConstant(g, 1);
     }
@@ -622,7 +745,8 @@ impl Drop for Emitter {
 /// The values that differ between the work-groups one function runs.
 struct WgView {
     group_id: [LLVMValueRef; 3],
-    /// Local-memory variables → their address in this work-group's block.
+    /// Local-memory variables (and, interleaved, `__local` pointer
+    /// arguments) → their address in this work-group's block.
     locals: HashMap<LLVMValueRef, LLVMValueRef>,
     /// Allocas → the base of their slots in this work-group's memory.
     slot_base: HashMap<LLVMValueRef, LLVMValueRef>,
@@ -645,6 +769,27 @@ struct Items {
     y: LLVMValueRef,
     z: LLVMValueRef,
     w: LLVMValueRef,
+}
+
+/// The regions as a straight chain from the entry to the exit, each with a
+/// single successor state, if they form one.
+fn chain(regions: &[Region], exit_state: u32) -> Option<Vec<&Region>> {
+    let mut out = Vec::new();
+    let mut state = 0u32;
+    while state != exit_state {
+        let r = regions.iter().find(|r| r.state == state)?;
+        if r.exit_states.len() != 1 || out.len() > regions.len() {
+            return None;
+        }
+        out.push(r);
+        state = r.exit_states[0];
+    }
+    Some(out)
+}
+
+/// Instructions in a region: the seed's measure of a statement's size.
+fn region_size(r: &Region) -> u64 {
+    r.blocks.iter().map(|&b| unsafe { super::prepare::instructions(b).len() as u64 }).sum()
 }
 
 unsafe fn is_lifetime_marker(callee: LLVMValueRef) -> bool {

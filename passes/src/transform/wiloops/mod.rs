@@ -33,6 +33,15 @@
 //! analysis finds under divergent control are reported as warnings at compile
 //! time, never rejected: the analysis cannot know which launches diverge.
 //!
+//! 4. **Interleaving** (seed 001's own contribution, `simt-wiloops<interleave=N>`):
+//!    for kernels whose barriers are all in straight-line code, a second
+//!    function `simt_wgi_K` runs a sequence of work-groups with the regions
+//!    merged into balanced loop groups (`groups.rs`); inside a group, statement
+//!    k runs for work-group i − k, giving the CPU independent work to overlap,
+//!    each statement guarded to valid work-groups, memory sets rotating over a
+//!    ring, all inside the work-group interleaving loop. Whether it pays is
+//!    measured in BENCHMARKS.md.
+//!
 //! Limitations: calls to functions that use barriers or work-item builtins
 //! must be inlined first; `indirectbr`/`callbr` in kernels with barriers,
 //! variable-sized `alloca`s, `byval` parameters and dynamically sized local
@@ -54,14 +63,27 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use std::collections::{HashMap, HashSet};
 
-#[derive(Clone, Debug, Default)]
-pub struct WorkItemLoops;
+#[derive(Clone, Debug)]
+pub struct WorkItemLoops {
+    /// Work-groups interleaved by `simt_wgi_K` (seed 001); 1 emits none.
+    pub interleave: u32,
+}
+
+impl Default for WorkItemLoops {
+    fn default() -> Self {
+        WorkItemLoops { interleave: 1 }
+    }
+}
 
 const NAME: &str = "simt-wiloops";
 
 impl ModulePass for WorkItemLoops {
     fn name(&self) -> String {
-        NAME.into()
+        if self.interleave > 1 {
+            format!("{NAME}<interleave={}>", self.interleave)
+        } else {
+            NAME.into()
+        }
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
@@ -72,7 +94,7 @@ impl ModulePass for WorkItemLoops {
         let simt_callees = unsafe { functions_using_builtins(cx.module.as_mut_ptr()) };
         for k in kernels {
             let name = function_name(k);
-            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), k, &name, &simt_callees) }
+            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), k, &name, &simt_callees, self.interleave) }
                 .map_err(|message| PassError::Unsupported { pass: NAME.into(), message: format!("kernel '{name}': {message}") })?;
             for w in warnings {
                 let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
@@ -90,6 +112,7 @@ unsafe fn lower_kernel(
     k: FunctionValue<'_>,
     name: &str,
     simt_callees: &HashSet<LLVMValueRef>,
+    interleave: u32,
 ) -> Result<Vec<String>, String> {
     let kv = k.as_value_ref();
     let ret = LLVMGetReturnType(LLVMGlobalGetValueType(kv));
@@ -117,7 +140,7 @@ unsafe fn lower_kernel(
     }
 
     let fa = FunctionAnalyses::new(k);
-    let warnings = divergent_barrier_warnings(&fa, &barrier_ids, &sites);
+    let mut warnings = divergent_barrier_warnings(&fa, &barrier_ids, &sites);
     let uniformity = fa.uniformity();
     let loops = fa.loops();
     let regions = regions(&fa, kv, &barrier_ids);
@@ -150,7 +173,19 @@ unsafe fn lower_kernel(
     let mut barrier_names = vec!["the kernel's entry".to_string()];
     barrier_names.extend(sites.iter().map(|s| s.description.clone()));
     barrier_names.push("the kernel's exit".to_string());
-    emitter.emit_symbols(name, &barrier_names);
+    let ring = if interleave > 1 {
+        let ring = emitter.emit_interleaved(name, &regions, interleave as usize)?;
+        if ring.is_none() {
+            warnings.push(format!(
+                "not interleaved: work-group interleaving needs barriers in straight-line code only ({} barrier(s), some inside control flow or none at all)",
+                sites.len()
+            ));
+        }
+        ring
+    } else {
+        None
+    };
+    emitter.emit_symbols(name, &barrier_names, ring);
     drop(fa);
     if !LLVMGetFirstUse(kv).is_null() {
         return Err("the kernel is also called as a function, which is not supported".into());
