@@ -21,4 +21,7 @@ config.substitutions.append(("%simt-opt", os.path.join(simt_bin, "simt-opt")))
 config.substitutions.append(("%opt", os.path.join(llvm_bin, "opt")))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
+# ptxas from scripts/setup (PyPI nvidia-cuda-nvcc-cu12); SIMT_PTXAS overrides.
+ptxas = os.environ.get("SIMT_PTXAS", os.path.join(root, ".tools", "bin", "ptxas"))
+config.substitutions.append(("%ptxas", ptxas))
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "examples")))

@@ -95,6 +95,11 @@ fn ir_identifier(name: &str) -> String {
     }
 }
 
+/// The value's name, without sigil or quoting ("" when unnamed).
+pub fn value_name_of(v: LLVMValueRef) -> String {
+    value_name(v)
+}
+
 fn value_name(v: LLVMValueRef) -> String {
     unsafe {
         let mut len = 0usize;
@@ -210,6 +215,22 @@ pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str) {
                 }
             }
             f = LLVMGetNextFunction(f);
+        }
+    }
+}
+
+/// clang's OpenCL kernels come with an `__clang_ocl_kern_imp_K` twin that the
+/// kernel inlines; once the kernel is lowered (to a CPU function or to PTX),
+/// an unused twin only drags work-item builtins into the output.
+pub fn remove_unused_kernel_twins(module: &Module<'_>) {
+    unsafe {
+        let mut f = LLVMGetFirstFunction(module.as_mut_ptr());
+        while !f.is_null() {
+            let next = LLVMGetNextFunction(f);
+            if value_name(f).starts_with("__clang_ocl_kern_imp_") && LLVMGetFirstUse(f).is_null() {
+                LLVMDeleteFunction(f);
+            }
+            f = next;
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::pass::{ModulePass, PassError};
 use crate::printers::{Analysis, Printer};
 use crate::transform::ocl_builtins::LowerOclBuiltins;
 use crate::transform::testing::BreakModule;
+use crate::transform::to_nvptx::ToNvptx;
 use crate::transform::wiloops::WorkItemLoops;
 
 pub struct PassInfo {
@@ -25,6 +26,7 @@ enum Kind {
     Printer(Analysis),
     WorkItemLoops,
     LowerOclBuiltins,
+    ToNvptx,
     BreakModule,
 }
 
@@ -66,6 +68,13 @@ pub fn passes() -> Vec<PassInfo> {
             kind: Kind::LowerOclBuiltins,
         },
         PassInfo {
+            name: "simt-to-nvptx",
+            summary: "OpenCL C kernels (spir64) become CUDA-dialect IR for nvptx64: builtins, barriers, local arguments",
+            options: &[],
+            hidden: false,
+            kind: Kind::ToNvptx,
+        },
+        PassInfo {
             name: "simt-testing-break-module",
             summary: "testing hook: removes the first function's entry terminator",
             options: &[],
@@ -104,6 +113,7 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
             }
             Ok(Box::new(pass) as Box<dyn ModulePass>)
         }
+        Kind::ToNvptx => no_options(name, &opts).map(|_| Box::new(ToNvptx) as Box<dyn ModulePass>),
         Kind::LowerOclBuiltins => no_options(name, &opts).map(|_| Box::new(LowerOclBuiltins) as Box<dyn ModulePass>),
         Kind::BreakModule => no_options(name, &opts).map(|_| Box::new(BreakModule) as Box<dyn ModulePass>),
     }

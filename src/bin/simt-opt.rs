@@ -169,6 +169,8 @@ fn run(args: &Args) -> Result<(), ToolError> {
     if args.disable_output {
         return Ok(());
     }
+    // A pass may have moved the module to another target (simt-to-nvptx).
+    let triple = lower::effective_triple(&spec, &module);
     let bytes = match args.filetype {
         Some(kind) => {
             let ft = match kind {

@@ -2,4 +2,5 @@
 
 pub mod ocl_builtins;
 pub mod testing;
+pub mod to_nvptx;
 pub mod wiloops;

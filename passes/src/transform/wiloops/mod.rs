@@ -100,7 +100,7 @@ impl ModulePass for WorkItemLoops {
                 let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
             }
         }
-        unsafe { remove_kernel_twins(cx.module.as_mut_ptr()) };
+        crate::ir::remove_unused_kernel_twins(cx.module);
         cx.analyses.clear();
         Ok(Changed::Cfg)
     }
@@ -301,21 +301,4 @@ unsafe fn functions_using_builtins(module: LLVMModuleRef) -> HashSet<LLVMValueRe
         }
     }
     using
-}
-
-/// clang's OpenCL kernels come with an `__clang_ocl_kern_imp_K` twin that the
-/// kernel inlines; once the kernel is lowered, an unused twin only drags
-/// work-item builtins into the CPU module.
-unsafe fn remove_kernel_twins(module: LLVMModuleRef) {
-    let mut f = LLVMGetFirstFunction(module);
-    while !f.is_null() {
-        let next = LLVMGetNextFunction(f);
-        let mut len = 0usize;
-        let name = LLVMGetValueName2(f, &mut len);
-        let name = std::slice::from_raw_parts(name.cast::<u8>(), len);
-        if name.starts_with(b"__clang_ocl_kern_imp_") && LLVMGetFirstUse(f).is_null() {
-            LLVMDeleteFunction(f);
-        }
-        f = next;
-    }
 }
