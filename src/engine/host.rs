@@ -26,11 +26,13 @@ use std::time::Instant;
 pub struct HostOptions {
     /// Work-groups interleaved per call (seed 001's loop groups); 1 = off.
     pub interleave: u32,
+    /// Link with the system linker into a shared library instead of the JIT.
+    pub aot: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        HostOptions { interleave: 1 }
+        HostOptions { interleave: 1, aot: false }
     }
 }
 
@@ -44,7 +46,23 @@ pub struct HostKernel {
     /// The interleaved form and its ring size, when asked for and possible.
     pub interleaved: Option<(WgiFn, u64)>,
     /// Owns the code `wg_fn` points into.
-    _jit: Jit,
+    _code: Code,
+}
+
+/// Where the compiled code lives: in the JIT, or in a shared library linked
+/// by the system linker (`--aot`).
+enum Code {
+    Jit(Jit),
+    Library(Library),
+}
+
+impl Code {
+    fn lookup(&self, symbol: &str) -> Result<u64, ToolError> {
+        match self {
+            Code::Jit(j) => j.lookup(symbol),
+            Code::Library(l) => l.lookup(symbol),
+        }
+    }
 }
 
 // The JIT'd code is immutable and the work-group function is reentrant: each
@@ -100,7 +118,7 @@ pub fn compile(module_path: &Path, kernel: &str, opts: &HostOptions) -> Result<H
     crate::llvm_init::init();
     let start = Instant::now();
     let object = compile_object(module_path, kernel, opts)?;
-    let jit = Jit::new(&object)?;
+    let jit = if opts.aot { Code::Library(Library::link(&object)?) } else { Code::Jit(Jit::new(&object)?) };
     let wg_fn: WgFn = unsafe { std::mem::transmute::<u64, WgFn>(jit.lookup(&wg_abi::wg_function(kernel))?) };
     let read_u64 = |sym: String| -> Result<u64, ToolError> { Ok(unsafe { *(jit.lookup(&sym)? as *const u64) }) };
     let scratch_per_item = read_u64(wg_abi::scratch_per_item_symbol(kernel))?;
@@ -131,7 +149,7 @@ pub fn compile(module_path: &Path, kernel: &str, opts: &HostOptions) -> Result<H
         local_bytes,
         barrier_names,
         compile_seconds: start.elapsed().as_secs_f64(),
-        _jit: jit,
+        _code: jit,
     })
 }
 
@@ -195,5 +213,56 @@ impl Drop for Jit {
         unsafe {
             let _ = LLVMOrcDisposeLLJIT(self.0);
         }
+    }
+}
+
+/// The kernel object linked by the system C compiler driver into a shared
+/// library and loaded with `dlopen`: the ahead-of-time path, which runs the
+/// very object `simt-opt --filetype=obj` writes, without the JIT.
+struct Library {
+    handle: *mut libc::c_void,
+    _dir: tempfile::TempDir,
+}
+
+impl Library {
+    fn link(object: &[u8]) -> Result<Library, ToolError> {
+        let io = |what: &str, e: std::io::Error| ToolError::Run(format!("{what}: {e}"));
+        let dir = tempfile::tempdir().map_err(|e| io("creating a folder for the kernel library", e))?;
+        let obj = dir.path().join("kernel.o");
+        let lib = dir.path().join("libkernel.so");
+        std::fs::write(&obj, object).map_err(|e| io("writing the kernel object", e))?;
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let out = std::process::Command::new(&cc)
+            .args(["-shared", "-o"])
+            .arg(&lib)
+            .arg(&obj)
+            .arg("-lm")
+            .output()
+            .map_err(|e| io(&format!("running the linker '{cc}'"), e))?;
+        if !out.status.success() {
+            return Err(ToolError::Run(format!("linking the kernel library failed:\n{}", String::from_utf8_lossy(&out.stderr))));
+        }
+        let path = CString::new(lib.as_os_str().as_encoded_bytes()).expect("no NUL in a temp path");
+        let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        if handle.is_null() {
+            let why = unsafe { CStr::from_ptr(libc::dlerror()) }.to_string_lossy().into_owned();
+            return Err(ToolError::Run(format!("loading the kernel library: {why}")));
+        }
+        Ok(Library { handle, _dir: dir })
+    }
+
+    fn lookup(&self, symbol: &str) -> Result<u64, ToolError> {
+        let name = CString::new(symbol).expect("no NUL in symbol");
+        let p = unsafe { libc::dlsym(self.handle, name.as_ptr()) };
+        if p.is_null() {
+            return Err(ToolError::Run(format!("symbol '{symbol}' not found in the kernel library")));
+        }
+        Ok(p as u64)
+    }
+}
+
+impl Drop for Library {
+    fn drop(&mut self) {
+        unsafe { libc::dlclose(self.handle) };
     }
 }

@@ -1,0 +1,28 @@
+/* The C ABI of work-group functions made by simt-wiloops (see
+ * passes/src/wg_abi.rs, the authoritative description). For a kernel K,
+ * `simt-opt -passes='always-inline,simt-lower-ocl-builtins,simt-wiloops,default<O3>'
+ *  -mtriple=x86_64-unknown-linux-gnu --filetype=obj K.ll -o K.o` defines: */
+#ifndef SIMT_WG_H
+#define SIMT_WG_H
+#include <stdint.h>
+
+struct simt_wg_ctx {
+  uint64_t group_id[3];      /* this work-group's id */
+  uint64_t num_groups[3];    /* work-groups in the launch */
+  uint64_t local_size[3];    /* work-items per work-group */
+  uint64_t global_offset[3];
+  uint32_t work_dim;         /* 1, 2 or 3 */
+  uint32_t error[3];         /* on return 1: two barrier ids that disagreed */
+  void *local_mem;           /* simt_wg_K_local_bytes (+ __local arguments) */
+  void *scratch;             /* simt_wg_K_scratch_per_item x work-items, 64-byte aligned */
+};
+
+/* args[i] points at the value of kernel parameter i (for a buffer: at the
+ * buffer's address). Returns 0, or 1 if work-items reached different barriers. */
+#define SIMT_WG_DECLARE(K)                                                     \
+  uint32_t simt_wg_##K(void *const *args, struct simt_wg_ctx *ctx);           \
+  extern const uint64_t simt_wg_##K##_scratch_per_item;                        \
+  extern const uint64_t simt_wg_##K##_local_bytes;                             \
+  extern const char *const simt_wg_##K##_barriers[];
+
+#endif
