@@ -4,6 +4,10 @@
 use simt_passes::ir::ParseError;
 use simt_passes::pass::PassError;
 
+/// Exit code of `--engine gpu` where no NVIDIA driver or GPU is present, so
+/// scripts and tests can skip rather than fail.
+pub const EXIT_NO_GPU: i32 = 3;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
     #[error("{0}")]
@@ -23,12 +27,16 @@ pub enum ToolError {
     /// A launch that cannot run or failed while running.
     #[error("error: {0}")]
     Run(String),
+    /// No NVIDIA driver or GPU here: not an error of the kernel or launch.
+    #[error("{0}")]
+    NoGpu(String),
 }
 
 impl ToolError {
     pub fn exit_code(&self) -> i32 {
         match self {
             ToolError::Usage(_) => 2,
+            ToolError::NoGpu(_) => EXIT_NO_GPU,
             _ => 1,
         }
     }

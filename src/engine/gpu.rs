@@ -1,0 +1,156 @@
+//! The GPU engine: the kernel lowered to PTX (OpenCL kernels through
+//! `simt-to-nvptx`), loaded through the CUDA driver API with `cudarc`'s
+//! dynamic loading — no CUDA toolkit at build time, no driver needed to build
+//! or to run the other engines. Where no driver or GPU is present, the engine
+//! says so in one line ([`ToolError::NoGpu`], exit code 3).
+//!
+//! Parameters are passed as `cuLaunchKernel` expects: `params[i]` points at
+//! parameter i's value (a device address for buffers, the scalar's bytes,
+//! and for a `__local` pointer argument its `u32` offset into the dynamic
+//! shared memory, whose total size is the launch's shared-memory size).
+
+use crate::buffers::{ArgValue, KernelArgs};
+use crate::diag::ToolError;
+use crate::launch::Grid;
+use crate::lower::{self, TargetSpec};
+use crate::pipeline::{self, RunOptions};
+use inkwell::context::Context;
+use inkwell::targets::FileType;
+use simt_passes::kernel_model::is_kernel;
+use std::ffi::c_void;
+use std::path::Path;
+use std::time::Instant;
+
+/// What a GPU run measured.
+pub struct GpuRun {
+    pub device: String,
+    pub arch: String,
+    pub compile_seconds: f64,
+    pub kernel_seconds: Vec<f64>,
+}
+
+/// The newest architecture LLVM 22's NVPTX backend and our ptxas tests cover.
+const NEWEST_ARCH: (i32, i32) = (9, 0);
+
+/// PTX for `kernel` in the module at `module_path`, for architecture `sm`.
+pub fn compile_ptx(module_path: &Path, kernel: &str, sm: &str) -> Result<String, ToolError> {
+    let name = module_path.display().to_string();
+    let bytes = std::fs::read(module_path)
+        .map_err(|e| ToolError::Io { path: name.clone(), message: format!("could not open input file: {e}") })?;
+    let ctx = Context::create();
+    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
+    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+    if !simt_passes::ir::defined_functions(&module).into_iter().any(|f| is_kernel(f) && simt_passes::ir::function_name(f) == kernel) {
+        return Err(ToolError::Run(format!("{name}: no kernel named '{kernel}'")));
+    }
+    let opencl = module.get_triple().as_str().to_string_lossy().starts_with("spir");
+    let spec = TargetSpec { triple: Some("nvptx64-nvidia-cuda".into()), cpu: sm.into(), features: String::new(), opt_level: 3 };
+    let tm = lower::target_machine("nvptx64-nvidia-cuda", &spec)?.expect("nvptx64 has a backend");
+    let mut sink = std::io::stderr();
+    if opencl {
+        let front = pipeline::parse("always-inline,simt-lower-ocl-builtins,simt-to-nvptx", None)?;
+        pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
+    }
+    let back = pipeline::parse("default<O3>", Some(&tm))?;
+    pipeline::run(&module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
+    let ptx = lower::emit(&module, "nvptx64-nvidia-cuda", &spec, FileType::Assembly)?;
+    String::from_utf8(ptx).map_err(|_| ToolError::Llvm("the PTX is not UTF-8".into()))
+}
+
+/// Whether a CUDA driver library can be loaded here.
+pub fn driver_present() -> bool {
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+fn no_gpu(why: impl std::fmt::Display) -> ToolError {
+    ToolError::NoGpu(format!("simt-run: no NVIDIA GPU available for --engine gpu: {why}"))
+}
+
+fn driver(what: &str, e: impl std::fmt::Debug) -> ToolError {
+    ToolError::Run(format!("CUDA driver: {what}: {e:?}"))
+}
+
+/// Runs `kernel` on GPU 0 `repeat` times; buffers are copied in before the
+/// first run and back after the last.
+pub fn run(module_path: &Path, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
+    use cudarc::driver::{result, CudaContext, DevicePtr};
+    if !driver_present() {
+        return Err(no_gpu("the CUDA driver library (libcuda.so) is not installed"));
+    }
+    let start = Instant::now();
+    let ctx = CudaContext::new(0).map_err(no_gpu)?;
+    let (major, minor) = ctx.compute_capability().map_err(|e| driver("compute capability", e))?;
+    let (major, minor) = if (major, minor) > NEWEST_ARCH { NEWEST_ARCH } else { (major, minor) };
+    let arch = format!("sm_{major}{minor}");
+    let ptx = compile_ptx(module_path, kernel, &arch)?;
+    let module = ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)).map_err(|e| driver("loading the PTX", e))?;
+    let function = module.load_function(kernel).map_err(|e| driver("finding the kernel", e))?;
+    let stream = ctx.default_stream();
+    let compile_seconds = start.elapsed().as_secs_f64();
+
+    // Device copies of the buffers, and each parameter's value bytes.
+    let mut device = Vec::new();
+    let mut values: Vec<u64> = Vec::new();
+    let mut shared: u32 = 0;
+    for v in &args.values {
+        match v {
+            ArgValue::Buffer(b) => {
+                let d = stream.clone_htod(b.bytes()).map_err(|e| driver("copying a buffer in", e))?;
+                let ptr = {
+                    let (ptr, _sync) = d.device_ptr(&stream);
+                    ptr
+                };
+                values.push(ptr);
+                device.push(Some(d));
+            }
+            ArgValue::Scalar(s) => {
+                let mut le = [0u8; 8];
+                le[..s.ty.size()].copy_from_slice(s.as_bytes());
+                values.push(u64::from_le_bytes(le));
+                device.push(None);
+            }
+            ArgValue::Local { ty, count } => {
+                shared = shared.next_multiple_of(16);
+                values.push(shared as u64);
+                shared += (ty.size() as u64 * *count) as u32;
+                device.push(None);
+            }
+        }
+    }
+    let mut params: Vec<*mut c_void> = values.iter_mut().map(|v| (v as *mut u64).cast::<c_void>()).collect();
+    let groups = grid.num_groups();
+    let to_u32 = |x: u64| u32::try_from(x).map_err(|_| ToolError::Run(format!("launch dimension {x} exceeds CUDA's limits")));
+    let grid_dim = (to_u32(groups[0])?, to_u32(groups[1])?, to_u32(groups[2])?);
+    let block_dim = (to_u32(grid.local[0])?, to_u32(grid.local[1])?, to_u32(grid.local[2])?);
+
+    let mut kernel_seconds = Vec::new();
+    for _ in 0..repeat {
+        let t = Instant::now();
+        unsafe {
+            result::launch_kernel(function.cu_function(), grid_dim, block_dim, shared, stream.cu_stream(), &mut params)
+                .map_err(|e| driver("launching", e))?;
+        }
+        stream.synchronize().map_err(|e| driver("running the kernel", e))?;
+        kernel_seconds.push(t.elapsed().as_secs_f64());
+    }
+    for (v, d) in args.values.iter_mut().zip(&device) {
+        if let (ArgValue::Buffer(b), Some(d)) = (v, d) {
+            stream.memcpy_dtoh(d, b.bytes_mut()).map_err(|e| driver("copying a buffer back", e))?;
+        }
+    }
+    Ok(GpuRun { device: ctx.name().unwrap_or_else(|_| "NVIDIA GPU".into()), arch, compile_seconds, kernel_seconds })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opencl_kernels_become_ptx_for_the_device() {
+        crate::llvm_init::init();
+        let ptx = compile_ptx(Path::new("test-ir/kernels/reduction.ll"), "reduce_sum", "sm_80").unwrap();
+        assert!(ptx.contains(".target sm_80"));
+        assert!(ptx.contains(".visible .entry reduce_sum("));
+        assert!(ptx.contains("bar.sync \t0;") || ptx.contains("bar.sync 0;"), "a barrier in the PTX");
+    }
+}
