@@ -14,7 +14,8 @@
 //! (sequences, if/else, while, do-while, endless loops, multi-level
 //! break/continue, early returns) whose blocks are renumbered at random, so the
 //! loop properties see real nesting. A few large deterministic graphs check that
-//! nothing recurses per block.
+//! nothing recurses per block (each in a child process, since a stack overflow
+//! aborts the whole test executable).
 
 use proptest::prelude::*;
 use simt_passes::analysis::control_deps::ControlDeps;
@@ -708,11 +709,15 @@ fn check_reducibility(o: &Oracle, li: &LoopInfo) -> Check {
 }
 
 /// Property 5: control dependence, y depends on (x, s) iff y post-dominates s
-/// and does not strictly post-dominate x; only edges out of reachable blocks.
+/// and does not strictly post-dominate x (post-dominance over the augmented
+/// graph). Only edges out of reachable blocks that choose between two or more
+/// distinct successors count: `control_deps.rs` documents that the virtual
+/// exit edges out of infinite-loop roots decide nothing, so a root with a
+/// single successor has no dependents.
 fn check_control_deps(o: &Oracle, cd: &ControlDeps, pdom: &[Vec<bool>]) -> Check {
     let n = o.n;
     let mut expected: Vec<BTreeSet<(usize, usize)>> = vec![BTreeSet::new(); n];
-    for x in (0..n).filter(|&x| o.reachable[x]) {
+    for x in (0..n).filter(|&x| o.reachable[x] && o.succs[x].len() >= 2) {
         for &s in &o.succs[x] {
             for (y, e) in expected.iter_mut().enumerate() {
                 if pdom[y][s] && !(y != x && pdom[y][x]) {
@@ -752,8 +757,14 @@ fn check_all(raw: &[Vec<u32>]) -> Check {
 // Property tests.
 // ---------------------------------------------------------------------------
 
+/// 256 cases per property unless `PROPTEST_CASES` says otherwise.
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
+    ProptestConfig { cases, ..ProptestConfig::default() }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn cfg_matches_successor_lists(raw in any_cfg()) {
@@ -900,96 +911,76 @@ isolated_tests!(
 );
 
 mod cases {
-use super::*;
+    use super::*;
 
-const BIG: u32 = 100_000;
+    const BIG: u32 = 100_000;
 
-struct All {
-    cfg: Cfg,
-    dt: DomTree,
-    pdt: PostDomTree,
-    li: LoopInfo,
-    cd: ControlDeps,
-}
+    struct All {
+        cfg: Cfg,
+        dt: DomTree,
+        pdt: PostDomTree,
+        li: LoopInfo,
+        cd: Option<ControlDeps>,
+    }
 
-fn run_all(succs: Vec<Vec<u32>>) -> All {
-    let cfg = Cfg::from_successors(succs);
-    let dt = DomTree::dominators(&cfg);
-    let pdt = PostDomTree::compute(&cfg);
-    let li = LoopInfo::compute(&cfg, &dt);
-    let cd = ControlDeps::compute(&cfg, &pdt);
-    All { cfg, dt, pdt, li, cd }
-}
+    /// Runs every analysis; control dependence only where its size (which
+    /// can be quadratic in the blocks) stays linear.
+    fn run_all(succs: Vec<Vec<u32>>, with_cd: bool) -> All {
+        let cfg = Cfg::from_successors(succs);
+        let dt = DomTree::dominators(&cfg);
+        let pdt = PostDomTree::compute(&cfg);
+        let li = LoopInfo::compute(&cfg, &dt);
+        let cd = with_cd.then(|| ControlDeps::compute(&cfg, &pdt));
+        All { cfg, dt, pdt, li, cd }
+    }
 
-pub fn big_chain() {
-    let n = BIG;
-    let a = run_all((0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }).collect());
-    assert_eq!(a.cfg.rpo().len(), n as usize);
-    assert_eq!(a.dt.idom(n - 1), Some(n - 2));
-    assert!(a.dt.dominates(0, n - 1));
-    assert_eq!(a.pdt.ipdom(BlockId(0)), Some(BlockId(1)));
-    assert!(a.pdt.post_dominates(BlockId(n - 1), BlockId(0)));
-    assert_eq!(a.li.loops().count(), 0);
-    assert!(a.li.is_reducible());
-    assert!(a.cd.of(BlockId(n / 2)).is_empty());
-}
+    /// The brute-force checks on small members of a family, so that the
+    /// spot checks on the big member test a shape the oracles agree on.
+    fn check_small(family: fn(u32) -> Vec<Vec<u32>>, sizes: std::ops::Range<u32>) {
+        for k in sizes {
+            let raw = family(k);
+            if let Err(e) = check_all(&raw) {
+                panic!("size {k}: {raw:?}: {e}");
+            }
+        }
+    }
 
-pub fn big_reversed_chain() {
-    // 0 -> n-1 -> n-2 -> ... -> 1 (exit): layout order against control flow.
-    let n = BIG;
-    let a = run_all((0..n).map(|i| if i == 0 { vec![n - 1] } else if i > 1 { vec![i - 1] } else { vec![] }).collect());
-    assert_eq!(a.dt.idom(1), Some(2));
-    assert!(a.dt.dominates(n - 1, 1));
-    assert_eq!(a.pdt.ipdom(BlockId(n - 1)), Some(BlockId(n - 2)));
-    assert_eq!(a.li.loops().count(), 0);
-}
+    /// 0 -> 1 -> ... -> n-1 (exit).
+    fn chain(n: u32) -> Vec<Vec<u32>> {
+        (0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }).collect()
+    }
 
-pub fn big_ladder() {
-    // i -> i+1, i+2: every block both skippable and a join.
-    let n = BIG;
-    let a = run_all((0..n).map(|i| (i + 1..(i + 3).min(n)).collect()).collect());
-    assert_eq!(a.dt.idom(n - 1), Some(n - 3));
-    assert_eq!(a.pdt.ipdom(BlockId(0)), Some(BlockId(2)));
-    assert_eq!(a.cd.of(BlockId(1)).len(), 1);
-    assert!(a.li.is_reducible());
-}
+    /// 0 -> n-1 -> n-2 -> ... -> 1 (exit): layout order against control flow.
+    fn reversed_chain(n: u32) -> Vec<Vec<u32>> {
+        (0..n).map(|i| if i == 0 { vec![n - 1] } else if i > 1 { vec![i - 1] } else { vec![] }).collect()
+    }
 
-pub fn big_loop_with_many_latches() {
-    // 0 -> 1 -> ... -> n-1 (exit); every block 1..n-1 also branches back to 1.
-    let n = BIG;
-    let a = run_all(
+    /// i -> i+1, i+2: every block can be skipped, no block but the entry
+    /// dominates another and none but the last post-dominates another.
+    fn ladder(n: u32) -> Vec<Vec<u32>> {
+        (0..n).map(|i| (i + 1..(i + 3).min(n)).collect()).collect()
+    }
+
+    /// 0 -> 1 -> ... -> n-1 (exit); every block 1..n-2 also branches back
+    /// to 1: one loop with n-2 latches.
+    fn many_latches(n: u32) -> Vec<Vec<u32>> {
         (0..n)
             .map(|i| match i {
                 0 => vec![1],
                 _ if i + 1 == n => vec![],
                 _ => vec![i + 1, 1],
             })
-            .collect(),
-    );
-    assert_eq!(a.li.loops().count(), 1);
-    let (_, l) = a.li.loops().next().unwrap();
-    assert_eq!(l.header, BlockId(1));
-    assert_eq!(l.blocks.len(), n as usize - 2);
-    assert_eq!(l.latches.len(), n as usize - 2);
-    assert_eq!(l.exits, vec![BlockId(n - 1)]);
-    assert!(a.li.is_reducible());
-}
+            .collect()
+    }
 
-pub fn big_infinite_tail() {
-    // A chain ending in a two-block infinite loop; no exit at all.
-    let n = BIG;
-    let a = run_all((0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![n - 2] }).collect());
-    assert_eq!(a.pdt.infinite_loop_roots().len(), 1);
-    assert!(a.pdt.post_dominates(BlockId(n - 2), BlockId(0)));
-    assert_eq!(a.li.loops().count(), 1);
-    assert!(a.cd.of(BlockId(5)).is_empty());
-}
+    /// A chain ending in a two-block infinite loop; no exit at all.
+    fn infinite_tail(n: u32) -> Vec<Vec<u32>> {
+        (0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![n - 2] }).collect()
+    }
 
-pub fn big_irreducible_ring() {
-    // 0 -> 1 -> ... -> n-1 -> 1, plus 0 -> n/2 and an exit from n-1:
-    // one ring with two entries.
-    let n = BIG;
-    let a = run_all(
+    /// 0 -> 1 -> ... -> n-1 -> 1, plus 0 -> n/2 and n-1 -> n (exit): one
+    /// ring entered at 1 and at n/2.
+    fn irreducible_ring(n: u32) -> Vec<Vec<u32>> {
         (0..=n)
             .map(|i| match i {
                 0 => vec![1, n / 2],
@@ -997,98 +988,147 @@ pub fn big_irreducible_ring() {
                 _ if i == n - 1 => vec![1, n],
                 _ => vec![i + 1],
             })
-            .collect(),
-    );
-    assert!(!a.li.is_reducible());
-    assert_eq!(a.li.irreducible_cycles().len(), 1);
-    assert_eq!(a.li.irreducible_cycles()[0].entries, vec![BlockId(1), BlockId(n / 2)]);
-    assert_eq!(a.li.loops().count(), 0);
-    assert_eq!(a.dt.idom(n / 2), Some(0));
-}
-
-pub fn deep_loop_nest() {
-    // d nested loops: h_1 -> h_2 -> ... -> h_d -> l_d; l_i -> h_i, l_{i-1};
-    // l_1 -> exit. Per-loop block lists make this at least quadratic, so d
-    // is modest.
-    let d: u32 = 300;
-    // blocks: 0 entry, 1..=d headers, d+1..=2d latches (l_i = d + i), 2d+1 exit
-    let exit = 2 * d + 1;
-    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); exit as usize + 1];
-    succs[0] = vec![1];
-    for i in 1..=d {
-        succs[i as usize] = vec![if i < d { i + 1 } else { 2 * d }];
-        succs[(d + i) as usize] = vec![i, if i > 1 { d + i - 1 } else { exit }];
+            .collect()
     }
-    let a = run_all(succs);
-    assert_eq!(a.li.loops().count(), d as usize);
-    assert_eq!(a.li.loop_depth(BlockId(d)), d);
-    assert_eq!(a.li.top_level().len(), 1);
-    assert!(a.li.is_reducible());
-    assert_eq!(a.dt.idom(2 * d), Some(d));
-    assert_eq!(a.pdt.ipdom(BlockId(1)), Some(BlockId(2)));
-}
 
-/// Rings a_k <-> b_k, both entered from a_{k-1} (ring 0 from the entry),
-/// with b_k -> b_{k-1} back out and b_0 -> exit: one two-entry cycle per
-/// level of the recursive SCC decomposition, d levels deep.
-fn nested_rings(d: u32) -> Vec<Vec<u32>> {
-    let a_ = |k: u32| 1 + 2 * k;
-    let b_ = |k: u32| 2 + 2 * k;
-    let exit = 2 * d + 1;
-    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); exit as usize + 1];
-    succs[0] = vec![a_(0), b_(0)];
-    for k in 0..d {
-        let mut sa = vec![b_(k)];
-        if k + 1 < d {
-            sa.extend([a_(k + 1), b_(k + 1)]);
+    /// d nested loops: 0 -> h_1 -> h_2 -> ... -> h_d -> l_d; l_i -> h_i,
+    /// l_{i-1}; l_1 -> exit. Blocks: h_i = i, l_i = d + i, exit = 2d + 1.
+    fn loop_nest(d: u32) -> Vec<Vec<u32>> {
+        let exit = 2 * d + 1;
+        let mut succs: Vec<Vec<u32>> = vec![Vec::new(); exit as usize + 1];
+        succs[0] = vec![1];
+        for i in 1..=d {
+            succs[i as usize] = vec![if i < d { i + 1 } else { 2 * d }];
+            succs[(d + i) as usize] = vec![i, if i > 1 { d + i - 1 } else { exit }];
         }
-        succs[a_(k) as usize] = sa;
-        succs[b_(k) as usize] = vec![a_(k), if k > 0 { b_(k - 1) } else { exit }];
+        succs
     }
-    succs
-}
 
-pub fn deep_irreducible_nest() {
-    for d in 1..6 {
-        let raw = nested_rings(d);
-        if let Err(e) = check_all(&raw) {
-            panic!("{raw:?}: {e}");
+    /// Rings a_k <-> b_k, both entered from a_{k-1} (ring 0 from the entry),
+    /// with b_k -> b_{k-1} back out and b_0 -> exit: one two-entry cycle per
+    /// level of the recursive SCC decomposition, d levels deep.
+    /// Blocks: a_k = 1 + 2k, b_k = 2 + 2k, exit = 2d + 1.
+    fn nested_rings(d: u32) -> Vec<Vec<u32>> {
+        let a_ = |k: u32| 1 + 2 * k;
+        let b_ = |k: u32| 2 + 2 * k;
+        let exit = 2 * d + 1;
+        let mut succs: Vec<Vec<u32>> = vec![Vec::new(); exit as usize + 1];
+        succs[0] = vec![a_(0), b_(0)];
+        for k in 0..d {
+            let mut sa = vec![b_(k)];
+            if k + 1 < d {
+                sa.extend([a_(k + 1), b_(k + 1)]);
+            }
+            succs[a_(k) as usize] = sa;
+            succs[b_(k) as usize] = vec![a_(k), if k > 0 { b_(k - 1) } else { exit }];
         }
+        succs
     }
-    let d: u32 = 300;
-    let a = run_all(nested_rings(d));
-    assert!(!a.li.is_reducible());
-    assert_eq!(a.li.irreducible_cycles().len(), d as usize);
-    assert_eq!(a.li.irreducible_cycles()[0].blocks.len(), 2 * d as usize);
-    assert_eq!(a.dt.idom(2 * d), Some(2 * d - 3));
-}
-}
 
-#[test]
-fn zz_stats() {
-    use proptest::strategy::ValueTree;
-    use proptest::test_runner::TestRunner;
-    for (name, strat) in [("random", random_cfg().boxed()), ("structured", structured_cfg().boxed())] {
-        let mut runner = TestRunner::default();
-        let (mut irr, mut roots, mut unreach, mut depth2, mut depth3, mut loops, mut sizes, mut multi_irr, mut selfl) = (0, 0, 0, 0, 0, 0, 0, 0, 0);
-        let total = 1000; let mut sizes2 = 0;
-        for _ in 0..total {
-            let raw = strat.new_tree(&mut runner).unwrap().current();
-            sizes += raw.len();
-            let cfg = Cfg::from_successors(raw.clone());
-            let dt = DomTree::dominators(&cfg);
-            let pdt = PostDomTree::compute(&cfg);
-            let li = LoopInfo::compute(&cfg, &dt);
-            if !li.is_reducible() { irr += 1; }
-            if li.irreducible_cycles().len() > 1 { multi_irr += 1; }
-            if !pdt.infinite_loop_roots().is_empty() { roots += 1; }
-            if cfg.rpo().len() < raw.len() { unreach += 1; } sizes2 += cfg.rpo().len();
-            let md = li.loops().map(|(_, l)| l.depth).max().unwrap_or(0);
-            if md >= 2 { depth2 += 1; }
-            if md >= 3 { depth3 += 1; }
-            if li.loops().count() > 0 { loops += 1; }
-            if raw.iter().enumerate().any(|(b, l)| l.contains(&(b as u32))) { selfl += 1; }
-        }
-        println!("{name}: avg reachable {} avg size {} loops {loops} depth>=2 {depth2} depth>=3 {depth3} irreducible {irr} multi-irr {multi_irr} inf-roots {roots} unreachable {unreach} selfloop {selfl} of {total}", sizes2 / total, sizes / total);
+    pub fn big_chain() {
+        check_small(chain, 1..12);
+        let n = BIG;
+        let a = run_all(chain(n), true);
+        assert_eq!(a.cfg.rpo().len(), n as usize);
+        assert_eq!(a.dt.idom(n - 1), Some(n - 2));
+        assert!(a.dt.dominates(0, n - 1));
+        assert_eq!(a.pdt.ipdom(BlockId(0)), Some(BlockId(1)));
+        assert!(a.pdt.post_dominates(BlockId(n - 1), BlockId(0)));
+        assert_eq!(a.li.loops().count(), 0);
+        assert!(a.li.is_reducible());
+        assert!(a.cd.unwrap().of(BlockId(n / 2)).is_empty());
+    }
+
+    pub fn big_reversed_chain() {
+        check_small(reversed_chain, 2..12);
+        let n = BIG;
+        let a = run_all(reversed_chain(n), true);
+        assert_eq!(a.dt.idom(1), Some(2));
+        assert!(a.dt.dominates(n - 1, 1));
+        assert_eq!(a.pdt.ipdom(BlockId(n - 1)), Some(BlockId(n - 2)));
+        assert_eq!(a.li.loops().count(), 0);
+        assert!(a.cd.unwrap().of(BlockId(1)).is_empty());
+    }
+
+    pub fn big_ladder() {
+        check_small(ladder, 1..12);
+        let n = BIG;
+        let a = run_all(ladder(n), true);
+        assert_eq!(a.dt.idom(n - 1), Some(0));
+        assert_eq!(a.dt.idom(n / 2), Some(0));
+        assert_eq!(a.pdt.ipdom(BlockId(0)), Some(BlockId(n - 1)));
+        assert_eq!(a.pdt.ipdom(BlockId(n / 2)), Some(BlockId(n - 1)));
+        let cd = a.cd.unwrap();
+        // Only the two edges into a block decide whether it runs.
+        let k = n / 2;
+        let got: Vec<(u32, u32)> = cd.of(BlockId(k)).iter().map(|e| (e.from.0, e.to.0)).collect();
+        assert_eq!(got, vec![(k - 2, k), (k - 1, k)]);
+        assert!(a.li.is_reducible());
+    }
+
+    pub fn big_loop_with_many_latches() {
+        check_small(many_latches, 3..12);
+        let n = BIG;
+        // Block i depends on the back edges of all blocks after it: quadratic,
+        // so no control dependence here.
+        let a = run_all(many_latches(n), false);
+        assert_eq!(a.li.loops().count(), 1);
+        let (_, l) = a.li.loops().next().unwrap();
+        assert_eq!(l.header, BlockId(1));
+        assert_eq!(l.blocks.len(), n as usize - 2);
+        assert_eq!(l.latches.len(), n as usize - 2);
+        assert_eq!(l.exits, vec![BlockId(n - 1)]);
+        assert_eq!(l.exiting, vec![BlockId(n - 2)]);
+        assert!(a.li.is_reducible());
+        assert_eq!(a.pdt.ipdom(BlockId(5)), Some(BlockId(6)));
+    }
+
+    pub fn big_infinite_tail() {
+        check_small(infinite_tail, 2..12);
+        let n = BIG;
+        let a = run_all(infinite_tail(n), true);
+        assert_eq!(a.pdt.infinite_loop_roots().len(), 1);
+        assert!(a.pdt.post_dominates(BlockId(n - 2), BlockId(0)));
+        assert_eq!(a.pdt.ipdom(BlockId(0)), Some(BlockId(1)));
+        assert_eq!(a.li.loops().count(), 1);
+        assert!(a.cd.unwrap().of(BlockId(5)).is_empty());
+    }
+
+    pub fn big_irreducible_ring() {
+        check_small(irreducible_ring, 3..14);
+        let n = BIG;
+        let a = run_all(irreducible_ring(n), true);
+        assert!(!a.li.is_reducible());
+        assert_eq!(a.li.irreducible_cycles().len(), 1);
+        assert_eq!(a.li.irreducible_cycles()[0].entries, vec![BlockId(1), BlockId(n / 2)]);
+        assert_eq!(a.li.irreducible_cycles()[0].blocks.len(), n as usize - 1);
+        assert_eq!(a.li.loops().count(), 0);
+        assert_eq!(a.dt.idom(n / 2), Some(0));
+        assert_eq!(a.dt.idom(n / 2 + 1), Some(n / 2));
+        assert_eq!(a.pdt.ipdom(BlockId(1)), Some(BlockId(2)));
+        assert_eq!(a.pdt.ipdom(BlockId(n - 1)), Some(BlockId(n)));
+    }
+
+    pub fn deep_loop_nest() {
+        check_small(loop_nest, 1..7);
+        // Per-loop block lists make this at least quadratic, so d is modest.
+        let d: u32 = 300;
+        let a = run_all(loop_nest(d), true);
+        assert_eq!(a.li.loops().count(), d as usize);
+        assert_eq!(a.li.loop_depth(BlockId(d)), d);
+        assert_eq!(a.li.top_level().len(), 1);
+        assert!(a.li.is_reducible());
+        assert_eq!(a.dt.idom(2 * d), Some(d));
+        assert_eq!(a.pdt.ipdom(BlockId(1)), Some(BlockId(2)));
+    }
+
+    pub fn deep_irreducible_nest() {
+        check_small(nested_rings, 1..7);
+        let d: u32 = 300;
+        let a = run_all(nested_rings(d), true);
+        assert!(!a.li.is_reducible());
+        assert_eq!(a.li.irreducible_cycles().len(), d as usize);
+        assert_eq!(a.li.irreducible_cycles()[0].blocks.len(), 2 * d as usize);
+        assert_eq!(a.dt.idom(2 * d), Some(2 * d - 3));
     }
 }

@@ -15,11 +15,13 @@
 //! the recursive strongly-connected-component decomposition of Havlak /
 //! LLVM's `GenericCycleInfo`: take the SCCs, record each one's entry blocks,
 //! remove the entries and repeat inside. Passes that need reducible control flow
-//! report these cycles by name instead of mis-transforming them.
+//! report these cycles by name instead of mis-transforming them. SCCs come
+//! from petgraph's Kosaraju, which is iterative: Tarjan's is recursive and
+//! overflows the stack on 100k-block functions.
 
 use crate::analysis::dominators::DomTree;
 use crate::cfg::{BlockId, Cfg};
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -140,12 +142,17 @@ impl LoopInfo {
             }
         }
         let mut info = LoopInfo { loops, innermost, irreducible: Vec::new() };
+        // Membership through a scratch bitmap, not the parent chain: the
+        // latter would make deep nests cubic.
+        let mut inside = vec![false; n];
         for i in 0..info.loops.len() {
-            let id = LoopId(i as u32);
+            for &b in &info.loops[i].blocks {
+                inside[b.index()] = true;
+            }
             let (mut exiting, mut exits) = (Vec::new(), Vec::new());
             for &b in &info.loops[i].blocks {
                 for &s in cfg.succs(b) {
-                    if !info.contains(id, s) {
+                    if !inside[s.index()] {
                         if !exiting.contains(&b) {
                             exiting.push(b);
                         }
@@ -156,6 +163,9 @@ impl LoopInfo {
                 }
             }
             exits.sort();
+            for &b in &info.loops[i].blocks {
+                inside[b.index()] = false;
+            }
             let l = &mut info.loops[i];
             l.latches.sort();
             l.exiting = exiting;
@@ -243,7 +253,7 @@ fn irreducible_cycles(cfg: &Cfg) -> Vec<IrreducibleCycle> {
             in_region[b.index()] = false;
             local[b.index()] = u32::MAX;
         }
-        for scc in tarjan_scc(&g) {
+        for scc in kosaraju_scc(&g) {
             let mut blocks: Vec<BlockId> = scc.iter().map(|v| region[v.index()]).collect();
             let is_cycle = blocks.len() > 1 || cfg.succs(blocks[0]).contains(&blocks[0]);
             if !is_cycle {

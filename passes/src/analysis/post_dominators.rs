@@ -17,7 +17,7 @@
 
 use crate::analysis::dominators::DomTree;
 use crate::cfg::{BlockId, Cfg};
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 /// Post-dominator tree over blocks `0..n` plus the virtual exit `n`.
@@ -99,7 +99,7 @@ fn infinite_loop_roots(cfg: &Cfg) -> Vec<BlockId> {
         }
     }
     let mut component = vec![usize::MAX; n];
-    let sccs = tarjan_scc(&g);
+    let sccs = kosaraju_scc(&g);
     for (i, scc) in sccs.iter().enumerate() {
         for v in scc {
             component[v.index()] = i;
