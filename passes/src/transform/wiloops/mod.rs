@@ -246,13 +246,22 @@ fn divergent_barrier_warnings(
     let mut out = Vec::new();
     for site in sites {
         let Some(b) = fa.cfg.id_of_ref(site.block) else { continue };
-        let divergent: Vec<BlockId> = fa
-            .control_deps()
-            .of(b)
-            .iter()
-            .map(|e| e.from)
-            .filter(|&x| fa.uniformity().is_divergent_branch(x))
-            .collect();
+        // Iterated control dependence: the barrier runs when the branches it
+        // depends on go its way, and those branches run when theirs do.
+        let mut divergent: Vec<BlockId> = Vec::new();
+        let mut seen: HashSet<BlockId> = HashSet::new();
+        let mut work = vec![b];
+        while let Some(y) = work.pop() {
+            for e in fa.control_deps().of(y) {
+                if seen.insert(e.from) {
+                    if fa.uniformity().is_divergent_branch(e.from) {
+                        divergent.push(e.from);
+                    }
+                    work.push(e.from);
+                }
+            }
+        }
+        divergent.sort();
         if let Some(&x) = divergent.first() {
             out.push(format!(
                 "{} depends on the divergent branch in block {}; a launch whose work-items do not all reach it stops with an error",
