@@ -3,7 +3,9 @@
 //!
 //! Each rayon worker owns, allocated once when the [`Runner`] is built: a
 //! `WgContext`, its local memory (the kernel's static bytes, then the
-//! `__local` pointer arguments, zeroed before every work-group), its scratch
+//! `__local` pointer arguments; zeroed once, not per work-group: OpenCL and
+//! CUDA leave local memory undefined when a work-group starts, and clearing
+//! it cost as much as some kernels' work), its scratch
 //! (`scratch_per_item` bytes per work-item, 64-byte aligned) and the `args`
 //! array with the value slots it points at. Calling a work-group therefore
 //! allocates nothing. Work-groups are handed out in chunks of consecutive
@@ -193,7 +195,6 @@ impl<'a> Runner<'a> {
         let first_failed = AtomicU64::new(u64::MAX);
         let failure: Mutex<Option<Failure>> = Mutex::new(None);
         let n = self.workers.len();
-        let local_len = self.layout.total as usize;
         let wg_fn = self.kernel.wg_fn;
 
         // Chunks of consecutive work-groups: enough for load balance, few
@@ -248,7 +249,6 @@ impl<'a> Runner<'a> {
                     local_mem,
                     scratch,
                 };
-                unsafe { std::ptr::write_bytes(local_mem, 0, local_len) };
                 let status = unsafe { wg_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), &mut w.ctx) };
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
@@ -290,6 +290,11 @@ impl<'a> Runner<'a> {
                 "kernel '{k}': work-items of work-group ({x},{y},{z}) reached different barriers: {} and {}",
                 name(f.error[0]),
                 name(f.error[1]),
+            ))
+        } else if f.status == simt_passes::wg_abi::STATUS_WRONG_LOCAL_SIZE {
+            ToolError::Run(format!(
+                "kernel '{k}': the work-group function was compiled for another work-group size than {:?}",
+                self.grid.local
             ))
         } else {
             ToolError::Run(format!("kernel '{k}': work-group ({x},{y},{z}) returned unknown status {}", f.status))
@@ -444,10 +449,8 @@ mod tests {
             return 11;
         }
         let local = std::slice::from_raw_parts_mut(ctx.local_mem, 128 + items * 4);
-        if local.iter().any(|&b| b != 0) {
-            return 12; // not zeroed since the last work-group
-        }
-        // Dirty the static bytes, as a kernel's __local variables would.
+        // Dirty the static bytes, as a kernel's __local variables would: the
+        // next work-group must not depend on them being cleared.
         local[..STATIC_LOCAL as usize].fill(0xAB);
         let scratch = std::slice::from_raw_parts_mut(ctx.scratch.cast::<f32>(), items);
         for lid in 0..items {
@@ -474,7 +477,7 @@ mod tests {
         assert_eq!(runner.local_mem_bytes(), 128 + 4 * items as u64);
         assert_eq!(runner.scratch_bytes(), 4 * items as u64);
         runner.run(None).unwrap();
-        // And again: the same state is reused, and re-zeroed.
+        // And again: the same state is reused.
         runner.run(None).unwrap();
         drop(runner);
         let want: Vec<f32> = input.chunks(items).map(|c| c.iter().fold(0.0f32, |s, x| s + x * 2.0)).collect();

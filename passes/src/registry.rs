@@ -56,7 +56,10 @@ pub fn passes() -> Vec<PassInfo> {
         PassInfo {
             name: "simt-wiloops",
             summary: "kernels with barriers become CPU functions running one work-group (work-item loops, seed 001)",
-            options: &[("interleave=N", "also emit simt_wgi_K, interleaving N work-groups in balanced loop groups")],
+            options: &[
+                ("interleave=N", "also emit simt_wgi_K, interleaving N work-groups in balanced loop groups"),
+                ("local-size=X,Y,Z", "specialise for this work-group size (constant trip counts, as pocl does)"),
+            ],
             hidden: false,
             kind: Kind::WorkItemLoops,
         },
@@ -103,10 +106,22 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
             for o in &opts {
                 match (o.key.as_str(), o.value.as_deref().map(str::parse::<u32>)) {
                     ("interleave", Some(Ok(n))) if (1..=64).contains(&n) => pass.interleave = n,
+                    ("local-size", _) => {
+                        let dims: Vec<u64> = o.value.as_deref().unwrap_or("").split(',').filter_map(|d| d.trim().parse().ok()).collect();
+                        if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
+                            return Err(PassError::BadOption {
+                                pass: name.into(),
+                                message: format!("local-size takes 1 to 3 positive sizes, got '{}'", o.value.as_deref().unwrap_or("")),
+                            });
+                        }
+                        let mut size = [1u64; 3];
+                        size[..dims.len()].copy_from_slice(&dims);
+                        pass.local_size = Some(size);
+                    }
                     _ => {
                         return Err(PassError::BadOption {
                             pass: name.into(),
-                            message: format!("unknown or invalid option '{}' (expected interleave=N, N in 1..=64)", o.key),
+                            message: format!("unknown or invalid option '{}' (expected interleave=N, N in 1..=64, or local-size=X,Y,Z)", o.key),
                         })
                     }
                 }

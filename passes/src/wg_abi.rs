@@ -26,7 +26,8 @@
 //! /* buffer's address; for a scalar, at the scalar; for a __local pointer    */
 //! /* argument, at its address inside local_mem.                              */
 //! uint32_t simt_wg_K(void *const *args, struct simt_wg_ctx *ctx);
-//!          /* 0: done; 1: the work-items reached different barriers (error[]) */
+//!          /* 0: done; 1: the work-items reached different barriers (error[]); */
+//!          /* 2: compiled for another work-group size (local-size=…)         */
 //! const uint64_t simt_wg_K_scratch_per_item;
 //! const uint64_t simt_wg_K_local_bytes;
 //! const char *const simt_wg_K_barriers[]; /* barrier id -> "file:line:col" or */
@@ -67,6 +68,8 @@ pub type WgFn = unsafe extern "C" fn(args: *const *mut std::ffi::c_void, ctx: *m
 
 pub const STATUS_OK: u32 = 0;
 pub const STATUS_BARRIER_DIVERGENCE: u32 = 1;
+/// A function specialised for one work-group size was called with another.
+pub const STATUS_WRONG_LOCAL_SIZE: u32 = 2;
 
 pub fn wg_function(kernel: &str) -> String {
     format!("simt_wg_{kernel}")

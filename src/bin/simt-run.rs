@@ -202,7 +202,7 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
 fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
-    let hk = host::compile(&launch.module, kernel, &HostOptions { interleave: opts.interleave, ..Default::default() })?;
+    let hk = host::compile(&launch.module, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), ..Default::default() })?;
     let wg = WgKernel {
         name: kernel,
         wg_fn: hk.wg_fn,

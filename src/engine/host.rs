@@ -28,11 +28,13 @@ pub struct HostOptions {
     pub interleave: u32,
     /// Link with the system linker into a shared library instead of the JIT.
     pub aot: bool,
+    /// Specialise the work-group function for this size (the launch's).
+    pub local_size: Option<[u64; 3]>,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        HostOptions { interleave: 1, aot: false }
+        HostOptions { interleave: 1, aot: false, local_size: None }
     }
 }
 
@@ -100,7 +102,14 @@ pub fn compile_object(module_path: &Path, kernel: &str, opts: &HostOptions) -> R
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
     let mut sink = std::io::stderr();
-    let wiloops = if opts.interleave > 1 { format!("simt-wiloops<interleave={}>", opts.interleave) } else { "simt-wiloops".into() };
+    let mut wi_opts = Vec::new();
+    if opts.interleave > 1 {
+        wi_opts.push(format!("interleave={}", opts.interleave));
+    }
+    if let Some([x, y, z]) = opts.local_size {
+        wi_opts.push(format!("local-size={x},{y},{z}"));
+    }
+    let wiloops = if wi_opts.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", wi_opts.join(";")) };
     let front = pipeline::parse(&format!("always-inline,simt-lower-ocl-builtins,{wiloops}"), None)?;
     pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
     lower::retarget_for(&module, &tm);

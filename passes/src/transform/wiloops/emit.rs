@@ -71,6 +71,11 @@ pub struct Emitter {
     items: Option<Items>,
     /// The last nest's exit, not yet terminated, while groups are chained.
     pending_done: Option<LLVMBasicBlockRef>,
+    /// The work-group size the function is specialised for, if any.
+    fixed_local_size: Option<[u64; 3]>,
+    /// Per-work-group slots as read once before the current region's
+    /// work-item loop: loads of them in the loop become these scalars.
+    snapshots: HashMap<LLVMValueRef, LLVMValueRef>,
 }
 
 fn cs(s: &str) -> CString {
@@ -87,6 +92,7 @@ impl Emitter {
         layout: Layout,
         barrier_blocks: HashMap<LLVMBasicBlockRef, u32>,
         simt_callees: HashSet<LLVMValueRef>,
+        fixed_local_size: Option<[u64; 3]>,
     ) -> Emitter {
         let ctx = LLVMGetModuleContext(module);
         let i64t = LLVMInt64TypeInContext(ctx);
@@ -128,6 +134,8 @@ impl Emitter {
             simt_callees,
             items: None,
             pending_done: None,
+            fixed_local_size,
+            snapshots: HashMap::new(),
         }
     }
 
@@ -155,7 +163,10 @@ impl Emitter {
             let ls = self.load(self.i64t, self.field_of(ctx, field::LOCAL_SIZE, Some(d)), "local.size");
             let ng = self.load(self.i64t, self.field_of(ctx, field::NUM_GROUPS, Some(d)), "num.groups");
             let off = self.load(self.i64t, self.field_of(ctx, field::GLOBAL_OFFSET, Some(d)), "global.offset");
-            self.local_size[d as usize] = ls;
+            self.local_size[d as usize] = match self.fixed_local_size {
+                Some(fixed) => self.c64(fixed[d as usize]),
+                None => ls,
+            };
             self.num_groups[d as usize] = ng;
             self.offset[d as usize] = off;
         }
@@ -236,18 +247,39 @@ impl Emitter {
         LLVMBuildInBoundsGEP2(self.b, self.ctx_ty, ctx, idx_vals.as_mut_ptr(), idx_vals.len() as u32, c"".as_ptr())
     }
 
+    /// In a function specialised for one work-group size, returns
+    /// `STATUS_WRONG_LOCAL_SIZE` unless `ctx` asks for that size; the builder
+    /// continues in a new block.
+    unsafe fn guard_local_size(&mut self, ctx: LLVMValueRef) {
+        let Some(fixed) = self.fixed_local_size else { return };
+        let mut ok = LLVMConstInt(LLVMInt1TypeInContext(self.ctx), 1, 0);
+        for d in 0..3u32 {
+            let actual = self.load(self.i64t, self.field_of(ctx, field::LOCAL_SIZE, Some(d)), "");
+            let same = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntEQ, actual, self.c64(fixed[d as usize]), c"".as_ptr());
+            ok = LLVMBuildAnd(self.b, ok, same, c"".as_ptr());
+        }
+        let wrong = self.block("wrong.local.size");
+        let go = self.block("specialised");
+        LLVMBuildCondBr(self.b, ok, go, wrong);
+        LLVMPositionBuilderAtEnd(self.b, wrong);
+        LLVMBuildRet(self.b, self.c32(crate::wg_abi::STATUS_WRONG_LOCAL_SIZE));
+        LLVMPositionBuilderAtEnd(self.b, go);
+    }
+
     /// Emits `simt_wg_K`. Errors name what cannot be lowered.
     pub unsafe fn emit(&mut self, regions: &[Region]) -> Result<(), String> {
         let entry = self.block("entry");
         LLVMPositionBuilderAtEnd(self.b, entry);
+        self.guard_local_size(self.ctx_arg);
         self.emit_launch_values(self.ctx_arg, LLVMGetParam(self.f, 0));
         self.view = Some(self.emit_view(self.ctx_arg, None));
+        let entry_end = LLVMGetInsertBlock(self.b);
 
         let dispatch = self.block("dispatch");
         LLVMBuildBr(self.b, dispatch);
         LLVMPositionBuilderAtEnd(self.b, dispatch);
         let next = LLVMBuildPhi(self.b, self.i32t, c"next".as_ptr());
-        add_incoming(next, self.c32(0), entry);
+        add_incoming(next, self.c32(0), entry_end);
         let finished = self.block("finished");
         let sw = LLVMBuildSwitch(self.b, next, finished, regions.len() as u32);
         LLVMPositionBuilderAtEnd(self.b, finished);
@@ -336,7 +368,28 @@ impl Emitter {
     /// Clones region `r` for the current work-group view and work-item,
     /// entered from the end of `from`; returns its exit block per stop state
     /// (unterminated, for the caller to wire).
-    unsafe fn clone_region(&mut self, r: &Region, tag: &str, from: LLVMBasicBlockRef) -> Result<BTreeMap<u32, LLVMBasicBlockRef>, String> {
+    ///
+    /// Per-work-group slots (uniform values) are read once, at the end of
+    /// `pre` (before the work-item loop), and their loads in the region use
+    /// that value: the pass only shares slots no region reads after writing.
+    unsafe fn clone_region(
+        &mut self,
+        r: &Region,
+        tag: &str,
+        from: LLVMBasicBlockRef,
+        pre: LLVMBasicBlockRef,
+    ) -> Result<BTreeMap<u32, LLVMBasicBlockRef>, String> {
+        self.snapshots.clear();
+        LLVMPositionBuilderBefore(self.b, LLVMGetBasicBlockTerminator(pre));
+        let view = self.view.as_ref().expect("a work-group view");
+        let mut snapshots = HashMap::new();
+        for &(a, slot) in &self.layout.slots {
+            if let Slot::Shared { .. } = slot {
+                let ty = LLVMGetAllocatedType(a);
+                snapshots.insert(a, self.load(ty, view.slot_base[&a], "uniform"));
+            }
+        }
+        self.snapshots = snapshots;
         let bmap: HashMap<LLVMBasicBlockRef, LLVMBasicBlockRef> =
             r.blocks.iter().map(|&kb| (kb, self.block(&format!("{tag}.body")))).collect();
         let exits: BTreeMap<u32, LLVMBasicBlockRef> =
@@ -387,7 +440,7 @@ impl Emitter {
         let multi = r.exit_states.len() > 1;
         let nest = self.open_nest(&tag, multi);
         let body = LLVMGetInsertBlock(self.b);
-        let exits = self.clone_region(r, &tag, body)?;
+        let exits = self.clone_region(r, &tag, body, nest.pre)?;
         // x latch: which state each work-item stopped at.
         LLVMPositionBuilderAtEnd(self.b, nest.latches[0]);
         let state = LLVMBuildPhi(self.b, self.i32t, c"state".as_ptr());
@@ -444,7 +497,9 @@ impl Emitter {
         self.params.clear();
         let entry = self.block("entry");
         LLVMPositionBuilderAtEnd(self.b, entry);
+        self.guard_local_size(self.ctx_arg);
         self.emit_launch_values(self.ctx_arg, LLVMGetParam(self.f, 0));
+        let entry = LLVMGetInsertBlock(self.b);
         let count = LLVMBuildZExt(self.b, LLVMGetParam(self.f, 2), self.i64t, c"count".as_ptr());
         let steps = LLVMBuildNUWAdd(self.b, count, self.c64(lag), c"steps".as_ptr());
         let head = self.block("step");
@@ -476,7 +531,7 @@ impl Emitter {
                 LLVMPositionBuilderAtEnd(self.b, at);
                 LLVMBuildCondBr(self.b, valid, run, next);
                 self.view = Some(view);
-                let exits = self.clone_region(chain[j], &format!("{tag}.s{j}"), run)?;
+                let exits = self.clone_region(chain[j], &format!("{tag}.s{j}"), run, nest.pre)?;
                 for (_, eb) in exits {
                     LLVMPositionBuilderAtEnd(self.b, eb);
                     LLVMBuildBr(self.b, next);
@@ -597,6 +652,14 @@ impl Emitter {
             LLVMOpcode::LLVMRet => {
                 LLVMBuildBr(self.b, exits[&self.exit_state]);
                 return Ok(());
+            }
+            LLVMOpcode::LLVMLoad => {
+                if let Some(&v) = self.snapshots.get(&LLVMGetOperand(i, 0)) {
+                    if LLVMTypeOf(v) == LLVMTypeOf(i) && LLVMGetVolatile(i) == 0 {
+                        vmap.insert(i, v);
+                        return Ok(());
+                    }
+                }
             }
             LLVMOpcode::LLVMCall => {
                 if builtin_of(i).is_some() {

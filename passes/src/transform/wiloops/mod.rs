@@ -67,11 +67,15 @@ use std::collections::{HashMap, HashSet};
 pub struct WorkItemLoops {
     /// Work-groups interleaved by `simt_wgi_K` (seed 001); 1 emits none.
     pub interleave: u32,
+    /// Specialise for this work-group size (as pocl does): the work-item
+    /// loops get constant trip counts. Calls with another size return
+    /// `STATUS_WRONG_LOCAL_SIZE`.
+    pub local_size: Option<[u64; 3]>,
 }
 
 impl Default for WorkItemLoops {
     fn default() -> Self {
-        WorkItemLoops { interleave: 1 }
+        WorkItemLoops { interleave: 1, local_size: None }
     }
 }
 
@@ -79,10 +83,17 @@ const NAME: &str = "simt-wiloops";
 
 impl ModulePass for WorkItemLoops {
     fn name(&self) -> String {
+        let mut opts = Vec::new();
         if self.interleave > 1 {
-            format!("{NAME}<interleave={}>", self.interleave)
-        } else {
+            opts.push(format!("interleave={}", self.interleave));
+        }
+        if let Some([x, y, z]) = self.local_size {
+            opts.push(format!("local-size={x},{y},{z}"));
+        }
+        if opts.is_empty() {
             NAME.into()
+        } else {
+            format!("{NAME}<{}>", opts.join(";"))
         }
     }
 
@@ -94,7 +105,7 @@ impl ModulePass for WorkItemLoops {
         let simt_callees = unsafe { functions_using_builtins(cx.module.as_mut_ptr()) };
         for k in kernels {
             let name = function_name(k);
-            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), k, &name, &simt_callees, self.interleave) }
+            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), k, &name, &simt_callees, self) }
                 .map_err(|message| PassError::Unsupported { pass: NAME.into(), message: format!("kernel '{name}': {message}") })?;
             for w in warnings {
                 let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
@@ -112,8 +123,9 @@ unsafe fn lower_kernel(
     k: FunctionValue<'_>,
     name: &str,
     simt_callees: &HashSet<LLVMValueRef>,
-    interleave: u32,
+    options: &WorkItemLoops,
 ) -> Result<Vec<String>, String> {
+    let interleave = options.interleave;
     let kv = k.as_value_ref();
     let ret = LLVMGetReturnType(LLVMGlobalGetValueType(kv));
     if LLVMGetTypeKind(ret) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
@@ -145,9 +157,11 @@ unsafe fn lower_kernel(
     let loops = fa.loops();
     let regions = regions(&fa, kv, &barrier_ids);
     let region_sets: Vec<HashSet<LLVMBasicBlockRef>> = regions.iter().map(|r| r.blocks.iter().copied().collect()).collect();
-    // One slot per work-group is right only for a value equal in all
-    // work-items that no region both writes and reads: work-items of a region
-    // run one after another, so a later one would read an earlier one's update.
+    // One slot per work-group is right for a value equal in all work-items
+    // as long as, within a region, no read of it can follow a write to it:
+    // work-items of a region run one after another, so such a read would see
+    // a later work-item's update... Each region instead reads the slot once,
+    // before its work-item loop (emit.rs), and only writes follow.
     let shareable = |v: LLVMValueRef| {
         if uniformity.is_divergent(v) {
             return false;
@@ -162,13 +176,13 @@ unsafe fn lower_kernel(
             l = loops.get(id).parent;
         }
         let uses = prepare::use_blocks(v);
-        !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|u| r.contains(u)))
+        !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(def, u, r)))
     };
     let barrier_set: HashSet<LLVMBasicBlockRef> = barrier_ids.keys().copied().collect();
     let demoted = prepare::demote_cross_barrier_values(kv, &barrier_set, &shareable)?;
     let layout = layout::compute(module, kv, &demoted)?;
 
-    let mut emitter = Emitter::new(module, kv, name, layout, barrier_ids, simt_callees.clone());
+    let mut emitter = Emitter::new(module, kv, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.emit(&regions)?;
     let mut barrier_names = vec!["the kernel's entry".to_string()];
     barrier_names.extend(sites.iter().map(|s| s.description.clone()));
@@ -192,6 +206,27 @@ unsafe fn lower_kernel(
     }
     LLVMDeleteFunction(kv);
     Ok(warnings)
+}
+
+/// Whether the end of `from` (where a demoted value is stored, after its
+/// definition) can reach `to` (where it is loaded) inside region `r`: `to` is
+/// `from` itself (a use after the definition) or reachable along region edges.
+unsafe fn reaches_within(from: LLVMBasicBlockRef, to: LLVMBasicBlockRef, r: &HashSet<LLVMBasicBlockRef>) -> bool {
+    if from == to {
+        return true;
+    }
+    let mut seen: HashSet<LLVMBasicBlockRef> = HashSet::new();
+    let mut work = prepare::successors(from);
+    while let Some(b) = work.pop() {
+        if !r.contains(&b) || !seen.insert(b) {
+            continue;
+        }
+        if b == to {
+            return true;
+        }
+        work.extend(prepare::successors(b));
+    }
+    false
 }
 
 /// The regions of a prepared kernel: from the entry and after each barrier.
