@@ -1,5 +1,6 @@
 //! Lowering like `llc`: x86-64 assembly or objects and NVPTX PTX from the same
-//! binary. Codegen mutates the module it is given, so it runs on a clone.
+//! binary. Codegen mutates the module it is given, so it runs on a clone, from
+//! which convergence markers are stripped first.
 
 use crate::diag::ToolError;
 use inkwell::module::Module;
@@ -52,7 +53,10 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
     let tm = target_machine(triple, spec)?
         .ok_or_else(|| ToolError::Llvm(format!("no code generator for '{triple}' (x86_64 and nvptx64 are built in)")))?;
     let copy = simt_passes::ir::clone_module(module);
-    retarget_for(&copy, &tm);
+    // Convergence markers and tokens mean nothing to a code generator (and
+    // llc -O0 crashes on convergence.loop): lowering takes them out.
+    simt_passes::transform::strip_markers::strip_module(&copy).map_err(ToolError::Llvm)?;
+    retarget_for(&copy, &tm, true);
     let buf = tm
         .write_to_memory_buffer(&copy, file_type)
         .map_err(|e| ToolError::Llvm(format!("code generation failed: {e}")))?;
@@ -71,9 +75,10 @@ fn join_features(a: &str, b: &str) -> String {
     [a, b].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(",")
 }
 
-/// Puts `module` on `tm`'s target (triple, data layout, calling conventions).
-pub fn retarget_for(module: &Module<'_>, tm: &TargetMachine) {
+/// Puts `module` on `tm`'s target: triple, data layout, target attributes,
+/// and with `for_codegen` calling conventions too (see `ir::retarget`).
+pub fn retarget_for(module: &Module<'_>, tm: &TargetMachine, for_codegen: bool) {
     let triple = tm.get_triple();
     let dl = tm.get_target_data().get_data_layout();
-    simt_passes::ir::retarget(module, &triple.as_str().to_string_lossy(), &dl.as_str().to_string_lossy());
+    simt_passes::ir::retarget(module, &triple.as_str().to_string_lossy(), &dl.as_str().to_string_lossy(), for_codegen);
 }

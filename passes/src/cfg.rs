@@ -46,14 +46,17 @@ impl Cfg {
         let n = succ_lists.len();
         let mut succs: Vec<Vec<BlockId>> = Vec::with_capacity(n);
         let mut preds: Vec<Vec<BlockId>> = vec![Vec::new(); n];
+        // `seen[t] == b + 1` marks t as already a successor of b: duplicate
+        // removal in linear time even for a switch with 100k targets.
+        let mut seen = vec![0u32; n];
         for (b, list) in succ_lists.into_iter().enumerate() {
             let mut out: Vec<BlockId> = Vec::with_capacity(list.len());
             for t in list {
                 assert!((t as usize) < n, "successor {t} of block {b} out of range");
-                let t = BlockId(t);
-                if !out.contains(&t) {
-                    out.push(t);
-                    preds[t.index()].push(BlockId(b as u32));
+                if seen[t as usize] != b as u32 + 1 {
+                    seen[t as usize] = b as u32 + 1;
+                    out.push(BlockId(t));
+                    preds[t as usize].push(BlockId(b as u32));
                 }
             }
             succs.push(out);

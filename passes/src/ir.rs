@@ -183,13 +183,15 @@ pub fn function_name(f: FunctionValue<'_>) -> String {
 /// Calling conventions of GPU dialects that a CPU backend does not know.
 const GPU_CALLING_CONVENTIONS: [u32; 3] = [71 /* PTX_Kernel */, 75 /* SPIR_FUNC */, 76 /* SPIR_KERNEL */];
 
-/// Moves a module onto another target: triple, data layout, the C calling
-/// convention for GPU ones when the new target is a CPU, and no `target-cpu`/`target-features` attributes
+/// Moves a module onto another target: triple, data layout, with
+/// `for_codegen` the C calling convention for GPU ones when the new target is
+/// a CPU (passes before codegen still need to see which functions are
+/// kernels), and no `target-cpu`/`target-features` attributes
 /// of the old target (an x86 backend refuses `"target-cpu"="sm_70"`).
-pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str) {
+pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str, for_codegen: bool) {
     let old_arch = module.get_triple().as_str().to_string_lossy().split('-').next().unwrap_or("").to_string();
     let new_arch = triple.split('-').next().unwrap_or("");
-    let to_cpu = !matches!(new_arch, "nvptx" | "nvptx64" | "spir" | "spir64" | "amdgcn");
+    let to_cpu = for_codegen && !matches!(new_arch, "nvptx" | "nvptx64" | "spir" | "spir64" | "amdgcn");
     let triple_c = CString::new(triple).expect("no NUL in triple");
     let dl_c = CString::new(data_layout).expect("no NUL in data layout");
     unsafe {

@@ -6,6 +6,7 @@
 //! `opt` names them.
 
 use crate::analysis::cache::FunctionAnalyses;
+use crate::analysis::convergence::{Convergence, DivergenceFacts};
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, print_value, SlotNames};
 use crate::kernel_model::is_kernel;
@@ -20,6 +21,7 @@ pub enum Analysis {
     Loops,
     ControlDeps,
     Uniformity,
+    Convergence,
 }
 
 impl Analysis {
@@ -31,6 +33,7 @@ impl Analysis {
             Analysis::Loops => "simt-loops",
             Analysis::ControlDeps => "simt-ctrldeps",
             Analysis::Uniformity => "simt-uniformity",
+            Analysis::Convergence => "simt-convergence",
         }
     }
 }
@@ -56,6 +59,7 @@ impl ModulePass for Printer {
                 Analysis::Loops => print_loops(fa, &name, &mut text),
                 Analysis::ControlDeps => print_ctrldeps(fa, &name, &mut text),
                 Analysis::Uniformity => print_uniformity(fa, &names, &name, &mut text),
+                Analysis::Convergence => print_convergence(fa, &name, &mut text),
             }
         }
         cx.out
@@ -180,4 +184,20 @@ fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(
     out.push_str(&format!("  divergent branches: {}\n", join(u.divergent_branches().iter().copied(), name)));
     out.push_str(&format!("  join blocks: {}\n", join(u.join_blocks().iter().copied(), name)));
     out.push_str(&format!("  loops with divergent exit: {}\n", join(u.divergent_loop_headers().iter().copied(), name)));
+}
+
+/// Seed 000's markers: the walk's pop order, each marked block with its
+/// layout index (the id `simt-converge` gives it) and reasons, then how many
+/// markers `simt-converge` and `simt-converge<divergent-only>` place.
+fn print_convergence(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let cfg = &fa.cfg.cfg;
+    let li = fa.loops();
+    let c = Convergence::compute(cfg, li);
+    let divergent = c.divergent_only(cfg, li, &DivergenceFacts::of(fa.uniformity()));
+    out.push_str(&format!("  walk: {}\n", join(c.walk().iter().copied(), name)));
+    for &b in c.marked() {
+        out.push_str(&format!("  marker {} (block {}): {}\n", name(b), b.0, c.reasons(b).names().join(", ")));
+    }
+    out.push_str(&format!("  markers: {} all, {} divergent-only\n", c.marked().len(), divergent.len()));
+    out.push_str(&format!("  divergent-only: {}\n", join(divergent.iter().copied(), name)));
 }

@@ -5,7 +5,9 @@
 
 use crate::pass::{ModulePass, PassError};
 use crate::printers::{Analysis, Printer};
+use crate::transform::converge::Converge;
 use crate::transform::ocl_builtins::LowerOclBuiltins;
+use crate::transform::strip_markers::StripMarkers;
 use crate::transform::testing::BreakModule;
 use crate::transform::to_nvptx::ToNvptx;
 use crate::transform::wiloops::WorkItemLoops;
@@ -28,6 +30,8 @@ enum Kind {
     LowerOclBuiltins,
     ToNvptx,
     BreakModule,
+    Converge,
+    StripMarkers,
 }
 
 /// One `key` or `key=value` from inside `<…>`.
@@ -53,6 +57,7 @@ pub fn passes() -> Vec<PassInfo> {
         p("print<simt-loops>", "natural loops: nesting, latches, exiting and exit blocks; irreducible cycles", Analysis::Loops),
         p("print<simt-ctrldeps>", "control dependences with edge labels", Analysis::ControlDeps),
         p("print<simt-uniformity>", "divergent values, branches, join blocks and loops of SIMT kernels", Analysis::Uniformity),
+        p("print<simt-convergence>", "convergence markers of seed 000's queue walk, with reasons; all vs divergent-only counts", Analysis::Convergence),
         PassInfo {
             name: "simt-wiloops",
             summary: "kernels with barriers become CPU functions running one work-group (work-item loops, seed 001)",
@@ -76,6 +81,23 @@ pub fn passes() -> Vec<PassInfo> {
             options: &[],
             hidden: false,
             kind: Kind::ToNvptx,
+        },
+        PassInfo {
+            name: "simt-converge",
+            summary: "calls to @simt.converge(i32 block) where threads should reconverge (joins, loop exits; seed 000)",
+            options: &[
+                ("divergent-only", "only where divergent branches' paths meet and at exits of loops with divergent exits"),
+                ("intrinsics", "give markers llvm.experimental.convergence entry/loop/anchor tokens"),
+            ],
+            hidden: false,
+            kind: Kind::Converge,
+        },
+        PassInfo {
+            name: "simt-strip-markers",
+            summary: "removes @simt.converge calls and convergence control tokens and bundles, for lowering",
+            options: &[],
+            hidden: false,
+            kind: Kind::StripMarkers,
         },
         PassInfo {
             name: "simt-testing-break-module",
@@ -131,6 +153,23 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
         Kind::ToNvptx => no_options(name, &opts).map(|_| Box::new(ToNvptx) as Box<dyn ModulePass>),
         Kind::LowerOclBuiltins => no_options(name, &opts).map(|_| Box::new(LowerOclBuiltins) as Box<dyn ModulePass>),
         Kind::BreakModule => no_options(name, &opts).map(|_| Box::new(BreakModule) as Box<dyn ModulePass>),
+        Kind::Converge => {
+            let mut pass = Converge::default();
+            for o in &opts {
+                match (o.key.as_str(), &o.value) {
+                    ("divergent-only", None) => pass.divergent_only = true,
+                    ("intrinsics", None) => pass.intrinsics = true,
+                    _ => {
+                        return Err(PassError::BadOption {
+                            pass: name.into(),
+                            message: format!("unknown or invalid option '{}' (expected divergent-only, intrinsics)", o.key),
+                        })
+                    }
+                }
+            }
+            Ok(Box::new(pass) as Box<dyn ModulePass>)
+        }
+        Kind::StripMarkers => no_options(name, &opts).map(|_| Box::new(StripMarkers) as Box<dyn ModulePass>),
     }
 }
 

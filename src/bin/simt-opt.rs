@@ -126,11 +126,17 @@ fn run(args: &Args) -> Result<(), ToolError> {
         features: args.mattr.clone(),
         opt_level: args.opt_level.unwrap_or(2),
     };
-    if let Some(t) = &spec.triple {
-        module.set_triple(&inkwell::targets::TargetTriple::create(t));
-    }
     let triple = lower::effective_triple(&spec, &module);
     let tm = lower::target_machine(&triple, &spec)?;
+    if spec.triple.is_some() {
+        // The module moves to the requested target before any pass, so LLVM's
+        // passes see this target's attributes, not the old one's (a CUDA
+        // module's "target-cpu"="sm_70" on x86).
+        match &tm {
+            Some(tm) => lower::retarget_for(&module, tm, false),
+            None => module.set_triple(&inkwell::targets::TargetTriple::create(&triple)),
+        }
+    }
 
     if let Some(text) = &pipeline_text {
         let steps = pipeline::parse(text, tm.as_ref())?;

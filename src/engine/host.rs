@@ -112,7 +112,7 @@ pub fn compile_object(module_path: &Path, kernel: &str, opts: &HostOptions) -> R
     let wiloops = if wi_opts.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", wi_opts.join(";")) };
     let front = pipeline::parse(&format!("always-inline,simt-lower-ocl-builtins,{wiloops}"), None)?;
     pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
-    lower::retarget_for(&module, &tm);
+    lower::retarget_for(&module, &tm, true);
     let back = pipeline::parse("default<O3>", Some(&tm))?;
     pipeline::run(&module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
     lower::emit(&module, &host_triple(), &spec, FileType::Object)

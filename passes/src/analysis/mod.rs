@@ -7,3 +7,4 @@ pub mod loops;
 pub mod post_dominators;
 pub mod cache;
 pub mod uniformity;
+pub mod convergence;

@@ -176,10 +176,12 @@ impl State<'_, '_> {
             }
             labels
         };
-        for &b in &cfg.rpo()[x_pos + 1..] {
-            if !region.contains(&b) {
-                continue;
-            }
+        // Only the region's blocks, in reverse post-order: scanning the whole
+        // order per divergent branch would make the analysis quadratic.
+        let mut ordered: Vec<BlockId> =
+            region.iter().copied().filter(|&b| cfg.rpo_position(b).is_some_and(|p| p > x_pos)).collect();
+        ordered.sort_by_key(|&b| cfg.rpo_position(b));
+        for b in ordered {
             let labels = incoming(b, &label, true);
             match labels.len() {
                 0 => {}
@@ -297,10 +299,10 @@ impl State<'_, '_> {
         let x_pos = cfg.rpo_position(x).unwrap_or(0);
         let mut label: HashMap<BlockId, BlockId> = HashMap::new();
         let mut joins = Vec::new();
-        for &b in &cfg.rpo()[x_pos + 1..] {
-            if !region.contains(&b) {
-                continue;
-            }
+        let mut ordered: Vec<BlockId> =
+            region.iter().copied().filter(|&b| cfg.rpo_position(b).is_some_and(|p| p > x_pos)).collect();
+        ordered.sort_by_key(|&b| cfg.rpo_position(b));
+        for b in ordered {
             let b_pos = cfg.rpo_position(b);
             let labels: HashSet<BlockId> = cfg
                 .preds(b)

@@ -4,3 +4,5 @@ pub mod ocl_builtins;
 pub mod testing;
 pub mod to_nvptx;
 pub mod wiloops;
+pub mod converge;
+pub mod strip_markers;

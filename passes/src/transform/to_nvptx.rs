@@ -73,7 +73,7 @@ impl ModulePass for ToNvptx {
                     LLVMSetInstructionCallConv(c, llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
                 }
             }
-            crate::ir::retarget(cx.module, NVPTX_TRIPLE, NVPTX_DATA_LAYOUT);
+            crate::ir::retarget(cx.module, NVPTX_TRIPLE, NVPTX_DATA_LAYOUT, false);
             crate::ir::remove_unused_kernel_twins(cx.module);
             remove_unused_opencl_declarations(m);
         }
