@@ -40,11 +40,17 @@ updates a buffer in place sees its own output of the previous run. --dump and
 parameter index from 0, raw little-endian. --compare checks integers exactly
 and floats within --tolerance ULPs (NaN matches NaN, 0 matches -0).
 
+ENGINES (--engine): host (default) compiles the kernel for this CPU; emu runs
+it on the SIMT emulator, the reference semantics: warps of --warp-width lanes
+(default 32, at most 64) in lockstep, reconverging by --policy: ipdom (a stack,
+at immediate post-dominators; the default), markers (seed 000: at convergence
+checks the lanes earliest in PC order run, lanes at one PC merge) or none.
+
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
 global-offset, arg, repeat, engine, interleave, local-mem-limit, dump, compare,
-tolerance, stats), values as on the command line; `arg` repeats, in parameter
-order. Relative paths in the file (module, dump, compare, file: fills) are
+tolerance, stats, policy, warp-width), values as on the command line; `arg`
+repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
 file's keys; if any --arg is given, the --arg flags replace all of the file's
 `arg` lines. Example:
@@ -535,14 +541,20 @@ pub struct Launch {
 pub enum Engine {
     /// The host CPU: the kernel compiled to work-group functions (wg_abi).
     Host,
+    /// The SIMT emulator: warps in lockstep, a reconvergence policy.
+    Emu,
+    /// An NVIDIA GPU through the CUDA driver (PTX), where one is present.
+    Gpu,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 1] = [Engine::Host];
+    pub const ALL: [Engine; 3] = [Engine::Host, Engine::Emu, Engine::Gpu];
 
     pub fn name(self) -> &'static str {
         match self {
             Engine::Host => "host",
+            Engine::Emu => "emu",
+            Engine::Gpu => "gpu",
         }
     }
 
@@ -550,6 +562,41 @@ impl Engine {
         Engine::ALL.into_iter().find(|e| e.name() == s)
     }
 }
+
+/// How the SIMT emulator (`--engine emu`) reconverges the lanes of a warp
+/// after a divergent branch (`--policy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// A reconvergence stack: the paths of a divergent branch run one after
+    /// the other and meet again at the branch's immediate post-dominator.
+    Ipdom,
+    /// Seed 000's run side: at convergence checks (`@simt.converge` markers,
+    /// or joins and loop exits when there are none) the group of lanes whose
+    /// next instruction is earliest in PC order runs; lanes at one PC merge.
+    Markers,
+    /// No reconvergence: each path runs to the end (or a barrier) alone.
+    None,
+}
+
+impl Policy {
+    pub const ALL: [Policy; 3] = [Policy::Ipdom, Policy::Markers, Policy::None];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Ipdom => "ipdom",
+            Policy::Markers => "markers",
+            Policy::None => "none",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Policy> {
+        Policy::ALL.into_iter().find(|p| p.name() == s)
+    }
+}
+
+pub const DEFAULT_WARP_WIDTH: u32 = 32;
+/// Lane masks are 64-bit words.
+pub const MAX_WARP_WIDTH: u32 = 64;
 
 /// `--stats`: a human summary on stderr, or one JSON object on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -573,6 +620,13 @@ pub struct RunOptions {
     /// Float comparison tolerance in ULPs.
     pub tolerance: u64,
     pub stats: StatsFormat,
+    /// Emulator: reconvergence policy.
+    pub policy: Policy,
+    /// Emulator: lanes per warp (1 to 64).
+    pub warp_width: u32,
+    /// Host engine: link the kernel object with the system linker and load
+    /// it (ahead of time) instead of using the JIT.
+    pub aot: bool,
 }
 
 pub const DEFAULT_LOCAL_MEM_LIMIT: u64 = 256 * 1024;
@@ -596,6 +650,9 @@ pub const KEYS: &[&str] = &[
     "compare",
     "tolerance",
     "stats",
+    "policy",
+    "warp-width",
+    "aot",
 ];
 
 /// Where a setting came from, for messages and relative paths.
@@ -791,9 +848,28 @@ impl Settings {
             Some((_, "json")) => StatsFormat::Json,
             Some((s, _)) => return Err(s.usage("stats", "expected 'json' or 'text'")),
         };
+        let policy = match self.get("policy") {
+            None => Policy::Ipdom,
+            Some(s) => Policy::parse(&s.value).ok_or_else(|| {
+                s.usage("policy", format!("unknown policy (available: {})", Policy::ALL.map(Policy::name).join(", ")))
+            })?,
+        };
+        let warp_width = match self.get("warp-width") {
+            None => DEFAULT_WARP_WIDTH,
+            Some(s) => match parse_u64(&s.value) {
+                Ok(v) if (1..=MAX_WARP_WIDTH as u64).contains(&v) => v as u32,
+                _ => return Err(s.usage("warp-width", format!("expected a whole number from 1 to {MAX_WARP_WIDTH}"))),
+            },
+        };
+        let aot = match self.get("aot").map(|s| (s, s.value.as_str())) {
+            None | Some((_, "false")) => false,
+            Some((_, "true")) => true,
+            Some((s, _)) => return Err(s.usage("aot", "expected 'true' or 'false'")),
+        };
         Ok((
             Launch { module, kernel, grid, args },
             RunOptions {
+                aot,
                 engine,
                 repeat,
                 interleave,
@@ -802,6 +878,8 @@ impl Settings {
                 compare: self.get("compare").map(Setting::path),
                 tolerance,
                 stats,
+                policy,
+                warp_width,
             },
         ))
     }
@@ -1027,7 +1105,10 @@ mod tests {
                 dump: None,
                 compare: None,
                 tolerance: 0,
-                stats: StatsFormat::Text
+                stats: StatsFormat::Text,
+                policy: Policy::Ipdom,
+                warp_width: DEFAULT_WARP_WIDTH,
+                aot: false,
             }
         );
         let (_, o) = cli(&[
@@ -1041,10 +1122,15 @@ mod tests {
             ("compare", "ref"),
             ("tolerance", "2"),
             ("stats", "json"),
-            ("engine", "host"),
+            ("engine", "emu"),
+            ("policy", "markers"),
+            ("warp-width", "16"),
         ])
         .resolve()
         .unwrap();
+        assert_eq!(o.engine, Engine::Emu);
+        assert_eq!(o.policy, Policy::Markers);
+        assert_eq!(o.warp_width, 16);
         assert_eq!(o.repeat, 5);
         assert_eq!(o.interleave, 4);
         assert_eq!(o.local_mem_limit, 32768);
@@ -1077,7 +1163,10 @@ mod tests {
         assert!(usage_of(with(&[("arg", "i32:1"), ("arg", "buf:q:1")])).contains("--arg 'buf:q:1': argument 1: unknown element type 'q'"));
         assert!(usage_of(with(&[("repeat", "0")])).contains("--repeat '0'"));
         assert!(usage_of(with(&[("interleave", "x")])).contains("--interleave 'x'"));
-        assert!(usage_of(with(&[("engine", "gpu")])).contains("unknown engine (available: host)"));
+        assert!(usage_of(with(&[("engine", "fpga")])).contains("unknown engine (available: host, emu, gpu)"));
+        assert!(usage_of(with(&[("policy", "simd")])).contains("--policy 'simd': unknown policy (available: ipdom, markers, none)"));
+        assert!(usage_of(with(&[("warp-width", "65")])).contains("--warp-width '65': expected a whole number from 1 to 64"));
+        assert!(usage_of(with(&[("warp-width", "0")])).contains("--warp-width '0'"));
         assert!(usage_of(with(&[("stats", "yaml")])).contains("expected 'json' or 'text'"));
         assert!(usage_of(with(&[("tolerance", "-1")])).contains("--tolerance"));
         assert!(usage_of(with(&[("local-mem-limit", "lots")])).contains("--local-mem-limit"));

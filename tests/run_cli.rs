@@ -484,7 +484,7 @@ fn usage_errors_exit_2() {
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8=noise"], "unknown fill 'noise'"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "u32:-1"], "-1 is out of range for u32"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "float:1"], "unknown argument kind or type 'float'"),
-        (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--engine", "fpga"], "error: --engine 'fpga': unknown engine (available: host)"),
+        (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--engine", "fpga"], "error: --engine 'fpga': unknown engine (available: host, emu, gpu)"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--repeat", "0"], "error: --repeat '0'"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--stats", "xml"], "expected 'json' or 'text'"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--frobnicate"], "unexpected argument '--frobnicate'"),

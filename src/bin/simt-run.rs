@@ -53,9 +53,14 @@ struct Cli {
     /// Read `key = value` settings from FILE; flags override them. See below.
     #[arg(long, value_name = "FILE")]
     launch: Option<String>,
-    /// Engine that runs the kernel.
-    #[arg(long, value_name = "host")]
+    /// Engine that runs the kernel: host (this CPU), emu (the SIMT emulator)
+    /// or gpu (an NVIDIA GPU; exits with 3 where none is present).
+    #[arg(long, value_name = "host|emu|gpu")]
     engine: Option<String>,
+    /// Host engine: link the kernel object with the system linker and load
+    /// it, instead of the JIT (same object, same results).
+    #[arg(long)]
+    aot: bool,
     /// Run the launch N times (buffers filled once) and report best/median.
     #[arg(long, value_name = "N")]
     repeat: Option<String>,
@@ -74,6 +79,12 @@ struct Cli {
     /// Host engine: work-groups interleaved in balanced loop groups (seed 001; 1 = off).
     #[arg(long, value_name = "N")]
     interleave: Option<String>,
+    /// Emulator: reconvergence policy (default ipdom).
+    #[arg(long, value_name = "ipdom|markers|none")]
+    policy: Option<String>,
+    /// Emulator: lanes per warp, 1 to 64 (default 32).
+    #[arg(long = "warp-width", value_name = "N")]
+    warp_width: Option<String>,
     /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
     #[arg(long = "local-mem-limit", value_name = "BYTES")]
     local_mem_limit: Option<String>,
@@ -101,6 +112,11 @@ impl Cli {
         set("tolerance", &self.tolerance);
         set("interleave", &self.interleave);
         set("local-mem-limit", &self.local_mem_limit);
+        set("policy", &self.policy);
+        set("warp-width", &self.warp_width);
+        if self.aot {
+            s.set("aot", "true", Origin::CommandLine).expect("a known key");
+        }
         for a in &self.args {
             s.set("arg", a, Origin::CommandLine).expect("a known key");
         }
@@ -139,8 +155,16 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
     let mut args = KernelArgs::new(&launch.args)?;
 
+    // Engine-specific fields of `--stats json` and lines of the summary.
+    let mut emu_stats = None;
     let stats = match opts.engine {
         Engine::Host => run_host(&launch, &opts, &sig.name, &mut args)?,
+        Engine::Gpu => run_gpu(&launch, &opts, &sig.name, &mut args)?,
+        Engine::Emu => {
+            let (stats, emu) = run_emu(&launch, &opts, &sig.name, &mut args)?;
+            emu_stats = Some(emu);
+            stats
+        }
     };
 
     let mut notes = Vec::new();
@@ -156,6 +180,11 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     match opts.stats {
         StatsFormat::Json => {
             let mut v = stats.to_json();
+            if let Some(e) = &emu_stats {
+                for (k, x) in e.json_fields() {
+                    v[k] = x;
+                }
+            }
             if let Some((_, r)) = &compared {
                 v["compare"] = serde_json::json!({
                     "ok": r.ok(),
@@ -169,6 +198,11 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
         StatsFormat::Text => {
             for line in stats.summary().lines() {
                 eprintln!("{TOOL}: {line}");
+            }
+            if let Some(e) = &emu_stats {
+                for line in e.summary().lines() {
+                    eprintln!("{TOOL}: {line}");
+                }
             }
             for n in &notes {
                 eprintln!("{TOOL}: {n}");
@@ -199,10 +233,60 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     Ok(())
 }
 
+/// Decodes the kernel for the SIMT emulator and runs it `opts.repeat` times;
+/// the emulator's counters are those of the last run.
+fn run_emu(
+    launch: &Launch,
+    opts: &RunOptions,
+    kernel: &str,
+    args: &mut KernelArgs,
+) -> Result<(RunStats, simt::engine::emu::EmuStats), ToolError> {
+    use simt::engine::emu::{self, EmuOptions, EmuStats};
+    let k = emu::compile(&launch.module, kernel, &EmuOptions { policy: opts.policy, warp_width: opts.warp_width })?;
+    let p = &k.program;
+    LocalLayout::for_args(p.static_local_bytes, args).check_limit(kernel, opts.local_mem_limit)?;
+    let grid = launch.grid;
+    let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
+    let mut last = None;
+    for _ in 0..opts.repeat {
+        let start = Instant::now();
+        let (counters, seconds) = emu::run(&k, grid, args)?;
+        kernel_seconds.push(start.elapsed().as_secs_f64());
+        last = Some((counters, seconds));
+    }
+    let (counters, seconds) = last.expect("repeat is at least 1");
+    let emu = EmuStats::new(p, counters, seconds);
+    let mut details = serde_json::Map::new();
+    details.insert("policy".into(), opts.policy.name().into());
+    details.insert("warp_width".into(), opts.warp_width.into());
+    details.insert("warps_per_group".into(), grid.items_per_group().div_ceil(opts.warp_width as u64).into());
+    details.insert("registers_per_lane".into(), p.nslots.into());
+    details.insert("instructions".into(), p.insts.len().into());
+    details.insert("private_bytes_per_item".into(), p.private_bytes.into());
+    details.insert("static_local_bytes".into(), p.static_local_bytes.into());
+    details.insert("local_mem_bytes".into(), LocalLayout::for_args(p.static_local_bytes, args).total.into());
+    details.insert("barriers".into(), p.barrier_names.len().into());
+    details.insert("convergence_markers".into(), p.explicit_markers.into());
+    details.insert("check_blocks".into(), p.blocks.iter().filter(|b| b.check).count().into());
+    let stats = RunStats {
+        engine: Engine::Emu.name().into(),
+        kernel: kernel.into(),
+        work_dim: grid.work_dim,
+        global: grid.global,
+        local: grid.local,
+        work_groups: grid.total_groups(),
+        threads: grid.total_items(),
+        compile_seconds: k.compile_seconds,
+        kernel_seconds,
+        engine_details: details,
+    };
+    Ok((stats, emu))
+}
+
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
 fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
-    let hk = host::compile(&launch.module, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), ..Default::default() })?;
+    let hk = host::compile(&launch.module, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
     let wg = WgKernel {
         name: kernel,
         wg_fn: hk.wg_fn,
@@ -243,6 +327,7 @@ fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelA
     let mut details = serde_json::Map::new();
     details.insert("workers".into(), runner.workers().into());
     details.insert("interleave".into(), opts.interleave.into());
+    details.insert("linked".into(), (if opts.aot { "ahead of time (system linker, dlopen)" } else { "JIT (ORC LLJIT)" }).into());
     // Whether the interleaved form ran, and why not when asked for.
     let interleaved = match (opts.interleave > 1, hk.interleaved, runner.interleaving()) {
         (false, _, _) => "off".to_string(),
@@ -265,6 +350,27 @@ fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelA
         threads: grid.total_items(),
         compile_seconds: hk.compile_seconds,
         kernel_seconds,
+        engine_details: details,
+    })
+}
+
+/// Lowers the kernel to PTX for the GPU present and runs it there.
+fn run_gpu(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+    let grid = launch.grid;
+    let run = simt::engine::gpu::run(&launch.module, kernel, &grid, args, opts.repeat)?;
+    let mut details = serde_json::Map::new();
+    details.insert("device".into(), run.device.into());
+    details.insert("arch".into(), run.arch.into());
+    Ok(RunStats {
+        engine: Engine::Gpu.name().into(),
+        kernel: kernel.into(),
+        work_dim: grid.work_dim,
+        global: grid.global,
+        local: grid.local,
+        work_groups: grid.total_groups(),
+        threads: grid.total_items(),
+        compile_seconds: run.compile_seconds,
+        kernel_seconds: run.kernel_seconds,
         engine_details: details,
     })
 }

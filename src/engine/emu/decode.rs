@@ -1,0 +1,1837 @@
+//! Kernel IR → the emulator's pre-decoded program.
+//!
+//! Every SSA value gets dense register *slots*, one per scalar leaf: a scalar
+//! or pointer takes one, a `<4 x float>` four, a `{ i32, i1 }` two. The
+//! register file of a warp is `slots × width` 64-bit words, slot-major, and an
+//! instruction names its operands by `slot × width` ([`R`]), so the
+//! interpreter indexes a lane's value with one addition. Vector and aggregate
+//! instructions are scalarised here: a `<4 x float>` add becomes four adds.
+//!
+//! Values are held canonically in a `u64`: integers of N bits zero-extended,
+//! `float` as its 32 bits, `double` as its 64 bits, pointers as the
+//! emulator's tagged addresses ([`ADDR_BITS`]). Constants (and the kernel's
+//! arguments) live in slots filled once per warp; work-item builtins
+//! (`get_local_id`, `%tid.x`, …) in slots filled per work-group, so reading
+//! them costs nothing.
+//!
+//! Phis are not instructions here: every CFG edge carries its phi copies (a
+//! parallel copy, through temporaries when a phi reads another phi of the
+//! same block), executed for the lanes that take the edge. Lanes that meet
+//! at a join after diverging thus each bring their own incoming values.
+//!
+//! Instructions are laid out block by block in layout order, so an
+//! instruction's index (its PC) orders the same way as seed 000's PC order:
+//! block layout position, then position in the block.
+
+use super::memory::ADDR_BITS;
+use crate::launch::Policy;
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, FunctionValue};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::target::*;
+use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+use simt_passes::analysis::dominators::DomTree;
+use simt_passes::analysis::loops::LoopInfo;
+use simt_passes::analysis::post_dominators::PostDomTree;
+use simt_passes::cfg::BlockId;
+use simt_passes::function_cfg::FunctionCfg;
+use simt_passes::ir::{called_function_name, print_value, SlotNames};
+use simt_passes::kernel_model::{builtin_of, Builtin};
+use std::collections::{HashMap, HashSet};
+
+/// A register operand: slot × warp width.
+pub type R = u32;
+
+/// The PC of "no reconvergence point" (the virtual exit).
+pub const EXIT_PC: u32 = u32::MAX;
+
+/// The name of the convergence-marker function inserted by `simt-converge`.
+pub const CONVERGE_MARKER: &str = "simt.converge";
+
+/// A scalar leaf's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sk {
+    I(u8),
+    F32,
+    F64,
+    P,
+}
+
+impl Sk {
+    pub fn bits(self) -> u32 {
+        match self {
+            Sk::I(b) => b as u32,
+            Sk::F32 => 32,
+            Sk::F64 | Sk::P => 64,
+        }
+    }
+}
+
+/// One scalar of a (possibly aggregate) type and its byte offset in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leaf {
+    pub off: u64,
+    pub sk: Sk,
+}
+
+/// How a leaf is loaded and stored: `size` bytes, the low `bits` of which
+/// are the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemTy {
+    pub size: u8,
+    pub bits: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+    SMin,
+    SMax,
+    UMin,
+    UMax,
+    UAddSat,
+    USubSat,
+    SAddSat,
+    SSubSat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IUOp {
+    Ctpop,
+    Ctlz,
+    Cttz,
+    Bswap,
+    Bitrev,
+    Abs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    MinNum,
+    MaxNum,
+    Minimum,
+    Maximum,
+    CopySign,
+    Pow,
+    Atan2,
+    Hypot,
+    Fdim,
+    Remainder,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FUOp {
+    Neg,
+    Abs,
+    Sqrt,
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    Rint,
+    Exp,
+    Exp2,
+    Exp10,
+    Log,
+    Log2,
+    Log10,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Cbrt,
+    Expm1,
+    Log1p,
+    Erf,
+    Erfc,
+    Tgamma,
+    Lgamma,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IPred {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+/// LLVM's `fcmp` predicates, numbered as `LLVMRealPredicate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FPred(pub u8);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastOp {
+    /// Keep the low `to` bits.
+    Trunc(u8),
+    SExt { from: u8, to: u8 },
+    FToU { dbl: bool, to: u8 },
+    FToS { dbl: bool, to: u8 },
+    UToF { dbl: bool },
+    SToF { from: u8, dbl: bool },
+    FTrunc,
+    FExt,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RmwOp {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Nand,
+    Or,
+    Xor,
+    Max,
+    Min,
+    UMax,
+    UMin,
+    FAdd,
+    FSub,
+    FMax,
+    FMin,
+    FMaximum,
+    FMinimum,
+    UIncWrap,
+    UDecWrap,
+    USubCond,
+    USubSat,
+}
+
+/// One pre-decoded instruction. `d` is the destination, the other `R`s are
+/// operands; all are register offsets (slot × width).
+#[derive(Clone, Debug)]
+pub enum Inst {
+    IBin { op: IOp, bits: u8, d: R, a: R, b: R },
+    IUn { op: IUOp, bits: u8, d: R, a: R },
+    /// Funnel shift (`llvm.fshl`/`llvm.fshr`).
+    Fsh { left: bool, bits: u8, d: R, a: R, b: R, c: R },
+    FBin { op: FOp, dbl: bool, d: R, a: R, b: R },
+    FUn { op: FUOp, dbl: bool, d: R, a: R },
+    /// `a * b + c` rounded once (`llvm.fma`, `llvm.fmuladd`).
+    Fma { dbl: bool, d: R, a: R, b: R, c: R },
+    /// `llvm.powi`: float to an i32 power.
+    Powi { dbl: bool, d: R, a: R, b: R },
+    ICmp { p: IPred, bits: u8, d: R, a: R, b: R },
+    FCmp { p: FPred, dbl: bool, d: R, a: R, b: R },
+    Cast { op: CastOp, d: R, a: R },
+    Select { d: R, c: R, a: R, b: R },
+    Mov { d: R, a: R },
+    /// `base + off`.
+    Gep0 { d: R, base: R, off: i64 },
+    /// `base + off + sext(idx) * scale`.
+    Gep1 { d: R, base: R, off: i64, idx: R, scale: i64, bits: u8 },
+    Gep { d: R, base: R, off: i64, idx: Box<[(R, i64, u8)]> },
+    Load { d: R, p: R, off: i64, ty: MemTy },
+    Store { v: R, p: R, off: i64, ty: MemTy },
+    /// The work-item's private frame + `off`.
+    Alloca { d: R, off: u64 },
+    Rmw { op: RmwOp, ty: MemTy, d: R, p: R, v: R },
+    CmpXchg { ty: MemTy, d: R, ok: R, p: R, cmp: R, new: R },
+    Memcpy { dst: R, src: R, n: R },
+    Memset { dst: R, v: R, n: R },
+    /// `d = vector[idx]`, the vector's `n` leaves at `base`.
+    ExtractDyn { d: R, base: R, n: u32, idx: R, bits: u8 },
+    /// `d[idx] = v` (d already holds a copy of the vector).
+    InsertDyn { d: R, n: u32, v: R, idx: R, bits: u8 },
+    /// Reinterpreting bits between leaf lists of equal total size
+    /// (`bitcast <2 x i32> to i64`, …).
+    Repack { d: R, dl: Box<[Sk]>, s: R, sl: Box<[Sk]> },
+    Barrier { id: u32 },
+    /// A convergence check (markers policy only).
+    Converge,
+    /// `llvm.trap` and friends.
+    Trap,
+    Br { e: u32 },
+    CondBr { c: R, t: u32, f: u32 },
+    Switch { v: R, cases: Box<[(u64, u32)]>, default: u32 },
+    Ret,
+    Unreachable,
+}
+
+/// A CFG edge: the target block and the phi copies (destination, source)
+/// made by the lanes that take it.
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub from: u32,
+    pub to: u32,
+    /// PC of the target's first instruction.
+    pub pc: u32,
+    pub copies: Box<[(R, R)]>,
+    /// Some source is also a destination: copy through the temporaries.
+    pub via_temps: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct BlockInfo {
+    pub name: String,
+    pub first: u32,
+    /// PC of the immediate post-dominator's first instruction, or [`EXIT_PC`].
+    pub ipdom_pc: u32,
+    /// A convergence check starts the block (markers policy).
+    pub check: bool,
+}
+
+/// What a kernel parameter becomes.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSlot {
+    pub slot: u32,
+    pub sk: Sk,
+}
+
+/// A work-item builtin held in a slot, filled per work-group.
+#[derive(Clone, Copy, Debug)]
+pub struct Special {
+    pub slot: u32,
+    pub what: SpecialKind,
+    pub bits: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialKind {
+    Builtin(Builtin),
+    WarpSize,
+}
+
+/// A module-scope variable outside local memory: its own region.
+#[derive(Clone, Debug)]
+pub struct GlobalData {
+    pub name: String,
+    pub region: u32,
+    pub bytes: Vec<u8>,
+}
+
+/// The decoded kernel.
+#[derive(Debug)]
+pub struct Program {
+    pub kernel: String,
+    pub policy: Policy,
+    pub width: u32,
+    pub insts: Vec<Inst>,
+    /// Per instruction: index into `texts`, the IR it came from.
+    pub inst_text: Vec<u32>,
+    pub texts: Vec<String>,
+    /// Per instruction: its block.
+    pub inst_block: Vec<u32>,
+    pub blocks: Vec<BlockInfo>,
+    pub edges: Vec<Edge>,
+    pub nslots: u32,
+    /// First of the temporaries used by parallel phi copies.
+    pub temps: R,
+    pub consts: Vec<(u32, u64)>,
+    pub params: Vec<ParamSlot>,
+    pub specials: Vec<Special>,
+    /// Bytes of private memory per work-item (its allocas).
+    pub private_bytes: u64,
+    /// Bytes of the kernel's own local (`__local`, `__shared__`) variables.
+    pub static_local_bytes: u64,
+    pub globals: Vec<GlobalData>,
+    /// Per barrier id: how errors name it.
+    pub barrier_names: Vec<String>,
+    /// Convergence markers found in the IR (markers policy); 0 means the
+    /// implicit check points were used.
+    pub explicit_markers: usize,
+    /// Regions: the parameters are 1..=n, then local memory, the globals,
+    /// then one private region per work-item.
+    pub local_region: u32,
+    pub first_private_region: u32,
+}
+
+impl Program {
+    pub fn text_of(&self, pc: u32) -> &str {
+        self.inst_text.get(pc as usize).and_then(|&t| self.texts.get(t as usize)).map_or("?", String::as_str)
+    }
+}
+
+/// The address of byte `off` of region `r`.
+pub fn addr(r: u32, off: u64) -> u64 {
+    ((r as u64) << ADDR_BITS) | off
+}
+
+pub type DResult<T> = Result<T, String>;
+
+/// A variable GEP index: (register, scale in bytes, index bits).
+type GepTerm = (R, i64, u8);
+
+struct Dec {
+    td: LLVMTargetDataRef,
+    w: u32,
+    nslots: u32,
+    vals: HashMap<LLVMValueRef, (u32, u32)>,
+    consts: Vec<(u32, u64)>,
+    const_slots: HashMap<Vec<u64>, (u32, u32)>,
+    globals: HashMap<LLVMValueRef, u64>,
+    insts: Vec<Inst>,
+    inst_text: Vec<u32>,
+    inst_block: Vec<u32>,
+    texts: Vec<String>,
+    cur_text: u32,
+    cur_block: u32,
+    edges: Vec<Edge>,
+    edge_index: HashMap<(u32, u32), u32>,
+    block_index: HashMap<LLVMBasicBlockRef, u32>,
+    private_bytes: u64,
+    barrier_names: Vec<String>,
+    specials: Vec<Special>,
+    special_insts: HashSet<LLVMValueRef>,
+    names: SlotNames,
+    /// The phis of each block, for the copies of the edges into it.
+    block_phis: Vec<Vec<LLVMValueRef>>,
+    block_refs: Vec<LLVMBasicBlockRef>,
+}
+
+unsafe fn type_kind(t: LLVMTypeRef) -> LLVMTypeKind {
+    LLVMGetTypeKind(t)
+}
+
+unsafe fn type_string(t: LLVMTypeRef) -> String {
+    let p = LLVMPrintTypeToString(t);
+    let s = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+    LLVMDisposeMessage(p);
+    s
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+fn sext(x: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        x as i64
+    } else {
+        ((x << (64 - bits)) as i64) >> (64 - bits)
+    }
+}
+
+fn value_name(v: LLVMValueRef) -> String {
+    unsafe {
+        let mut len = 0usize;
+        let p = LLVMGetValueName2(v, &mut len);
+        if p.is_null() {
+            String::new()
+        } else {
+            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+        }
+    }
+}
+
+/// What [`decode`] works on.
+pub struct DecodeInput<'m, 'ctx> {
+    pub module: &'m Module<'ctx>,
+    pub function: FunctionValue<'ctx>,
+    pub width: u32,
+    pub policy: Policy,
+}
+
+/// Decodes `function` of `module`. Errors name what is unsupported.
+pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
+    let DecodeInput { module, function, width, policy } = input;
+    let kernel = simt_passes::ir::function_name(function);
+    unsafe {
+        let td = LLVMGetModuleDataLayout(module.as_mut_ptr());
+        let f = function.as_value_ref();
+        let fcfg = FunctionCfg::new(function);
+        let names = SlotNames::new(function);
+        let mut d = Dec {
+            td,
+            w: width,
+            nslots: 0,
+            vals: HashMap::new(),
+            consts: Vec::new(),
+            const_slots: HashMap::new(),
+            globals: HashMap::new(),
+            insts: Vec::new(),
+            inst_text: Vec::new(),
+            inst_block: Vec::new(),
+            texts: Vec::new(),
+            cur_text: 0,
+            cur_block: 0,
+            edges: Vec::new(),
+            edge_index: HashMap::new(),
+            block_index: HashMap::new(),
+            private_bytes: 0,
+            barrier_names: Vec::new(),
+            specials: Vec::new(),
+            special_insts: HashSet::new(),
+            names,
+            block_phis: Vec::new(),
+            block_refs: Vec::new(),
+        };
+        let nparams = LLVMCountParams(f);
+        let local_region = 1 + nparams;
+
+        // Module-scope variables: local ones get offsets in local memory,
+        // the others a region each.
+        let mut static_local: u64 = 0;
+        let mut globals = Vec::new();
+        let mut next_region = local_region + 1;
+        let mut g = LLVMGetFirstGlobal(module.as_mut_ptr());
+        while !g.is_null() {
+            let vty = LLVMGlobalGetValueType(g);
+            let name = value_name(g);
+            let aspace = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+            let size = LLVMABISizeOfType(td, vty);
+            let align = (LLVMGetAlignment(g) as u64).max(LLVMABIAlignmentOfType(td, vty) as u64).max(1);
+            if aspace == crate::kernel_sig::LOCAL_ADDRSPACE {
+                static_local = static_local.div_ceil(align) * align;
+                d.globals.insert(g, addr(local_region, static_local));
+                static_local += size;
+            } else {
+                let init = LLVMGetInitializer(g);
+                let mut bytes = vec![0u8; size as usize];
+                if !init.is_null() && LLVMIsNull(init) == 0 && LLVMIsUndef(init) == 0 {
+                    d.const_bytes(init, vty, &mut bytes, 0).map_err(|e| format!("initializer of @{name}: {e}"))?;
+                }
+                d.globals.insert(g, addr(next_region, 0));
+                globals.push(GlobalData { name, region: next_region, bytes });
+                next_region += 1;
+            }
+            g = LLVMGetNextGlobal(g);
+        }
+        let first_private_region = next_region;
+
+        // Parameters.
+        let mut params = Vec::new();
+        for i in 0..nparams {
+            let p = LLVMGetParam(f, i);
+            let leaves = d.leaves(LLVMTypeOf(p))?;
+            if leaves.len() != 1 {
+                return Err(format!("parameter {i} has type {}, which the emulator cannot pass", type_string(LLVMTypeOf(p))));
+            }
+            let slot = d.alloc(1);
+            d.vals.insert(p, (slot, 1));
+            params.push(ParamSlot { slot, sk: leaves[0].sk });
+        }
+
+        // Blocks and result slots.
+        let blocks = fcfg.blocks().to_vec();
+        for (i, b) in blocks.iter().enumerate() {
+            d.block_index.insert(b.as_mut_ptr(), i as u32);
+            d.block_refs.push(b.as_mut_ptr());
+        }
+        let mut explicit_markers = 0usize;
+        for b in &blocks {
+            let mut phis = Vec::new();
+            let mut i = LLVMGetFirstInstruction(b.as_mut_ptr());
+            while !i.is_null() {
+                if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMPHI {
+                    phis.push(i);
+                }
+                if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMCall && called_function_name(i).as_deref() == Some(CONVERGE_MARKER) {
+                    explicit_markers += 1;
+                }
+                let ty = LLVMTypeOf(i);
+                if !matches!(type_kind(ty), LLVMTypeKind::LLVMVoidTypeKind | LLVMTypeKind::LLVMTokenTypeKind | LLVMTypeKind::LLVMMetadataTypeKind) {
+                    if let Some(special) = d.special_of(i)? {
+                        let slot = d.alloc(1);
+                        d.vals.insert(i, (slot, 1));
+                        d.specials.push(Special { slot, what: special, bits: LLVMGetIntTypeWidth(ty) as u8 });
+                        d.special_insts.insert(i);
+                    } else if let Ok(n) = d.nleaves(ty) {
+                        let slot = d.alloc(n);
+                        d.vals.insert(i, (slot, n));
+                    }
+                    // Types the emulator cannot hold are reported when the
+                    // instruction is decoded.
+                }
+                i = LLVMGetNextInstruction(i);
+            }
+            d.block_phis.push(phis);
+        }
+
+        // Check points of the markers policy without markers in the IR:
+        // joins (2+ predecessors), loop exiting blocks and loop exits.
+        let cfg = &fcfg.cfg;
+        let mut check = vec![false; blocks.len()];
+        if policy == Policy::Markers && explicit_markers == 0 {
+            for b in cfg.blocks() {
+                if cfg.preds(b).len() >= 2 {
+                    check[b.index()] = true;
+                }
+            }
+            let dt = DomTree::dominators(cfg);
+            let li = LoopInfo::compute(cfg, &dt);
+            for (_, l) in li.loops() {
+                for &b in l.exiting.iter().chain(&l.exits) {
+                    check[b.index()] = true;
+                }
+            }
+            for c in li.irreducible_cycles() {
+                let inside: HashSet<BlockId> = c.blocks.iter().copied().collect();
+                for &b in &c.blocks {
+                    for &s in cfg.succs(b) {
+                        if !inside.contains(&s) {
+                            check[b.index()] = true;
+                            check[s.index()] = true;
+                        }
+                    }
+                }
+            }
+        }
+
+        // Instructions.
+        let mut first = Vec::with_capacity(blocks.len());
+        for (bi, b) in blocks.iter().enumerate() {
+            d.cur_block = bi as u32;
+            first.push(d.insts.len() as u32);
+            if check[bi] {
+                d.cur_text = d.text(format!("convergence check at the start of block {}", d.block_name(bi as u32)));
+                d.emit(Inst::Converge);
+            }
+            let mut i = LLVMGetFirstInstruction(b.as_mut_ptr());
+            while !i.is_null() {
+                if LLVMGetInstructionOpcode(i) != LLVMOpcode::LLVMPHI {
+                    d.cur_text = d.text(print_value(i));
+                    d.inst(i, policy).map_err(|e| format!("{e} in '{}'", print_value(i)))?;
+                }
+                i = LLVMGetNextInstruction(i);
+            }
+        }
+
+        // Edge targets, reconvergence points.
+        for e in &mut d.edges {
+            e.pc = first[e.to as usize];
+        }
+        let pdt = PostDomTree::compute(cfg);
+        let block_infos: Vec<BlockInfo> = cfg
+            .blocks()
+            .map(|b| BlockInfo {
+                name: d.block_name(b.0),
+                first: first[b.index()],
+                ipdom_pc: pdt.ipdom(b).map_or(EXIT_PC, |p| first[p.index()]),
+                check: check[b.index()],
+            })
+            .collect();
+
+        // Temporaries for parallel copies.
+        let max_copies = d.edges.iter().filter(|e| e.via_temps).map(|e| e.copies.len() as u32).max().unwrap_or(0);
+        let temps = d.alloc(max_copies) * width;
+        if (d.nslots as u64) * (width as u64) >= u32::MAX as u64 {
+            return Err(format!("the kernel needs {} registers per lane, too many for the emulator", d.nslots));
+        }
+
+        Ok(Program {
+            kernel: kernel.clone(),
+            policy,
+            width,
+            insts: d.insts,
+            inst_text: d.inst_text,
+            texts: d.texts,
+            inst_block: d.inst_block,
+            blocks: block_infos,
+            edges: d.edges,
+            nslots: d.nslots,
+            temps,
+            consts: d.consts,
+            params,
+            specials: d.specials,
+            private_bytes: d.private_bytes,
+            static_local_bytes: static_local,
+            globals,
+            barrier_names: d.barrier_names,
+            explicit_markers,
+            local_region,
+            first_private_region,
+        })
+    }
+}
+
+impl Dec {
+    fn alloc(&mut self, n: u32) -> u32 {
+        let s = self.nslots;
+        self.nslots += n;
+        s
+    }
+
+    fn r(&self, slot: u32) -> R {
+        slot * self.w
+    }
+
+    fn text(&mut self, t: String) -> u32 {
+        self.texts.push(t);
+        (self.texts.len() - 1) as u32
+    }
+
+    fn block_name(&self, b: u32) -> String {
+        let bb = self.block_refs[b as usize];
+        unsafe { self.names.of_value(LLVMBasicBlockAsValue(bb)).to_string() }
+    }
+
+    fn emit(&mut self, i: Inst) {
+        self.insts.push(i);
+        self.inst_text.push(self.cur_text);
+        self.inst_block.push(self.cur_block);
+    }
+
+    // ---------------------------------------------------------------- types
+
+    unsafe fn leaves(&self, ty: LLVMTypeRef) -> DResult<Vec<Leaf>> {
+        let mut out = Vec::new();
+        self.leaves_into(ty, 0, &mut out)?;
+        Ok(out)
+    }
+
+    unsafe fn nleaves(&self, ty: LLVMTypeRef) -> DResult<u32> {
+        Ok(match type_kind(ty) {
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let mut n = 0;
+                for i in 0..LLVMCountStructElementTypes(ty) {
+                    n += self.nleaves(LLVMStructGetTypeAtIndex(ty, i))?;
+                }
+                n
+            }
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let len = LLVMGetArrayLength2(ty);
+                let n = self.nleaves(LLVMGetElementType(ty))? as u64 * len;
+                if n > 1 << 16 {
+                    return Err(format!("a value of type {} is too large to hold in registers", type_string(ty)));
+                }
+                n as u32
+            }
+            LLVMTypeKind::LLVMVectorTypeKind => LLVMGetVectorSize(ty) * self.nleaves(LLVMGetElementType(ty))?,
+            _ => {
+                self.scalar(ty)?;
+                1
+            }
+        })
+    }
+
+    unsafe fn scalar(&self, ty: LLVMTypeRef) -> DResult<Sk> {
+        match type_kind(ty) {
+            LLVMTypeKind::LLVMIntegerTypeKind => {
+                let w = LLVMGetIntTypeWidth(ty);
+                if w > 64 {
+                    return Err(format!("integers wider than 64 bits ({}) are not supported", type_string(ty)));
+                }
+                Ok(Sk::I(w as u8))
+            }
+            LLVMTypeKind::LLVMFloatTypeKind => Ok(Sk::F32),
+            LLVMTypeKind::LLVMDoubleTypeKind => Ok(Sk::F64),
+            LLVMTypeKind::LLVMPointerTypeKind => {
+                let a = LLVMGetPointerAddressSpace(ty);
+                let size = LLVMPointerSizeForAS(self.td, a);
+                if size != 8 {
+                    return Err(format!("{size}-byte pointers ({}) are not supported (the emulator's addresses are 64-bit)", type_string(ty)));
+                }
+                Ok(Sk::P)
+            }
+            _ => Err(format!("values of type {} are not supported", type_string(ty))),
+        }
+    }
+
+    unsafe fn leaves_into(&self, ty: LLVMTypeRef, base: u64, out: &mut Vec<Leaf>) -> DResult<()> {
+        match type_kind(ty) {
+            LLVMTypeKind::LLVMStructTypeKind => {
+                for i in 0..LLVMCountStructElementTypes(ty) {
+                    let off = LLVMOffsetOfElement(self.td, ty, i);
+                    self.leaves_into(LLVMStructGetTypeAtIndex(ty, i), base + off, out)?;
+                }
+            }
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let e = LLVMGetElementType(ty);
+                let stride = LLVMABISizeOfType(self.td, e);
+                let len = LLVMGetArrayLength2(ty);
+                if len.saturating_mul(self.nleaves(e)? as u64) > 1 << 24 {
+                    return Err(format!("type {} is too large", type_string(ty)));
+                }
+                for k in 0..len {
+                    self.leaves_into(e, base + k * stride, out)?;
+                }
+            }
+            LLVMTypeKind::LLVMVectorTypeKind => {
+                let e = LLVMGetElementType(ty);
+                let sk = self.scalar(e)?;
+                let bits = sk.bits() as u64;
+                for k in 0..LLVMGetVectorSize(ty) as u64 {
+                    // Elements are packed; sub-byte ones cannot be addressed
+                    // (memory access checks `off` via MemTy).
+                    out.push(Leaf { off: base + k * bits / 8, sk });
+                }
+            }
+            _ => out.push(Leaf { off: base, sk: self.scalar(ty)? }),
+        }
+        Ok(())
+    }
+
+    fn memty(sk: Sk) -> DResult<MemTy> {
+        Ok(match sk {
+            Sk::I(b) => {
+                if b == 0 {
+                    return Err("zero-width integers are not supported".into());
+                }
+                MemTy { size: b.div_ceil(8), bits: b }
+            }
+            Sk::F32 => MemTy { size: 4, bits: 32 },
+            Sk::F64 | Sk::P => MemTy { size: 8, bits: 64 },
+        })
+    }
+
+    unsafe fn mem_leaves(&self, ty: LLVMTypeRef) -> DResult<Vec<(Leaf, MemTy)>> {
+        if type_kind(ty) == LLVMTypeKind::LLVMVectorTypeKind {
+            let e = LLVMGetElementType(ty);
+            if type_kind(e) == LLVMTypeKind::LLVMIntegerTypeKind && !LLVMGetIntTypeWidth(e).is_multiple_of(8) {
+                return Err(format!("memory access to {} (elements smaller than a byte) is not supported", type_string(ty)));
+            }
+        }
+        self.leaves(ty)?.into_iter().map(|l| Ok((l, Self::memty(l.sk)?))).collect()
+    }
+
+    // ---------------------------------------------------------------- values
+
+    /// The slots of value `v` (an argument, instruction or constant).
+    unsafe fn val(&mut self, v: LLVMValueRef) -> DResult<(R, u32)> {
+        if let Some(&(s, n)) = self.vals.get(&v) {
+            return Ok((self.r(s), n));
+        }
+        if LLVMIsConstant(v) == 0 {
+            if !LLVMIsAInstruction(v).is_null() {
+                return Err(format!("operand '{}' has a type the emulator cannot hold", print_value(v)));
+            }
+            return Err(format!("unsupported operand '{}'", print_value(v)));
+        }
+        let vals = self.const_leaves(v)?;
+        let n = vals.len() as u32;
+        if let Some(&(s, n)) = self.const_slots.get(&vals) {
+            return Ok((self.r(s), n));
+        }
+        let s = self.alloc(n);
+        for (k, x) in vals.iter().enumerate() {
+            self.consts.push((s + k as u32, *x));
+        }
+        self.const_slots.insert(vals, (s, n));
+        Ok((self.r(s), n))
+    }
+
+    /// A scalar operand's slot.
+    unsafe fn val1(&mut self, v: LLVMValueRef) -> DResult<R> {
+        let (r, n) = self.val(v)?;
+        if n != 1 {
+            return Err(format!("expected a scalar operand, got '{}'", print_value(v)));
+        }
+        Ok(r)
+    }
+
+    unsafe fn const_slot(&mut self, x: u64) -> R {
+        let key = vec![x];
+        if let Some(&(s, _)) = self.const_slots.get(&key) {
+            return self.r(s);
+        }
+        let s = self.alloc(1);
+        self.consts.push((s, x));
+        self.const_slots.insert(key, (s, 1));
+        self.r(s)
+    }
+
+    /// The leaf values of constant `c`.
+    unsafe fn const_leaves(&self, c: LLVMValueRef) -> DResult<Vec<u64>> {
+        let ty = LLVMTypeOf(c);
+        let n = self.nleaves(ty)? as usize;
+        if LLVMIsUndef(c) != 0 || LLVMIsPoison(c) != 0 || !LLVMIsAConstantAggregateZero(c).is_null() || !LLVMIsAConstantPointerNull(c).is_null() {
+            return Ok(vec![0; n]);
+        }
+        if !LLVMIsAConstantInt(c).is_null() {
+            let bits = LLVMGetIntTypeWidth(ty);
+            if bits > 64 {
+                return Err("integer constants wider than 64 bits are not supported".into());
+            }
+            return Ok(vec![LLVMConstIntGetZExtValue(c) & mask(bits)]);
+        }
+        if !LLVMIsAConstantFP(c).is_null() {
+            let mut loses = 0;
+            let x = LLVMConstRealGetDouble(c, &mut loses);
+            return match type_kind(ty) {
+                LLVMTypeKind::LLVMFloatTypeKind => Ok(vec![(x as f32).to_bits() as u64]),
+                LLVMTypeKind::LLVMDoubleTypeKind => Ok(vec![x.to_bits()]),
+                _ => Err(format!("constants of type {} are not supported", type_string(ty))),
+            };
+        }
+        if !LLVMIsAGlobalValue(c).is_null() {
+            return match self.globals.get(&c) {
+                Some(&a) => Ok(vec![a]),
+                None if !LLVMIsAFunction(c).is_null() => Err(format!("function pointers (@{}) are not supported", value_name(c))),
+                None => Err(format!("global @{} is not supported", value_name(c))),
+            };
+        }
+        if !LLVMIsAConstantDataSequential(c).is_null() {
+            let count = match type_kind(ty) {
+                LLVMTypeKind::LLVMVectorTypeKind => LLVMGetVectorSize(ty) as u64,
+                _ => LLVMGetArrayLength2(ty),
+            };
+            let mut out = Vec::with_capacity(n);
+            for i in 0..count {
+                out.extend(self.const_leaves(LLVMGetAggregateElement(c, i as u32))?);
+            }
+            return Ok(out);
+        }
+        if !LLVMIsAConstantArray(c).is_null() || !LLVMIsAConstantStruct(c).is_null() || !LLVMIsAConstantVector(c).is_null() {
+            let mut out = Vec::with_capacity(n);
+            for i in 0..LLVMGetNumOperands(c) {
+                out.extend(self.const_leaves(LLVMGetOperand(c, i as u32))?);
+            }
+            return Ok(out);
+        }
+        if !LLVMIsAConstantExpr(c).is_null() {
+            let op = LLVMGetConstOpcode(c);
+            let a = |k: u32| -> DResult<u64> {
+                let v = self.const_leaves(LLVMGetOperand(c, k))?;
+                v.first().copied().ok_or_else(|| "empty constant".to_string())
+            };
+            return match op {
+                LLVMOpcode::LLVMAddrSpaceCast | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMIntToPtr if n == 1 => Ok(vec![a(0)?]),
+                LLVMOpcode::LLVMPtrToInt | LLVMOpcode::LLVMTrunc if n == 1 => Ok(vec![a(0)? & mask(LLVMGetIntTypeWidth(ty))]),
+                LLVMOpcode::LLVMGetElementPtr if n == 1 => {
+                    let base = a(0)?;
+                    let src = LLVMGetGEPSourceElementType(c);
+                    let idx: Vec<LLVMValueRef> = (1..LLVMGetNumOperands(c) as u32).map(|k| LLVMGetOperand(c, k)).collect();
+                    let mut off = 0i64;
+                    let mut ty = src;
+                    for (k, &i) in idx.iter().enumerate() {
+                        let iv = self.const_leaves(i)?;
+                        let bits = LLVMGetIntTypeWidth(LLVMTypeOf(i));
+                        let x = sext(iv[0], bits);
+                        if k == 0 {
+                            off = off.wrapping_add(x.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
+                            continue;
+                        }
+                        match type_kind(ty) {
+                            LLVMTypeKind::LLVMStructTypeKind => {
+                                off = off.wrapping_add(LLVMOffsetOfElement(self.td, ty, x as u32) as i64);
+                                ty = LLVMStructGetTypeAtIndex(ty, x as u32);
+                            }
+                            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                                ty = LLVMGetElementType(ty);
+                                off = off.wrapping_add(x.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
+                            }
+                            _ => return Err("malformed constant getelementptr".into()),
+                        }
+                    }
+                    Ok(vec![base.wrapping_add(off as u64)])
+                }
+                LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub | LLVMOpcode::LLVMMul | LLVMOpcode::LLVMXor if n == 1 => {
+                    let (x, y) = (a(0)?, a(1)?);
+                    let r = match op {
+                        LLVMOpcode::LLVMAdd => x.wrapping_add(y),
+                        LLVMOpcode::LLVMSub => x.wrapping_sub(y),
+                        LLVMOpcode::LLVMMul => x.wrapping_mul(y),
+                        _ => x ^ y,
+                    };
+                    Ok(vec![r & mask(self.scalar(ty)?.bits())])
+                }
+                _ => Err(format!("unsupported constant expression '{}'", print_value(c))),
+            };
+        }
+        Err(format!("unsupported constant '{}'", print_value(c)))
+    }
+
+    /// Writes constant `c` of type `ty` into `out` at `base`.
+    unsafe fn const_bytes(&self, c: LLVMValueRef, ty: LLVMTypeRef, out: &mut [u8], base: u64) -> DResult<()> {
+        let leaves = self.mem_leaves(ty)?;
+        let vals = self.const_leaves(c)?;
+        for ((leaf, mt), v) in leaves.iter().zip(vals) {
+            let at = (base + leaf.off) as usize;
+            let bytes = v.to_le_bytes();
+            out[at..at + mt.size as usize].copy_from_slice(&bytes[..mt.size as usize]);
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- builtins
+
+    unsafe fn special_of(&self, i: LLVMValueRef) -> DResult<Option<SpecialKind>> {
+        if LLVMIsACallInst(i).is_null() {
+            return Ok(None);
+        }
+        let name = called_function_name(i).unwrap_or_default();
+        if name == "llvm.nvvm.read.ptx.sreg.warpsize" {
+            return Ok(Some(SpecialKind::WarpSize));
+        }
+        match builtin_of(i) {
+            Some(Builtin::Barrier) | None => Ok(None),
+            Some(b) => {
+                if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(i)) > 64 {
+                    return Err(format!("work-item builtin '{name}' returns a non-integer"));
+                }
+                Ok(Some(SpecialKind::Builtin(b)))
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- edges
+
+    unsafe fn edge(&mut self, from: u32, to_bb: LLVMBasicBlockRef) -> DResult<u32> {
+        let to = *self.block_index.get(&to_bb).ok_or("branch to a block outside the function")?;
+        if let Some(&e) = self.edge_index.get(&(from, to)) {
+            return Ok(e);
+        }
+        let from_bb = self.block_refs[from as usize];
+        let mut copies = Vec::new();
+        let mut dsts = HashSet::new();
+        let phis = self.block_phis[to as usize].clone();
+        for phi in phis {
+            let (d, n) = match self.vals.get(&phi) {
+                Some(&(s, n)) => (self.r(s), n),
+                None => return Err(format!("phi '{}' has a type the emulator cannot hold", print_value(phi))),
+            };
+            let mut src = None;
+            for k in 0..LLVMCountIncoming(phi) {
+                if LLVMGetIncomingBlock(phi, k) == from_bb {
+                    src = Some(LLVMGetIncomingValue(phi, k));
+                    break;
+                }
+            }
+            let src = src.ok_or_else(|| format!("phi '{}' has no value for a predecessor", print_value(phi)))?;
+            let (s, sn) = self.val(src).map_err(|e| format!("{e} in '{}'", print_value(phi)))?;
+            if sn != n {
+                return Err(format!("phi '{}': operand has {sn} leaves, the phi {n}", print_value(phi)));
+            }
+            for k in 0..n {
+                copies.push((d + k * self.w, s + k * self.w));
+                dsts.insert(d + k * self.w);
+            }
+        }
+        let via_temps = copies.iter().any(|(_, s)| dsts.contains(s));
+        self.edges.push(Edge { from, to, pc: 0, copies: copies.into_boxed_slice(), via_temps });
+        let id = (self.edges.len() - 1) as u32;
+        self.edge_index.insert((from, to), id);
+        Ok(id)
+    }
+
+    // ---------------------------------------------------------------- GEP
+
+    /// `(constant offset, [(index slot, scale, index bits)])` of a GEP over
+    /// `src` with `indices`.
+    unsafe fn gep_terms(&mut self, src: LLVMTypeRef, indices: &[LLVMValueRef]) -> DResult<(i64, Vec<GepTerm>)> {
+        let mut off = 0i64;
+        let mut terms = Vec::new();
+        let mut ty = src;
+        for (k, &i) in indices.iter().enumerate() {
+            let ity = LLVMTypeOf(i);
+            if type_kind(ity) != LLVMTypeKind::LLVMIntegerTypeKind {
+                return Err("vector getelementptr is not supported".into());
+            }
+            let bits = LLVMGetIntTypeWidth(ity);
+            if bits > 64 {
+                return Err("getelementptr indices wider than 64 bits are not supported".into());
+            }
+            let scale: i64;
+            if k == 0 {
+                scale = LLVMABISizeOfType(self.td, ty) as i64;
+            } else {
+                match type_kind(ty) {
+                    LLVMTypeKind::LLVMStructTypeKind => {
+                        if LLVMIsAConstantInt(i).is_null() {
+                            return Err("non-constant struct index".into());
+                        }
+                        let f = LLVMConstIntGetZExtValue(i) as u32;
+                        off = off.wrapping_add(LLVMOffsetOfElement(self.td, ty, f) as i64);
+                        ty = LLVMStructGetTypeAtIndex(ty, f);
+                        continue;
+                    }
+                    LLVMTypeKind::LLVMArrayTypeKind => {
+                        ty = LLVMGetElementType(ty);
+                        scale = LLVMABISizeOfType(self.td, ty) as i64;
+                    }
+                    LLVMTypeKind::LLVMVectorTypeKind => {
+                        ty = LLVMGetElementType(ty);
+                        scale = (self.scalar(ty)?.bits() / 8) as i64;
+                    }
+                    _ => return Err(format!("getelementptr into {}", type_string(ty))),
+                }
+            }
+            if !LLVMIsAConstantInt(i).is_null() {
+                let x = sext(LLVMConstIntGetZExtValue(i), bits);
+                off = off.wrapping_add(x.wrapping_mul(scale));
+            } else if LLVMIsUndef(i) != 0 || LLVMIsPoison(i) != 0 {
+                // poison index: any value; 0
+            } else if scale != 0 {
+                let r = self.val1(i)?;
+                terms.push((r, scale, bits as u8));
+            }
+        }
+        Ok((off, terms))
+    }
+
+    // ---------------------------------------------------------------- instructions
+
+    unsafe fn ops(&self, i: LLVMValueRef) -> Vec<LLVMValueRef> {
+        (0..LLVMGetNumOperands(i) as u32).map(|k| LLVMGetOperand(i, k)).collect()
+    }
+
+    unsafe fn dst(&self, i: LLVMValueRef) -> DResult<(R, u32)> {
+        match self.vals.get(&i) {
+            Some(&(s, n)) => Ok((self.r(s), n)),
+            None => Err(self.nleaves(LLVMTypeOf(i)).err().unwrap_or_else(|| format!("values of type {} are not supported", type_string(LLVMTypeOf(i))))),
+        }
+    }
+
+    /// Element leaf kinds of `ty` (a scalar: itself).
+    unsafe fn elem_sks(&self, ty: LLVMTypeRef) -> DResult<Vec<Sk>> {
+        Ok(self.leaves(ty)?.into_iter().map(|l| l.sk).collect())
+    }
+
+    unsafe fn inst(&mut self, i: LLVMValueRef, policy: Policy) -> DResult<()> {
+        use LLVMOpcode::*;
+        let op = LLVMGetInstructionOpcode(i);
+        let w = self.w;
+        match op {
+            LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor => {
+                let iop = match op {
+                    LLVMAdd => IOp::Add,
+                    LLVMSub => IOp::Sub,
+                    LLVMMul => IOp::Mul,
+                    LLVMUDiv => IOp::UDiv,
+                    LLVMSDiv => IOp::SDiv,
+                    LLVMURem => IOp::URem,
+                    LLVMSRem => IOp::SRem,
+                    LLVMShl => IOp::Shl,
+                    LLVMLShr => IOp::LShr,
+                    LLVMAShr => IOp::AShr,
+                    LLVMAnd => IOp::And,
+                    LLVMOr => IOp::Or,
+                    _ => IOp::Xor,
+                };
+                self.ibin(i, iop)
+            }
+            LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem => {
+                let fop = match op {
+                    LLVMFAdd => FOp::Add,
+                    LLVMFSub => FOp::Sub,
+                    LLVMFMul => FOp::Mul,
+                    LLVMFDiv => FOp::Div,
+                    _ => FOp::Rem,
+                };
+                self.fbin(i, fop, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1))
+            }
+            LLVMFNeg => self.fun(i, FUOp::Neg, LLVMGetOperand(i, 0)),
+            LLVMICmp => {
+                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
+                let (b, _) = self.val(LLVMGetOperand(i, 1))?;
+                let (d, _) = self.dst(i)?;
+                let sks = self.elem_sks(LLVMTypeOf(LLVMGetOperand(i, 0)))?;
+                use LLVMIntPredicate::*;
+                let p = match LLVMGetICmpPredicate(i) {
+                    LLVMIntEQ => IPred::Eq,
+                    LLVMIntNE => IPred::Ne,
+                    LLVMIntUGT => IPred::Ugt,
+                    LLVMIntUGE => IPred::Uge,
+                    LLVMIntULT => IPred::Ult,
+                    LLVMIntULE => IPred::Ule,
+                    LLVMIntSGT => IPred::Sgt,
+                    LLVMIntSGE => IPred::Sge,
+                    LLVMIntSLT => IPred::Slt,
+                    LLVMIntSLE => IPred::Sle,
+                };
+                for k in 0..n {
+                    self.emit(Inst::ICmp { p, bits: sks[k as usize].bits() as u8, d: d + k * w, a: a + k * w, b: b + k * w });
+                }
+                Ok(())
+            }
+            LLVMFCmp => {
+                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
+                let (b, _) = self.val(LLVMGetOperand(i, 1))?;
+                let (d, _) = self.dst(i)?;
+                let sks = self.elem_sks(LLVMTypeOf(LLVMGetOperand(i, 0)))?;
+                let p = FPred(LLVMGetFCmpPredicate(i) as u8);
+                for k in 0..n {
+                    let dbl = match sks[k as usize] {
+                        Sk::F32 => false,
+                        Sk::F64 => true,
+                        _ => return Err("fcmp on a non-float".into()),
+                    };
+                    self.emit(Inst::FCmp { p, dbl, d: d + k * w, a: a + k * w, b: b + k * w });
+                }
+                Ok(())
+            }
+            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt | LLVMPtrToInt
+            | LLVMPtrToAddr | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast => self.cast(i, op),
+            LLVMSelect => {
+                let (c, cn) = self.val(LLVMGetOperand(i, 0))?;
+                let (a, n) = self.val(LLVMGetOperand(i, 1))?;
+                let (b, _) = self.val(LLVMGetOperand(i, 2))?;
+                let (d, _) = self.dst(i)?;
+                for k in 0..n {
+                    let ck = if cn == 1 { c } else { c + k * w };
+                    self.emit(Inst::Select { d: d + k * w, c: ck, a: a + k * w, b: b + k * w });
+                }
+                Ok(())
+            }
+            LLVMFreeze => {
+                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
+                let (d, _) = self.dst(i)?;
+                for k in 0..n {
+                    self.emit(Inst::Mov { d: d + k * w, a: a + k * w });
+                }
+                Ok(())
+            }
+            LLVMGetElementPtr => {
+                let ops = self.ops(i);
+                if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMPointerTypeKind {
+                    return Err("vector getelementptr is not supported".into());
+                }
+                let base = self.val1(ops[0])?;
+                let (off, terms) = self.gep_terms(LLVMGetGEPSourceElementType(i), &ops[1..])?;
+                let (d, _) = self.dst(i)?;
+                self.emit(match terms.len() {
+                    0 => Inst::Gep0 { d, base, off },
+                    1 => Inst::Gep1 { d, base, off, idx: terms[0].0, scale: terms[0].1, bits: terms[0].2 },
+                    _ => Inst::Gep { d, base, off, idx: terms.into_boxed_slice() },
+                });
+                Ok(())
+            }
+            LLVMLoad => {
+                let p = self.val1(LLVMGetOperand(i, 0))?;
+                let (d, _) = self.dst(i)?;
+                let leaves = self.mem_leaves(LLVMTypeOf(i))?;
+                for (k, (leaf, ty)) in leaves.into_iter().enumerate() {
+                    self.emit(Inst::Load { d: d + k as u32 * w, p, off: leaf.off as i64, ty });
+                }
+                Ok(())
+            }
+            LLVMStore => {
+                let v = LLVMGetOperand(i, 0);
+                let (vr, _) = self.val(v)?;
+                let p = self.val1(LLVMGetOperand(i, 1))?;
+                let leaves = self.mem_leaves(LLVMTypeOf(v))?;
+                for (k, (leaf, ty)) in leaves.into_iter().enumerate() {
+                    self.emit(Inst::Store { v: vr + k as u32 * w, p, off: leaf.off as i64, ty });
+                }
+                Ok(())
+            }
+            LLVMAlloca => {
+                let ty = LLVMGetAllocatedType(i);
+                let count = LLVMGetOperand(i, 0);
+                if LLVMIsAConstantInt(count).is_null() {
+                    return Err("alloca of a run-time size is not supported".into());
+                }
+                let size = LLVMABISizeOfType(self.td, ty).saturating_mul(LLVMConstIntGetZExtValue(count));
+                let align = (LLVMGetAlignment(i) as u64).max(1);
+                let off = self.private_bytes.div_ceil(align) * align;
+                self.private_bytes = off + size.max(1);
+                if self.private_bytes > 1 << 30 {
+                    return Err("private memory above 1 GiB per work-item".into());
+                }
+                let (d, _) = self.dst(i)?;
+                self.emit(Inst::Alloca { d, off });
+                Ok(())
+            }
+            LLVMAtomicRMW => {
+                let p = self.val1(LLVMGetOperand(i, 0))?;
+                let vv = LLVMGetOperand(i, 1);
+                let v = self.val1(vv)?;
+                let sk = self.scalar(LLVMTypeOf(vv))?;
+                let ty = Self::memty(sk)?;
+                let (d, _) = self.dst(i)?;
+                use LLVMAtomicRMWBinOp::*;
+                let rop = match LLVMGetAtomicRMWBinOp(i) {
+                    LLVMAtomicRMWBinOpXchg => RmwOp::Xchg,
+                    LLVMAtomicRMWBinOpAdd => RmwOp::Add,
+                    LLVMAtomicRMWBinOpSub => RmwOp::Sub,
+                    LLVMAtomicRMWBinOpAnd => RmwOp::And,
+                    LLVMAtomicRMWBinOpNand => RmwOp::Nand,
+                    LLVMAtomicRMWBinOpOr => RmwOp::Or,
+                    LLVMAtomicRMWBinOpXor => RmwOp::Xor,
+                    LLVMAtomicRMWBinOpMax => RmwOp::Max,
+                    LLVMAtomicRMWBinOpMin => RmwOp::Min,
+                    LLVMAtomicRMWBinOpUMax => RmwOp::UMax,
+                    LLVMAtomicRMWBinOpUMin => RmwOp::UMin,
+                    LLVMAtomicRMWBinOpFAdd => RmwOp::FAdd,
+                    LLVMAtomicRMWBinOpFSub => RmwOp::FSub,
+                    LLVMAtomicRMWBinOpFMax => RmwOp::FMax,
+                    LLVMAtomicRMWBinOpFMin => RmwOp::FMin,
+                    LLVMAtomicRMWBinOpFMaximum => RmwOp::FMaximum,
+                    LLVMAtomicRMWBinOpFMinimum => RmwOp::FMinimum,
+                    LLVMAtomicRMWBinOpUIncWrap => RmwOp::UIncWrap,
+                    LLVMAtomicRMWBinOpUDecWrap => RmwOp::UDecWrap,
+                    LLVMAtomicRMWBinOpUSubCond => RmwOp::USubCond,
+                    LLVMAtomicRMWBinOpUSubSat => RmwOp::USubSat,
+                };
+                let is_float_op = matches!(rop, RmwOp::FAdd | RmwOp::FSub | RmwOp::FMax | RmwOp::FMin | RmwOp::FMaximum | RmwOp::FMinimum);
+                if is_float_op != matches!(sk, Sk::F32 | Sk::F64) {
+                    return Err("atomicrmw operation does not fit its type".into());
+                }
+                self.emit(Inst::Rmw { op: rop, ty, d, p, v });
+                Ok(())
+            }
+            LLVMAtomicCmpXchg => {
+                let p = self.val1(LLVMGetOperand(i, 0))?;
+                let cv = LLVMGetOperand(i, 1);
+                let cmp = self.val1(cv)?;
+                let new = self.val1(LLVMGetOperand(i, 2))?;
+                let ty = Self::memty(self.scalar(LLVMTypeOf(cv))?)?;
+                let (d, n) = self.dst(i)?;
+                if n != 2 {
+                    return Err("cmpxchg result".into());
+                }
+                self.emit(Inst::CmpXchg { ty, d, ok: d + w, p, cmp, new });
+                Ok(())
+            }
+            LLVMFence => Ok(()),
+            LLVMExtractValue | LLVMInsertValue => {
+                let agg = LLVMGetOperand(i, 0);
+                let aty = LLVMTypeOf(agg);
+                let n_idx = LLVMGetNumIndices(i) as usize;
+                let idx = std::slice::from_raw_parts(LLVMGetIndices(i), n_idx).to_vec();
+                let (start, count) = self.leaf_range(aty, &idx)?;
+                let (a, an) = self.val(agg)?;
+                let (d, _) = self.dst(i)?;
+                if op == LLVMExtractValue {
+                    for k in 0..count {
+                        self.emit(Inst::Mov { d: d + k * w, a: a + (start + k) * w });
+                    }
+                } else {
+                    let (v, _) = self.val(LLVMGetOperand(i, 1))?;
+                    for k in 0..an {
+                        if k < start || k >= start + count {
+                            self.emit(Inst::Mov { d: d + k * w, a: a + k * w });
+                        }
+                    }
+                    for k in 0..count {
+                        self.emit(Inst::Mov { d: d + (start + k) * w, a: v + k * w });
+                    }
+                }
+                Ok(())
+            }
+            LLVMExtractElement => {
+                let vec = LLVMGetOperand(i, 0);
+                let ix = LLVMGetOperand(i, 1);
+                let (a, n) = self.val(vec)?;
+                let (d, _) = self.dst(i)?;
+                if !LLVMIsAConstantInt(ix).is_null() {
+                    let k = LLVMConstIntGetZExtValue(ix);
+                    if k < n as u64 {
+                        self.emit(Inst::Mov { d, a: a + k as u32 * w });
+                    } else {
+                        let z = self.const_slot(0);
+                        self.emit(Inst::Mov { d, a: z });
+                    }
+                } else {
+                    let idx = self.val1(ix)?;
+                    let bits = LLVMGetIntTypeWidth(LLVMTypeOf(ix)) as u8;
+                    self.emit(Inst::ExtractDyn { d, base: a, n, idx, bits });
+                }
+                Ok(())
+            }
+            LLVMInsertElement => {
+                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
+                let v = self.val1(LLVMGetOperand(i, 1))?;
+                let ix = LLVMGetOperand(i, 2);
+                let (d, _) = self.dst(i)?;
+                if !LLVMIsAConstantInt(ix).is_null() {
+                    let at = LLVMConstIntGetZExtValue(ix);
+                    for k in 0..n {
+                        let src = if k as u64 == at { v } else { a + k * w };
+                        self.emit(Inst::Mov { d: d + k * w, a: src });
+                    }
+                } else {
+                    for k in 0..n {
+                        self.emit(Inst::Mov { d: d + k * w, a: a + k * w });
+                    }
+                    let idx = self.val1(ix)?;
+                    let bits = LLVMGetIntTypeWidth(LLVMTypeOf(ix)) as u8;
+                    self.emit(Inst::InsertDyn { d, n, v, idx, bits });
+                }
+                Ok(())
+            }
+            LLVMShuffleVector => {
+                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
+                let (b, _) = self.val(LLVMGetOperand(i, 1))?;
+                let (d, dn) = self.dst(i)?;
+                let z = self.const_slot(0);
+                for k in 0..dn {
+                    let m = LLVMGetMaskValue(i, k);
+                    let src = if m < 0 {
+                        z
+                    } else if (m as u32) < n {
+                        a + m as u32 * w
+                    } else {
+                        b + (m as u32 - n) * w
+                    };
+                    self.emit(Inst::Mov { d: d + k * w, a: src });
+                }
+                Ok(())
+            }
+            LLVMCall => self.call(i, policy),
+            LLVMBr => {
+                let b = self.cur_block;
+                if LLVMIsConditional(i) != 0 {
+                    let c = self.val1(LLVMGetCondition(i))?;
+                    let t = self.edge(b, LLVMGetSuccessor(i, 0))?;
+                    let f = self.edge(b, LLVMGetSuccessor(i, 1))?;
+                    if t == f {
+                        self.emit(Inst::Br { e: t });
+                    } else {
+                        self.emit(Inst::CondBr { c, t, f });
+                    }
+                } else {
+                    let e = self.edge(b, LLVMGetSuccessor(i, 0))?;
+                    self.emit(Inst::Br { e });
+                }
+                Ok(())
+            }
+            LLVMSwitch => {
+                let b = self.cur_block;
+                let cond = LLVMGetOperand(i, 0);
+                let v = self.val1(cond)?;
+                let bits = LLVMGetIntTypeWidth(LLVMTypeOf(cond));
+                let default = self.edge(b, LLVMGetSuccessor(i, 0))?;
+                let mut cases = Vec::new();
+                for k in 1..LLVMGetNumSuccessors(i) {
+                    let cv = LLVMGetSwitchCaseValue(i, k);
+                    let e = self.edge(b, LLVMGetSuccessor(i, k))?;
+                    cases.push((LLVMConstIntGetZExtValue(cv) & mask(bits), e));
+                }
+                self.emit(Inst::Switch { v, cases: cases.into_boxed_slice(), default });
+                Ok(())
+            }
+            LLVMRet => {
+                self.emit(Inst::Ret);
+                Ok(())
+            }
+            LLVMUnreachable => {
+                self.emit(Inst::Unreachable);
+                Ok(())
+            }
+            LLVMPHI => Ok(()),
+            _ => Err(format!("unsupported instruction (opcode {op:?})")),
+        }
+    }
+
+    /// Leaves `[start, start + count)` of the aggregate path `idx` in `ty`.
+    unsafe fn leaf_range(&self, ty: LLVMTypeRef, idx: &[u32]) -> DResult<(u32, u32)> {
+        let Some((&first, rest)) = idx.split_first() else {
+            return Ok((0, self.nleaves(ty)?));
+        };
+        match type_kind(ty) {
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let mut start = 0;
+                for k in 0..first {
+                    start += self.nleaves(LLVMStructGetTypeAtIndex(ty, k))?;
+                }
+                let (s, c) = self.leaf_range(LLVMStructGetTypeAtIndex(ty, first), rest)?;
+                Ok((start + s, c))
+            }
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let e = LLVMGetElementType(ty);
+                let per = self.nleaves(e)?;
+                let (s, c) = self.leaf_range(e, rest)?;
+                Ok((first * per + s, c))
+            }
+            _ => Err("extractvalue/insertvalue path into a non-aggregate".into()),
+        }
+    }
+
+    unsafe fn ibin(&mut self, i: LLVMValueRef, op: IOp) -> DResult<()> {
+        let w = self.w;
+        let (a, n) = self.val(LLVMGetOperand(i, 0))?;
+        let (b, _) = self.val(LLVMGetOperand(i, 1))?;
+        let (d, _) = self.dst(i)?;
+        let sks = self.elem_sks(LLVMTypeOf(i))?;
+        for k in 0..n {
+            let bits = match sks[k as usize] {
+                Sk::I(b) => b,
+                _ => return Err("integer operation on a non-integer".into()),
+            };
+            self.emit(Inst::IBin { op, bits, d: d + k * w, a: a + k * w, b: b + k * w });
+        }
+        Ok(())
+    }
+
+    fn float_kind(sk: Sk) -> DResult<bool> {
+        match sk {
+            Sk::F32 => Ok(false),
+            Sk::F64 => Ok(true),
+            _ => Err("float operation on a non-float".into()),
+        }
+    }
+
+    unsafe fn fbin(&mut self, i: LLVMValueRef, op: FOp, x: LLVMValueRef, y: LLVMValueRef) -> DResult<()> {
+        let w = self.w;
+        let (a, n) = self.val(x)?;
+        let (b, _) = self.val(y)?;
+        let (d, _) = self.dst(i)?;
+        let sks = self.elem_sks(LLVMTypeOf(i))?;
+        for k in 0..n {
+            let dbl = Self::float_kind(sks[k as usize])?;
+            self.emit(Inst::FBin { op, dbl, d: d + k * w, a: a + k * w, b: b + k * w });
+        }
+        Ok(())
+    }
+
+    unsafe fn fun(&mut self, i: LLVMValueRef, op: FUOp, x: LLVMValueRef) -> DResult<()> {
+        let w = self.w;
+        let (a, n) = self.val(x)?;
+        let (d, _) = self.dst(i)?;
+        let sks = self.elem_sks(LLVMTypeOf(i))?;
+        for k in 0..n {
+            let dbl = Self::float_kind(sks[k as usize])?;
+            self.emit(Inst::FUn { op, dbl, d: d + k * w, a: a + k * w });
+        }
+        Ok(())
+    }
+
+    unsafe fn cast(&mut self, i: LLVMValueRef, op: LLVMOpcode) -> DResult<()> {
+        use LLVMOpcode::*;
+        let w = self.w;
+        let src = LLVMGetOperand(i, 0);
+        let (a, n) = self.val(src)?;
+        let (d, dn) = self.dst(i)?;
+        let ss = self.elem_sks(LLVMTypeOf(src))?;
+        let ds = self.elem_sks(LLVMTypeOf(i))?;
+        if n != dn {
+            if op == LLVMBitCast {
+                let bits = |l: &[Sk]| l.iter().map(|s| s.bits() as usize).sum::<usize>();
+                if bits(&ss) != bits(&ds) || bits(&ss) > 1024 {
+                    return Err("bitcast between types of different or more than 1024 bits is not supported".into());
+                }
+                self.emit(Inst::Repack { d, dl: ds.into_boxed_slice(), s: a, sl: ss.into_boxed_slice() });
+                return Ok(());
+            }
+            return Err("cast between different element counts".into());
+        }
+        for k in 0..n as usize {
+            let (f, t) = (ss[k], ds[k]);
+            let (dk, ak) = (d + k as u32 * w, a + k as u32 * w);
+            let c = match (op, f, t) {
+                (LLVMTrunc | LLVMPtrToInt | LLVMPtrToAddr, _, Sk::I(to)) if to < f.bits() as u8 => Some(CastOp::Trunc(to)),
+                (LLVMSExt, Sk::I(from), Sk::I(to)) => Some(CastOp::SExt { from, to }),
+                (LLVMFPToUI, _, Sk::I(to)) => Some(CastOp::FToU { dbl: f == Sk::F64, to }),
+                (LLVMFPToSI, _, Sk::I(to)) => Some(CastOp::FToS { dbl: f == Sk::F64, to }),
+                (LLVMUIToFP, Sk::I(_), _) => Some(CastOp::UToF { dbl: t == Sk::F64 }),
+                (LLVMSIToFP, Sk::I(from), _) => Some(CastOp::SToF { from, dbl: t == Sk::F64 }),
+                (LLVMFPTrunc, Sk::F64, Sk::F32) => Some(CastOp::FTrunc),
+                (LLVMFPExt, Sk::F32, Sk::F64) => Some(CastOp::FExt),
+                (LLVMFPTrunc | LLVMFPExt, _, _) => return Err("unsupported float conversion".into()),
+                // zext, ptrtoint/inttoptr widening or equal, bitcast of equal
+                // width, addrspacecast: the bits stay.
+                (LLVMZExt | LLVMPtrToInt | LLVMPtrToAddr | LLVMIntToPtr | LLVMAddrSpaceCast, _, _) => None,
+                (LLVMBitCast, _, _) if f.bits() == t.bits() => None,
+                _ => return Err("unsupported cast".into()),
+            };
+            self.emit(match c {
+                Some(op) => Inst::Cast { op, d: dk, a: ak },
+                None => Inst::Mov { d: dk, a: ak },
+            });
+        }
+        Ok(())
+    }
+
+    unsafe fn call(&mut self, i: LLVMValueRef, policy: Policy) -> DResult<()> {
+        let name = match called_function_name(i) {
+            Some(n) => n,
+            None => return Err("indirect calls are not supported".into()),
+        };
+        let arg = |k: u32| LLVMGetOperand(i, k);
+        if self.special_insts.contains(&i) {
+            return Ok(()); // a work-item builtin: its slot is filled per work-group
+        }
+        if name == CONVERGE_MARKER {
+            if policy == Policy::Markers {
+                self.emit(Inst::Converge);
+            }
+            return Ok(());
+        }
+        if let Some(b) = builtin_of(i) {
+            if b == Builtin::Barrier {
+                if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
+                    return Err(format!("'{name}' (a barrier that returns a value) is not supported"));
+                }
+                let id = self.barrier_names.len() as u32;
+                let desc = describe_barrier(i, &self.block_name(self.cur_block), id as usize + 1);
+                self.barrier_names.push(desc);
+                self.emit(Inst::Barrier { id });
+                return Ok(());
+            }
+            return Err(format!("work-item builtin '{name}' with a non-constant dimension is not supported"));
+        }
+        // Intrinsics without effect on the result.
+        let ignored = ["llvm.lifetime.", "llvm.assume", "llvm.dbg.", "llvm.experimental.noalias.scope.decl", "llvm.invariant.", "llvm.var.annotation", "llvm.ptr.annotation", "llvm.sideeffect", "llvm.donothing", "llvm.experimental.convergence."];
+        if ignored.iter().any(|p| name.starts_with(p)) {
+            if name.starts_with("llvm.ptr.annotation") || name.starts_with("llvm.invariant.start") {
+                // returns its pointer / a token: pass the pointer through
+                if let Ok((d, 1)) = self.dst(i) {
+                    let a = self.val1(arg(0))?;
+                    self.emit(Inst::Mov { d, a });
+                }
+            }
+            return Ok(());
+        }
+        if matches!(name.as_str(), "llvm.trap" | "llvm.debugtrap" | "llvm.ubsantrap" | "__assertfail" | "__assert_fail") {
+            self.emit(Inst::Trap);
+            return Ok(());
+        }
+        let base = intrinsic_base(&name);
+        let fbin = |op| Some(op);
+        let fbin_op: Option<FOp> = match base {
+            "llvm.minnum" | "fminf" | "fmin" => fbin(FOp::MinNum),
+            "llvm.maxnum" | "fmaxf" | "fmax" => fbin(FOp::MaxNum),
+            "llvm.minimum" => fbin(FOp::Minimum),
+            "llvm.maximum" => fbin(FOp::Maximum),
+            "llvm.copysign" | "copysignf" | "copysign" => fbin(FOp::CopySign),
+            "llvm.pow" | "powf" | "pow" => fbin(FOp::Pow),
+            "atan2f" | "atan2" | "llvm.atan2" => fbin(FOp::Atan2),
+            "hypotf" | "hypot" => fbin(FOp::Hypot),
+            "fdimf" | "fdim" => fbin(FOp::Fdim),
+            "fmodf" | "fmod" => fbin(FOp::Rem),
+            "remainderf" | "remainder" => fbin(FOp::Remainder),
+            _ => None,
+        };
+        if let Some(op) = fbin_op {
+            return self.fbin(i, op, arg(0), arg(1));
+        }
+        let fun_op: Option<FUOp> = match base {
+            "llvm.sqrt" | "sqrtf" | "sqrt" => Some(FUOp::Sqrt),
+            "llvm.fabs" | "fabsf" | "fabs" => Some(FUOp::Abs),
+            "llvm.floor" | "floorf" | "floor" => Some(FUOp::Floor),
+            "llvm.ceil" | "ceilf" | "ceil" => Some(FUOp::Ceil),
+            "llvm.trunc" | "truncf" | "trunc" => Some(FUOp::Trunc),
+            "llvm.round" | "roundf" | "round" => Some(FUOp::Round),
+            "llvm.rint" | "llvm.nearbyint" | "llvm.roundeven" | "rintf" | "rint" | "nearbyintf" | "nearbyint" => Some(FUOp::Rint),
+            "llvm.exp" | "expf" | "exp" => Some(FUOp::Exp),
+            "llvm.exp2" | "exp2f" | "exp2" => Some(FUOp::Exp2),
+            "llvm.exp10" | "exp10f" | "exp10" => Some(FUOp::Exp10),
+            "llvm.log" | "logf" | "log" => Some(FUOp::Log),
+            "llvm.log2" | "log2f" | "log2" => Some(FUOp::Log2),
+            "llvm.log10" | "log10f" | "log10" => Some(FUOp::Log10),
+            "llvm.sin" | "sinf" | "sin" => Some(FUOp::Sin),
+            "llvm.cos" | "cosf" | "cos" => Some(FUOp::Cos),
+            "llvm.tan" | "tanf" | "tan" => Some(FUOp::Tan),
+            "llvm.asin" | "asinf" | "asin" => Some(FUOp::Asin),
+            "llvm.acos" | "acosf" | "acos" => Some(FUOp::Acos),
+            "llvm.atan" | "atanf" | "atan" => Some(FUOp::Atan),
+            "llvm.sinh" | "sinhf" | "sinh" => Some(FUOp::Sinh),
+            "llvm.cosh" | "coshf" | "cosh" => Some(FUOp::Cosh),
+            "llvm.tanh" | "tanhf" | "tanh" => Some(FUOp::Tanh),
+            "asinhf" | "asinh" => Some(FUOp::Asinh),
+            "acoshf" | "acosh" => Some(FUOp::Acosh),
+            "atanhf" | "atanh" => Some(FUOp::Atanh),
+            "cbrtf" | "cbrt" => Some(FUOp::Cbrt),
+            "expm1f" | "expm1" => Some(FUOp::Expm1),
+            "log1pf" | "log1p" => Some(FUOp::Log1p),
+            "erff" | "erf" => Some(FUOp::Erf),
+            "erfcf" | "erfc" => Some(FUOp::Erfc),
+            "tgammaf" | "tgamma" => Some(FUOp::Tgamma),
+            "lgammaf" | "lgamma" => Some(FUOp::Lgamma),
+            _ => None,
+        };
+        if let Some(op) = fun_op {
+            return self.fun(i, op, arg(0));
+        }
+        let w = self.w;
+        match base {
+            "llvm.fmuladd" | "llvm.fma" | "fmaf" | "fma" => {
+                let (a, n) = self.val(arg(0))?;
+                let (b, _) = self.val(arg(1))?;
+                let (c, _) = self.val(arg(2))?;
+                let (d, _) = self.dst(i)?;
+                let sks = self.elem_sks(LLVMTypeOf(i))?;
+                for k in 0..n {
+                    let dbl = Self::float_kind(sks[k as usize])?;
+                    self.emit(Inst::Fma { dbl, d: d + k * w, a: a + k * w, b: b + k * w, c: c + k * w });
+                }
+                Ok(())
+            }
+            "llvm.powi" => {
+                let (a, n) = self.val(arg(0))?;
+                let b = self.val1(arg(1))?;
+                let (d, _) = self.dst(i)?;
+                let sks = self.elem_sks(LLVMTypeOf(i))?;
+                for k in 0..n {
+                    let dbl = Self::float_kind(sks[k as usize])?;
+                    self.emit(Inst::Powi { dbl, d: d + k * w, a: a + k * w, b });
+                }
+                Ok(())
+            }
+            "llvm.smin" | "llvm.smax" | "llvm.umin" | "llvm.umax" | "llvm.uadd.sat" | "llvm.usub.sat" | "llvm.sadd.sat" | "llvm.ssub.sat" => {
+                let op = match base {
+                    "llvm.smin" => IOp::SMin,
+                    "llvm.smax" => IOp::SMax,
+                    "llvm.umin" => IOp::UMin,
+                    "llvm.umax" => IOp::UMax,
+                    "llvm.uadd.sat" => IOp::UAddSat,
+                    "llvm.usub.sat" => IOp::USubSat,
+                    "llvm.sadd.sat" => IOp::SAddSat,
+                    _ => IOp::SSubSat,
+                };
+                self.ibin(i, op)
+            }
+            "llvm.ctpop" | "llvm.ctlz" | "llvm.cttz" | "llvm.bswap" | "llvm.bitreverse" | "llvm.abs" => {
+                let op = match base {
+                    "llvm.ctpop" => IUOp::Ctpop,
+                    "llvm.ctlz" => IUOp::Ctlz,
+                    "llvm.cttz" => IUOp::Cttz,
+                    "llvm.bswap" => IUOp::Bswap,
+                    "llvm.bitreverse" => IUOp::Bitrev,
+                    _ => IUOp::Abs,
+                };
+                let (a, n) = self.val(arg(0))?;
+                let (d, _) = self.dst(i)?;
+                let sks = self.elem_sks(LLVMTypeOf(i))?;
+                for k in 0..n {
+                    let Sk::I(bits) = sks[k as usize] else { return Err("integer intrinsic on a non-integer".into()) };
+                    if op == IUOp::Bswap && bits % 16 != 0 {
+                        return Err("llvm.bswap of an odd number of bytes".into());
+                    }
+                    self.emit(Inst::IUn { op, bits, d: d + k * w, a: a + k * w });
+                }
+                Ok(())
+            }
+            "llvm.fshl" | "llvm.fshr" => {
+                let (a, n) = self.val(arg(0))?;
+                let (b, _) = self.val(arg(1))?;
+                let (c, _) = self.val(arg(2))?;
+                let (d, _) = self.dst(i)?;
+                let sks = self.elem_sks(LLVMTypeOf(i))?;
+                for k in 0..n {
+                    let Sk::I(bits) = sks[k as usize] else { return Err("funnel shift of a non-integer".into()) };
+                    self.emit(Inst::Fsh { left: base == "llvm.fshl", bits, d: d + k * w, a: a + k * w, b: b + k * w, c: c + k * w });
+                }
+                Ok(())
+            }
+            "llvm.memcpy" | "llvm.memmove" | "llvm.memcpy.inline" => {
+                let dst = self.val1(arg(0))?;
+                let src = self.val1(arg(1))?;
+                let n = self.val1(arg(2))?;
+                self.emit(Inst::Memcpy { dst, src, n });
+                Ok(())
+            }
+            "llvm.memset" | "llvm.memset.inline" => {
+                let dst = self.val1(arg(0))?;
+                let v = self.val1(arg(1))?;
+                let n = self.val1(arg(2))?;
+                self.emit(Inst::Memset { dst, v, n });
+                Ok(())
+            }
+            "llvm.expect" | "llvm.expect.with.probability" | "llvm.ssa.copy" | "llvm.launder.invariant.group" | "llvm.strip.invariant.group" => {
+                let (a, n) = self.val(arg(0))?;
+                let (d, _) = self.dst(i)?;
+                for k in 0..n {
+                    self.emit(Inst::Mov { d: d + k * w, a: a + k * w });
+                }
+                Ok(())
+            }
+            _ => {
+                let callee = LLVMGetCalledValue(i);
+                if !callee.is_null() && LLVMCountBasicBlocks(callee) > 0 {
+                    return Err(format!("call to '{name}' (a function that could not be inlined, e.g. recursive) is not supported"));
+                }
+                Err(format!("call to '{name}' is not supported"))
+            }
+        }
+    }
+}
+
+/// `llvm.sqrt.f32` → `llvm.sqrt`, `llvm.memcpy.p0.p1.i64` → `llvm.memcpy`,
+/// `__nv_sinf` → `sinf`; other names unchanged.
+fn intrinsic_base(name: &str) -> &str {
+    if let Some(rest) = name.strip_prefix("__nv_") {
+        return rest;
+    }
+    if !name.starts_with("llvm.") {
+        return name;
+    }
+    // Known multi-part names first.
+    for known in [
+        "llvm.memcpy.inline",
+        "llvm.memset.inline",
+        "llvm.uadd.sat",
+        "llvm.usub.sat",
+        "llvm.sadd.sat",
+        "llvm.ssub.sat",
+        "llvm.expect.with.probability",
+        "llvm.ssa.copy",
+        "llvm.launder.invariant.group",
+        "llvm.strip.invariant.group",
+    ] {
+        if name == known || name.starts_with(&format!("{known}.")) {
+            return known;
+        }
+    }
+    // llvm.NAME.suffix…: the second dotted part.
+    let rest = &name[5..];
+    let end = rest.find('.').map_or(name.len(), |p| 5 + p);
+    &name[..end]
+}
+
+fn describe_barrier(call: LLVMValueRef, block_name: &str, ordinal: usize) -> String {
+    unsafe {
+        let line = LLVMGetDebugLocLine(call);
+        if line != 0 {
+            let mut len = 0u32;
+            let file = LLVMGetDebugLocFilename(call, &mut len);
+            let file = if file.is_null() {
+                String::from("?")
+            } else {
+                String::from_utf8_lossy(std::slice::from_raw_parts(file.cast::<u8>(), len as usize)).into_owned()
+            };
+            return format!("barrier #{ordinal} at {file}:{line}:{}", LLVMGetDebugLocColumn(call));
+        }
+    }
+    format!("barrier #{ordinal} in block {block_name}")
+}
+
+/// The region a parameter's buffer gets.
+pub fn param_region(index: usize) -> u32 {
+    index as u32 + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intrinsic_names() {
+        assert_eq!(intrinsic_base("llvm.sqrt.f32"), "llvm.sqrt");
+        assert_eq!(intrinsic_base("llvm.memcpy.p0.p1.i64"), "llvm.memcpy");
+        assert_eq!(intrinsic_base("llvm.memcpy.inline.p0.p0.i64"), "llvm.memcpy.inline");
+        assert_eq!(intrinsic_base("llvm.uadd.sat.i32"), "llvm.uadd.sat");
+        assert_eq!(intrinsic_base("llvm.fmuladd.v4f32"), "llvm.fmuladd");
+        assert_eq!(intrinsic_base("atan2f"), "atan2f");
+        assert_eq!(intrinsic_base("__nv_sinf"), "sinf");
+        assert_eq!(intrinsic_base("llvm.trap"), "llvm.trap");
+    }
+
+    #[test]
+    fn sign_extension() {
+        assert_eq!(sext(0xff, 8), -1);
+        assert_eq!(sext(0x7f, 8), 127);
+        assert_eq!(sext(u64::MAX, 64), -1);
+        assert_eq!(mask(1), 1);
+        assert_eq!(mask(64), u64::MAX);
+    }
+}

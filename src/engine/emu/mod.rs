@@ -1,0 +1,122 @@
+//! `--engine emu`: the SIMT emulator, the project's reference semantics.
+//!
+//! The kernel is prepared as for the host engine's front end (helpers
+//! inlined, OpenCL built-in calls lowered to IR by `simt-lower-ocl-builtins`),
+//! decoded once into a compact instruction list over dense register slots
+//! ([`decode`]), then interpreted ([`exec`]): work-groups one after another,
+//! each as warps of `--warp-width` lanes that execute in lockstep, with
+//! per-lane registers, the kernel's global buffers, per-work-group local
+//! memory and per-work-item private memory ([`memory`]: every access is
+//! bounds-checked), work-group barriers across the warps of a group, atomics
+//! (the emulator is single-threaded, so every read-modify-write is atomic),
+//! and the work-item builtins of both dialects. How the lanes of a warp
+//! reconverge after a divergent branch is the `--policy` ([`policy`]); for
+//! race-free kernels every policy gives the same memory contents.
+//!
+//! Statistics ([`stats`]): warp-instructions issued, lane-instructions, SIMD
+//! efficiency, convergence checks, divergent branches per block.
+
+pub mod decode;
+pub mod exec;
+pub mod memory;
+pub mod policy;
+pub mod stats;
+
+use crate::buffers::KernelArgs;
+use crate::diag::ToolError;
+use crate::launch::{Grid, Policy};
+use crate::pipeline::{self, RunOptions};
+use inkwell::context::Context;
+use inkwell::module::Module;
+use inkwell::values::AsValueRef;
+use llvm_sys::core::*;
+use simt_passes::kernel_model::is_kernel;
+use std::path::Path;
+use std::time::Instant;
+
+pub use decode::Program;
+pub use exec::Counters;
+pub use stats::EmuStats;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmuOptions {
+    pub policy: Policy,
+    /// Lanes per warp, 1 to 64.
+    pub warp_width: u32,
+}
+
+impl Default for EmuOptions {
+    fn default() -> Self {
+        EmuOptions { policy: Policy::Ipdom, warp_width: crate::launch::DEFAULT_WARP_WIDTH }
+    }
+}
+
+/// A decoded kernel, ready to run.
+#[derive(Debug)]
+pub struct EmuKernel {
+    pub program: Program,
+    pub compile_seconds: f64,
+}
+
+/// Reads the module at `module_path` and decodes `kernel`.
+pub fn compile(module_path: &Path, kernel: &str, opts: &EmuOptions) -> Result<EmuKernel, ToolError> {
+    crate::llvm_init::init();
+    let start = Instant::now();
+    let bytes = std::fs::read(module_path).map_err(|e| ToolError::Io {
+        path: module_path.display().to_string(),
+        message: format!("could not open input file: {e}"),
+    })?;
+    let name = module_path.display().to_string();
+    let ctx = Context::create();
+    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
+    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+    let program = compile_module(&module, kernel, opts)?;
+    Ok(EmuKernel { program, compile_seconds: start.elapsed().as_secs_f64() })
+}
+
+/// Decodes `kernel` of `module` (which this changes: helpers are inlined and
+/// OpenCL built-ins lowered).
+pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
+    if !(1..=crate::launch::MAX_WARP_WIDTH).contains(&opts.warp_width) {
+        return Err(ToolError::Usage(format!("error: warp width {} is not between 1 and {}", opts.warp_width, crate::launch::MAX_WARP_WIDTH)));
+    }
+    let find = || {
+        simt_passes::ir::defined_functions(module)
+            .into_iter()
+            .find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel)
+    };
+    let Some(f) = find() else {
+        return Err(ToolError::Run(format!("no kernel named '{kernel}' in the module")));
+    };
+    // Every other defined function is inlined, so the emulator never has to
+    // keep a call stack per lane.
+    unsafe {
+        let ctx = LLVMGetModuleContext(module.as_mut_ptr());
+        let kind = |n: &str| LLVMGetEnumAttributeKindForName(n.as_ptr().cast(), n.len());
+        let (noinline, optnone, always) = (kind("noinline"), kind("optnone"), kind("alwaysinline"));
+        for g in simt_passes::ir::defined_functions(module) {
+            let gv = g.as_value_ref();
+            if gv == f.as_value_ref() {
+                continue;
+            }
+            LLVMRemoveEnumAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, noinline);
+            LLVMRemoveEnumAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, optnone);
+            LLVMAddAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+        }
+    }
+    let steps = pipeline::parse("always-inline,simt-lower-ocl-builtins", None)?;
+    let mut sink = std::io::sink();
+    pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
+    let f = find().ok_or_else(|| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
+    decode::decode(decode::DecodeInput { module, function: f, width: opts.warp_width, policy: opts.policy })
+        .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
+}
+
+/// Runs the launch once; returns what it did and how long it took.
+pub fn run(k: &EmuKernel, grid: Grid, args: &mut KernelArgs) -> Result<(Counters, f64), ToolError> {
+    let mut m = exec::Machine::new(&k.program, grid, args).map_err(ToolError::Run)?;
+    let start = Instant::now();
+    m.run().map_err(ToolError::Run)?;
+    let seconds = start.elapsed().as_secs_f64();
+    Ok((m.c.clone(), seconds))
+}
