@@ -63,7 +63,7 @@ pub fn driver_present() -> bool {
 }
 
 fn no_gpu(why: impl std::fmt::Display) -> ToolError {
-    ToolError::NoGpu(format!("simt-run: no NVIDIA GPU available for --engine gpu: {why}"))
+    ToolError::NoGpu(format!("no NVIDIA GPU available for --engine gpu: {why}"))
 }
 
 fn driver(what: &str, e: impl std::fmt::Debug) -> ToolError {
