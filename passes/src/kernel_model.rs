@@ -131,6 +131,26 @@ pub fn builtin_of(inst: LLVMValueRef) -> Option<Builtin> {
     }
 }
 
+/// How errors name barrier number `ordinal` (from 1, in layout order):
+/// `file:line:col` when the call has a debug location, else its block. The
+/// host engine and the emulator both use it, so their messages agree.
+pub fn describe_barrier(call: LLVMValueRef, block_name: &str, ordinal: usize) -> String {
+    unsafe {
+        let line = LLVMGetDebugLocLine(call);
+        if line != 0 {
+            let mut len = 0u32;
+            let file = LLVMGetDebugLocFilename(call, &mut len);
+            let file = if file.is_null() {
+                String::from("?")
+            } else {
+                String::from_utf8_lossy(std::slice::from_raw_parts(file.cast::<u8>(), len as usize)).into_owned()
+            };
+            return format!("barrier #{ordinal} at {file}:{line}:{}", LLVMGetDebugLocColumn(call));
+        }
+    }
+    format!("barrier #{ordinal} in block {block_name}")
+}
+
 /// Calling conventions of kernels (LLVM's `CallingConv::SPIR_KERNEL`, `PTX_Kernel`).
 const SPIR_KERNEL_CC: u32 = 76;
 const PTX_KERNEL_CC: u32 = 71;

@@ -1572,7 +1572,7 @@ impl Dec {
                     return Err(format!("'{name}' (a barrier that returns a value) is not supported"));
                 }
                 let id = self.barrier_names.len() as u32;
-                let desc = describe_barrier(i, &self.block_name(self.cur_block), id as usize + 1);
+                let desc = simt_passes::kernel_model::describe_barrier(i, &self.block_name(self.cur_block), id as usize + 1);
                 self.barrier_names.push(desc);
                 self.emit(Inst::Barrier { id });
                 return Ok(());
@@ -1788,22 +1788,6 @@ fn intrinsic_base(name: &str) -> &str {
     &name[..end]
 }
 
-fn describe_barrier(call: LLVMValueRef, block_name: &str, ordinal: usize) -> String {
-    unsafe {
-        let line = LLVMGetDebugLocLine(call);
-        if line != 0 {
-            let mut len = 0u32;
-            let file = LLVMGetDebugLocFilename(call, &mut len);
-            let file = if file.is_null() {
-                String::from("?")
-            } else {
-                String::from_utf8_lossy(std::slice::from_raw_parts(file.cast::<u8>(), len as usize)).into_owned()
-            };
-            return format!("barrier #{ordinal} at {file}:{line}:{}", LLVMGetDebugLocColumn(call));
-        }
-    }
-    format!("barrier #{ordinal} in block {block_name}")
-}
 
 /// The region a parameter's buffer gets.
 pub fn param_region(index: usize) -> u32 {

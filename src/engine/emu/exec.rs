@@ -224,109 +224,67 @@ fn f64_un(op: FUOp, x: f64) -> f64 {
     }
 }
 
-fn f32_bin(op: FOp, x: f32, y: f32) -> f32 {
-    match op {
-        FOp::Add => x + y,
-        FOp::Sub => x - y,
-        FOp::Mul => x * y,
-        FOp::Div => x / y,
-        FOp::Rem => x % y,
-        FOp::MinNum => x.min(y),
-        FOp::MaxNum => x.max(y),
-        FOp::Minimum => {
-            if x.is_nan() || y.is_nan() {
-                x + y
-            } else if x < y {
-                x
-            } else if y < x {
-                y
-            } else if x.is_sign_negative() {
-                x
-            } else {
-                y
+/// A binary float operation at one precision; the two precisions differ only
+/// in type and in which C library remainder they call.
+macro_rules! float_binary {
+    ($name:ident, $t:ty, $remainder:path) => {
+        fn $name(op: FOp, x: $t, y: $t) -> $t {
+            match op {
+                FOp::Add => x + y,
+                FOp::Sub => x - y,
+                FOp::Mul => x * y,
+                FOp::Div => x / y,
+                FOp::Rem => x % y,
+                FOp::MinNum => x.min(y),
+                FOp::MaxNum => x.max(y),
+                FOp::Minimum => {
+                    if x.is_nan() || y.is_nan() {
+                        x + y
+                    } else if x < y {
+                        x
+                    } else if y < x {
+                        y
+                    } else if x.is_sign_negative() {
+                        x
+                    } else {
+                        y
+                    }
+                }
+                FOp::Maximum => {
+                    if x.is_nan() || y.is_nan() {
+                        x + y
+                    } else if x > y {
+                        x
+                    } else if y > x {
+                        y
+                    } else if x.is_sign_positive() {
+                        x
+                    } else {
+                        y
+                    }
+                }
+                FOp::CopySign => x.copysign(y),
+                FOp::Pow => x.powf(y),
+                FOp::Atan2 => x.atan2(y),
+                FOp::Hypot => x.hypot(y),
+                FOp::Fdim => {
+                    if x.is_nan() || y.is_nan() {
+                        x + y
+                    } else if x > y {
+                        x - y
+                    } else {
+                        0.0
+                    }
+                }
+                FOp::Remainder => unsafe { $remainder(x, y) },
             }
         }
-        FOp::Maximum => {
-            if x.is_nan() || y.is_nan() {
-                x + y
-            } else if x > y {
-                x
-            } else if y > x {
-                y
-            } else if x.is_sign_positive() {
-                x
-            } else {
-                y
-            }
-        }
-        FOp::CopySign => x.copysign(y),
-        FOp::Pow => x.powf(y),
-        FOp::Atan2 => x.atan2(y),
-        FOp::Hypot => x.hypot(y),
-        FOp::Fdim => {
-            if x.is_nan() || y.is_nan() {
-                x + y
-            } else if x > y {
-                x - y
-            } else {
-                0.0
-            }
-        }
-        FOp::Remainder => unsafe { libm::remainderf(x, y) },
-    }
+    };
 }
 
-fn f64_bin(op: FOp, x: f64, y: f64) -> f64 {
-    match op {
-        FOp::Add => x + y,
-        FOp::Sub => x - y,
-        FOp::Mul => x * y,
-        FOp::Div => x / y,
-        FOp::Rem => x % y,
-        FOp::MinNum => x.min(y),
-        FOp::MaxNum => x.max(y),
-        FOp::Minimum => {
-            if x.is_nan() || y.is_nan() {
-                x + y
-            } else if x < y {
-                x
-            } else if y < x {
-                y
-            } else if x.is_sign_negative() {
-                x
-            } else {
-                y
-            }
-        }
-        FOp::Maximum => {
-            if x.is_nan() || y.is_nan() {
-                x + y
-            } else if x > y {
-                x
-            } else if y > x {
-                y
-            } else if x.is_sign_positive() {
-                x
-            } else {
-                y
-            }
-        }
-        FOp::CopySign => x.copysign(y),
-        FOp::Pow => x.powf(y),
-        FOp::Atan2 => x.atan2(y),
-        FOp::Hypot => x.hypot(y),
-        FOp::Fdim => {
-            if x.is_nan() || y.is_nan() {
-                x + y
-            } else if x > y {
-                x - y
-            } else {
-                0.0
-            }
-        }
-        FOp::Remainder => unsafe { libm::remainder(x, y) },
-    }
-}
+float_binary!(f32_bin, f32, libm::remainderf);
+float_binary!(f64_bin, f64, libm::remainder);
+
 
 fn fcmp(p: FPred, uno: bool, lt: bool, eq: bool, gt: bool) -> bool {
     match p.0 {

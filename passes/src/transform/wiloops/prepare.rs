@@ -49,23 +49,6 @@ pub(super) unsafe fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef>
     (0..LLVMGetNumSuccessors(t)).map(|i| LLVMGetSuccessor(t, i)).collect()
 }
 
-fn describe_barrier(call: LLVMValueRef, block_name: &str, ordinal: usize) -> String {
-    unsafe {
-        let line = LLVMGetDebugLocLine(call);
-        if line != 0 {
-            let mut len = 0u32;
-            let file = LLVMGetDebugLocFilename(call, &mut len);
-            let file = if file.is_null() {
-                String::from("?")
-            } else {
-                String::from_utf8_lossy(std::slice::from_raw_parts(file.cast::<u8>(), len as usize)).into_owned()
-            };
-            return format!("barrier #{ordinal} at {file}:{line}:{}", LLVMGetDebugLocColumn(call));
-        }
-    }
-    format!("barrier #{ordinal} in block {block_name}")
-}
-
 /// Splits every barrier into a block of its own; returns them in layout order.
 pub unsafe fn split_at_barriers(f: LLVMValueRef, names: &crate::ir::SlotNames) -> Vec<BarrierSite> {
     let ctx = LLVMGetTypeContext(LLVMTypeOf(f));
@@ -81,7 +64,7 @@ pub unsafe fn split_at_barriers(f: LLVMValueRef, names: &crate::ir::SlotNames) -
     }
     let mut sites = Vec::new();
     for (ordinal, (call, block_name)) in calls.into_iter().enumerate() {
-        let description = describe_barrier(call, &block_name, ordinal + 1);
+        let description = crate::kernel_model::describe_barrier(call, &block_name, ordinal + 1);
         let bb = LLVMGetInstructionParent(call);
         let head = LLVMInsertBasicBlockInContext(ctx, bb, c"wi.head".as_ptr());
         let mid = LLVMInsertBasicBlockInContext(ctx, bb, c"wi.barrier".as_ptr());
