@@ -35,7 +35,8 @@ use inkwell::values::AsValueRef;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::LLVMOpcode;
-use std::collections::{HashMap, HashSet};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 
 #[derive(Debug, Default)]
 pub struct Uniformity {
@@ -150,57 +151,109 @@ impl State<'_, '_> {
         let ipdom = self.pdt.ipdom(x);
         let Some(x_pos) = cfg.rpo_position(x) else { return };
 
-        // The region: blocks reached from x's successors before ipdom(x).
+        // Labels, one per successor of x, carried forward in reverse
+        // post-order through the blocks they reach (a min-heap on RPO
+        // position), as LLVM's `computeJoinPoints` does: a block reached with
+        // two labels is a join and gets its own. The walk stops once a single
+        // block is left on the frontier: every path from x goes through it,
+        // so nothing after it can be a join of x. This bounds the work by
+        // where the paths meet, not by the rest of the function (a divergent
+        // early return meets at once). If a path wrapped, the walk instead
+        // runs to ipdom(x), the last place the paths can meet. Edges back to a
+        // block not after the
+        // current one in RPO wrap into a cycle's next iteration: their
+        // targets are collected apart, joins if two labels arrive.
+        let rpo_of = |b: BlockId| cfg.rpo_position(b).unwrap_or(usize::MAX);
+        let mut arrivals: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+        let mut wrapped: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+        let mut frontier: BinaryHeap<Reverse<(usize, BlockId)>> = BinaryHeap::new();
+        let mut queued: HashSet<BlockId> = HashSet::new();
         let mut region: HashSet<BlockId> = HashSet::new();
-        let mut stack: Vec<BlockId> = cfg.succs(x).iter().copied().filter(|&s| Some(s) != ipdom).collect();
-        while let Some(b) = stack.pop() {
-            if region.insert(b) {
-                stack.extend(cfg.succs(b).iter().copied().filter(|&s| Some(s) != ipdom));
+        let mut joins: Vec<BlockId> = Vec::new();
+        // A block whose predecessors before it in RPO are all done (or x)
+        // can take no further label: it need not wait for RPO order. This
+        // lets a divergent early return be done with at once.
+        let ready = |b: BlockId, region: &HashSet<BlockId>| {
+            cfg.preds(b).iter().all(|&p| p == x || region.contains(&p) || rpo_of(p) >= rpo_of(b))
+        };
+        // First in, first out: x's successors are looked at before what
+        // they lead to, so a path that ends at once (a return) is done first.
+        let mut ready_now: VecDeque<BlockId> = VecDeque::new();
+        let arrive = |b: BlockId, l: BlockId, from_pos: usize, arrivals: &mut HashMap<BlockId, Vec<BlockId>>,
+                          wrapped: &mut HashMap<BlockId, Vec<BlockId>>| {
+            if rpo_of(b) <= from_pos {
+                let w = wrapped.entry(b).or_default();
+                if !w.contains(&l) {
+                    w.push(l);
+                }
+                return;
+            }
+            let a = arrivals.entry(b).or_default();
+            if !a.contains(&l) {
+                a.push(l);
+            }
+        };
+        let enqueue = |b: BlockId, frontier: &mut BinaryHeap<Reverse<(usize, BlockId)>>, queued: &mut HashSet<BlockId>| {
+            if queued.insert(b) {
+                frontier.push(Reverse((rpo_of(b), b)));
+            }
+        };
+        for &s in cfg.succs(x) {
+            arrive(s, s, x_pos, &mut arrivals, &mut wrapped);
+            if rpo_of(s) > x_pos {
+                enqueue(s, &mut frontier, &mut queued);
+                if ready(s, &region) {
+                    ready_now.push_back(s);
+                }
             }
         }
-
-        // One label per successor, carried forward in reverse post-order.
-        let mut label: HashMap<BlockId, BlockId> = HashMap::new();
-        let mut joins: Vec<BlockId> = Vec::new();
-        let incoming = |b: BlockId, label: &HashMap<BlockId, BlockId>, forward_only: bool| -> HashSet<BlockId> {
-            let b_pos = cfg.rpo_position(b);
-            let mut labels = HashSet::new();
-            for &p in cfg.preds(b) {
-                if p == x {
-                    labels.insert(b);
-                } else if let Some(&l) = label.get(&p) {
-                    if !forward_only || cfg.rpo_position(p) < b_pos {
-                        labels.insert(l);
+        let mut parked = false; // some path stopped at ipdom(x)
+        let mut pending = frontier.len();
+        loop {
+            // Ready blocks first, else the earliest in RPO.
+            let b = match ready_now.pop_front() {
+                Some(b) => b,
+                None => match frontier.pop() {
+                    Some(Reverse((_, b))) => b,
+                    None => break,
+                },
+            };
+            if !region.insert(b) {
+                continue;
+            }
+            pending -= 1;
+            let labels = &arrivals[&b];
+            let own = if labels.len() >= 2 {
+                joins.push(b);
+                b
+            } else {
+                labels[0]
+            };
+            if Some(b) == ipdom {
+                parked = true; // the last place x's paths can meet
+                continue;
+            }
+            if pending == 0 && wrapped.is_empty() && !parked {
+                // Every one of x's paths goes through b: nothing after it can
+                // be a join of x.
+                break;
+            }
+            let pos = rpo_of(b);
+            for &s in cfg.succs(b) {
+                arrive(s, own, pos, &mut arrivals, &mut wrapped);
+                if rpo_of(s) > pos && !queued.contains(&s) {
+                    enqueue(s, &mut frontier, &mut queued);
+                    pending += 1;
+                    if ready(s, &region) {
+                        ready_now.push_back(s);
                     }
                 }
             }
-            labels
-        };
-        // Only the region's blocks, in reverse post-order: scanning the whole
-        // order per divergent branch would make the analysis quadratic.
-        let mut ordered: Vec<BlockId> =
-            region.iter().copied().filter(|&b| cfg.rpo_position(b).is_some_and(|p| p > x_pos)).collect();
-        ordered.sort_by_key(|&b| cfg.rpo_position(b));
-        for b in ordered {
-            let labels = incoming(b, &label, true);
-            match labels.len() {
-                0 => {}
-                1 => {
-                    label.insert(b, *labels.iter().next().unwrap());
-                }
-                _ => {
-                    joins.push(b);
-                    label.insert(b, b);
-                }
-            }
         }
-        // Loop headers reached again through back edges, and the ipdom itself,
-        // can receive labels from any direction.
-        let mut late: Vec<BlockId> = region.iter().copied().filter(|&b| cfg.rpo_position(b).is_some_and(|p| p <= x_pos)).collect();
-        late.extend(ipdom);
-        for b in late {
-            if incoming(b, &label, false).len() >= 2 {
-                joins.push(b);
+        for (b, labels) in &wrapped {
+            region.insert(*b);
+            if labels.len() >= 2 {
+                joins.push(*b);
             }
         }
 
