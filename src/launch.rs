@@ -45,11 +45,15 @@ it on the SIMT emulator, the reference semantics: warps of --warp-width lanes
 (default 32, at most 64) in lockstep, reconverging by --policy: ipdom (a stack,
 at immediate post-dominators; the default), markers (seed 000: at convergence
 checks the lanes earliest in PC order run, lanes at one PC merge) or none.
+--trace FILE (emu only) writes, for the first run, a line per block each lane
+group of a warp runs and per policy decision (split, check, reconverge,
+barrier, exit): warp-instructions issued so far, warp, event, block, PC, and
+the lanes (lane 0 first, # in the group); at most 200000 lines.
 
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
 global-offset, arg, repeat, engine, interleave, local-mem-limit, dump, compare,
-tolerance, stats, policy, warp-width), values as on the command line; `arg`
+tolerance, stats, policy, warp-width, aot, trace), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
 file's keys; if any --arg is given, the --arg flags replace all of the file's
@@ -624,6 +628,9 @@ pub struct RunOptions {
     pub policy: Policy,
     /// Emulator: lanes per warp (1 to 64).
     pub warp_width: u32,
+    /// Emulator: write what each warp's lane groups do to this file
+    /// (`--trace`; the first run of the launch).
+    pub trace: Option<PathBuf>,
     /// Host engine: link the kernel object with the system linker and load
     /// it (ahead of time) instead of using the JIT.
     pub aot: bool,
@@ -653,6 +660,7 @@ pub const KEYS: &[&str] = &[
     "policy",
     "warp-width",
     "aot",
+    "trace",
 ];
 
 /// Where a setting came from, for messages and relative paths.
@@ -866,6 +874,13 @@ impl Settings {
             Some((_, "true")) => true,
             Some((s, _)) => return Err(s.usage("aot", "expected 'true' or 'false'")),
         };
+        let trace = self.get("trace").map(Setting::path);
+        if let (Some(s), false) = (self.get("trace"), engine == Engine::Emu) {
+            return Err(s.usage(
+                "trace",
+                format!("a trace shows the lanes of the emulator's warps: it needs --engine emu (the engine is {})", engine.name()),
+            ));
+        }
         Ok((
             Launch { module, kernel, grid, args },
             RunOptions {
@@ -880,6 +895,7 @@ impl Settings {
                 stats,
                 policy,
                 warp_width,
+                trace,
             },
         ))
     }
@@ -1109,6 +1125,7 @@ mod tests {
                 policy: Policy::Ipdom,
                 warp_width: DEFAULT_WARP_WIDTH,
                 aot: false,
+                trace: None,
             }
         );
         let (_, o) = cli(&[
@@ -1125,9 +1142,11 @@ mod tests {
             ("engine", "emu"),
             ("policy", "markers"),
             ("warp-width", "16"),
+            ("trace", "t.txt"),
         ])
         .resolve()
         .unwrap();
+        assert_eq!(o.trace, Some(PathBuf::from("t.txt")));
         assert_eq!(o.engine, Engine::Emu);
         assert_eq!(o.policy, Policy::Markers);
         assert_eq!(o.warp_width, 16);
@@ -1168,6 +1187,8 @@ mod tests {
         assert!(usage_of(with(&[("warp-width", "65")])).contains("--warp-width '65': expected a whole number from 1 to 64"));
         assert!(usage_of(with(&[("warp-width", "0")])).contains("--warp-width '0'"));
         assert!(usage_of(with(&[("stats", "yaml")])).contains("expected 'json' or 'text'"));
+        assert!(usage_of(with(&[("trace", "t.txt")])).contains("--trace 't.txt': a trace shows the lanes of the emulator's warps: it needs --engine emu (the engine is host)"));
+        assert!(usage_of(with(&[("trace", "t.txt"), ("engine", "gpu")])).contains("(the engine is gpu)"));
         assert!(usage_of(with(&[("tolerance", "-1")])).contains("--tolerance"));
         assert!(usage_of(with(&[("local-mem-limit", "lots")])).contains("--local-mem-limit"));
         assert!(usage_of(with(&[("global", "8,8")])).contains("--global has 2 dimensions but --local has 1"));

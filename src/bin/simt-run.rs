@@ -85,6 +85,10 @@ struct Cli {
     /// Emulator: lanes per warp, 1 to 64 (default 32).
     #[arg(long = "warp-width", value_name = "N")]
     warp_width: Option<String>,
+    /// Emulator: write a trace of the first run to FILE: a line per block each
+    /// lane group of a warp runs and per policy decision, with its lanes.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<String>,
     /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
     #[arg(long = "local-mem-limit", value_name = "BYTES")]
     local_mem_limit: Option<String>,
@@ -114,6 +118,7 @@ impl Cli {
         set("local-mem-limit", &self.local_mem_limit);
         set("policy", &self.policy);
         set("warp-width", &self.warp_width);
+        set("trace", &self.trace);
         if self.aot {
             s.set("aot", "true", Origin::CommandLine).expect("a known key");
         }
@@ -248,9 +253,12 @@ fn run_emu(
     let grid = launch.grid;
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     let mut last = None;
-    for _ in 0..opts.repeat {
+    for run in 0..opts.repeat {
         let start = Instant::now();
-        let (counters, seconds) = emu::run(&k, grid, args)?;
+        let (counters, seconds) = match (&opts.trace, run) {
+            (Some(path), 0) => run_emu_traced(&k, launch, opts, path, args)?,
+            _ => emu::run(&k, grid, args)?,
+        };
         kernel_seconds.push(start.elapsed().as_secs_f64());
         last = Some((counters, seconds));
     }
@@ -281,6 +289,36 @@ fn run_emu(
         engine_details: details,
     };
     Ok((stats, emu))
+}
+
+/// One run of the emulator with `--trace PATH`. The trace is written even
+/// when the run fails (it shows how the lanes got there).
+fn run_emu_traced(
+    k: &simt::engine::emu::EmuKernel,
+    launch: &Launch,
+    opts: &RunOptions,
+    path: &Path,
+    args: &mut KernelArgs,
+) -> Result<(simt::engine::emu::Counters, f64), ToolError> {
+    use simt::engine::emu::{self, Trace};
+    let io = |e: std::io::Error| ToolError::Io { path: path.display().to_string(), message: format!("cannot write the trace: {e}") };
+    let file = std::fs::File::create(path).map_err(io)?;
+    let grid = launch.grid;
+    let dims = |d: [u64; 3]| d[..grid.work_dim as usize].iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+    let what = format!(
+        "global {} local {}, {} work-group(s) of {} warp(s), repeat {} (this is the first run)",
+        dims(grid.global),
+        dims(grid.local),
+        grid.total_groups(),
+        grid.items_per_group().div_ceil(opts.warp_width as u64),
+        opts.repeat
+    );
+    let trace = Trace::new(Box::new(std::io::BufWriter::new(file)), &k.program, &what);
+    let (result, trace) = emu::run_traced(k, grid, args, trace);
+    let written = trace.finish().map_err(io);
+    let r = result?;
+    written?;
+    Ok(r)
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.

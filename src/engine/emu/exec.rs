@@ -16,6 +16,7 @@
 use super::decode::*;
 use super::memory::{read, resolve, write, Region, ADDR_BITS, MAX_REGIONS, OFF_MASK};
 use super::policy::{self, Warp};
+use super::trace::Trace;
 use crate::buffers::{ArgValue, KernelArgs, LocalLayout};
 use crate::launch::{Grid, Policy};
 use simt_passes::kernel_model::Builtin;
@@ -438,6 +439,10 @@ pub struct Machine<'a> {
     pub c: Counters,
     /// Scratch: (edge, lanes) of a divergent branch, then (PC, lanes).
     targets: Vec<(u32, u64)>,
+    /// The PC at which the last `exec` stopped.
+    stop_pc: u32,
+    /// `--trace`: where the lane groups' moves are written.
+    pub trace: Option<Box<Trace>>,
     _args: PhantomData<&'a mut KernelArgs>,
 }
 
@@ -523,6 +528,8 @@ impl<'a> Machine<'a> {
             group: [0; 3],
             c,
             targets: Vec::new(),
+            stop_pc: 0,
+            trace: None,
             _args: PhantomData,
         })
     }
@@ -576,6 +583,9 @@ impl<'a> Machine<'a> {
         self.local.fill(0);
         self.private.fill(0);
         self.c.work_groups += 1;
+        if let Some(t) = self.trace.as_mut() {
+            t.group(self.group, self.warps.len());
+        }
         let w = self.w;
         for k in 0..self.warps.len() {
             let mut warp = std::mem::take(&mut self.warps[k]);
@@ -632,6 +642,9 @@ impl<'a> Machine<'a> {
         match (ids.len(), exited) {
             (0, _) => Err(format!("kernel '{k}': work-group ({x},{y},{z}): no work-item can run (emulator deadlock)")),
             (1, false) => {
+                if let Some(t) = self.trace.as_mut() {
+                    t.release(self.c.warp_instructions, &name(*ids.iter().next().unwrap()));
+                }
                 for warp in &mut self.warps {
                     self.c.merges += policy::release(self.policy, warp);
                 }
@@ -651,30 +664,58 @@ impl<'a> Machine<'a> {
         loop {
             let Some(i) = policy::pick(self.policy, warp) else { return Ok(()) };
             self.c.max_groups = self.c.max_groups.max(warp.entries.len() as u64);
-            match self.exec(warp, i)? {
+            let entry = warp.entries[i];
+            let mask = entry.mask & warp.live;
+            if let Some(t) = self.trace.as_mut() {
+                t.run(self.c.warp_instructions, warp.index, entry.pc, mask);
+            }
+            let ev = self.exec(warp, i)?;
+            // Where the group stopped, for the trace.
+            let (issued, at) = (self.c.warp_instructions, self.stop_pc);
+            match ev {
                 Ev::Reached => {
                     warp.entries.remove(i);
                     self.c.convergence_checks += 1;
                     self.c.merges += 1;
+                    if let Some(t) = self.trace.as_mut() {
+                        t.reconverge(issued, warp.index, at, mask);
+                    }
                 }
                 Ev::Split(block) => {
                     self.c.divergent_branches += 1;
                     self.c.block_divergence[block as usize] += 1;
+                    let ipdom_pc = self.p.blocks[block as usize].ipdom_pc;
+                    if let Some(t) = self.trace.as_mut() {
+                        t.split(issued, warp.index, at, mask, &self.targets, ipdom_pc);
+                    }
                     let mut t = std::mem::take(&mut self.targets);
-                    policy::split(self.policy, warp, i, self.p.blocks[block as usize].ipdom_pc, &mut t);
+                    policy::split(self.policy, warp, i, ipdom_pc, &mut t);
                     self.targets = t;
                 }
                 Ev::Check(pc) => {
-                    self.c.merges += policy::check(warp, i, pc);
+                    let merged = policy::check(warp, i, pc);
+                    self.c.merges += merged;
+                    if let Some(t) = self.trace.as_mut() {
+                        // `check` leaves the group that passed it last.
+                        let g = warp.entries.last().map_or(mask, |e| e.mask & warp.live);
+                        t.check(issued, warp.index, pc, g, merged);
+                    }
                 }
                 Ev::Barrier(id, pc) => {
                     let e = &mut warp.entries[i];
                     e.pc = pc;
                     e.barrier = id;
+                    if let Some(t) = self.trace.as_mut() {
+                        let name = self.p.barrier_names.get(id as usize).map_or("?", String::as_str);
+                        t.barrier(issued, warp.index, pc, mask, name);
+                    }
                 }
                 Ev::Exit => {
                     warp.live &= !warp.entries[i].mask;
                     warp.entries.remove(i);
+                    if let Some(t) = self.trace.as_mut() {
+                        t.exit(issued, warp.index, at, mask);
+                    }
                 }
             }
         }
@@ -688,6 +729,8 @@ impl<'a> Machine<'a> {
         let full = self.full;
         let regions: &[Region] = &self.regions;
         let targets = &mut self.targets;
+        let mut trace = self.trace.as_deref_mut();
+        let issued = self.c.warp_instructions;
         let entry = warp.entries[i];
         let mask = entry.mask & warp.live;
         let rpc = entry.rpc;
@@ -719,6 +762,14 @@ impl<'a> Machine<'a> {
                     let $y = reg!(r, $b, l);
                     reg!(r, $d, l) = $e;
                 })
+            };
+        }
+        // A uniform branch took the group into the block at `pc`.
+        macro_rules! entered {
+            () => {
+                if let Some(t) = trace.as_deref_mut() {
+                    t.enter(issued + n, widx, pc, mask);
+                }
             };
         }
         macro_rules! take_edge {
@@ -1094,6 +1145,7 @@ impl<'a> Machine<'a> {
                         if pc == rpc {
                             break Ev::Reached;
                         }
+                        entered!();
                     }
                     Inst::CondBr { c, t, f } => {
                         let mut tm = 0u64;
@@ -1107,6 +1159,7 @@ impl<'a> Machine<'a> {
                             if pc == rpc {
                                 break Ev::Reached;
                             }
+                            entered!();
                         } else {
                             let block = p.inst_block[pc as usize];
                             let tp = take_edge!(t, tm);
@@ -1132,6 +1185,7 @@ impl<'a> Machine<'a> {
                             if pc == rpc {
                                 break Ev::Reached;
                             }
+                            entered!();
                         } else {
                             let block = p.inst_block[pc as usize];
                             for t in targets.iter_mut() {
@@ -1146,6 +1200,7 @@ impl<'a> Machine<'a> {
         self.c.warp_instructions += n;
         self.c.lane_instructions += n * mask.count_ones() as u64;
         self.c.convergence_checks += checks;
+        self.stop_pc = pc;
         Ok(ev)
     }
 

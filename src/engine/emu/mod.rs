@@ -21,6 +21,7 @@ pub mod exec;
 pub mod memory;
 pub mod policy;
 pub mod stats;
+pub mod trace;
 
 use crate::buffers::KernelArgs;
 use crate::diag::ToolError;
@@ -37,6 +38,7 @@ use std::time::Instant;
 pub use decode::Program;
 pub use exec::Counters;
 pub use stats::EmuStats;
+pub use trace::Trace;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EmuOptions {
@@ -119,4 +121,20 @@ pub fn run(k: &EmuKernel, grid: Grid, args: &mut KernelArgs) -> Result<(Counters
     m.run().map_err(ToolError::Run)?;
     let seconds = start.elapsed().as_secs_f64();
     Ok((m.c.clone(), seconds))
+}
+
+/// [`run`], writing what the lane groups do to `trace` (see [`trace`]); the
+/// trace comes back whether the launch succeeded or not, so that it shows
+/// how a failing launch got where it stopped.
+pub fn run_traced(k: &EmuKernel, grid: Grid, args: &mut KernelArgs, trace: Trace) -> (Result<(Counters, f64), ToolError>, Trace) {
+    let mut m = match exec::Machine::new(&k.program, grid, args) {
+        Ok(m) => m,
+        Err(e) => return (Err(ToolError::Run(e)), trace),
+    };
+    m.trace = Some(Box::new(trace));
+    let start = Instant::now();
+    let r = m.run().map_err(ToolError::Run);
+    let seconds = start.elapsed().as_secs_f64();
+    let trace = *m.trace.take().expect("the trace stays in the machine");
+    (r.map(|()| (m.c.clone(), seconds)), trace)
 }
