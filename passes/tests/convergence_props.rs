@@ -189,12 +189,17 @@ fn check_contract(raw: &[Vec<u32>]) -> Check {
     }
     // Nothing unreachable, nothing unexplained.
     let branching = o.on_cycle_branching();
+    // Exit targets: where an edge out of a cycle's branching block leads.
+    let exit_targets: BTreeSet<usize> = branching.iter().flat_map(|&e| o.succs[e].iter().copied()).collect();
     for &b in &marked {
         prop_assert!(o.reachable[b], "unreachable block {} marked", b);
         let r = conv.reasons(BlockId(b as u32));
         prop_assert!(
-            r.contains(Reasons::BEHIND) || joins.contains(&b) || branching.contains(&b),
-            "block {} marked ({:?}) but neither behind, a join nor a cycle exit",
+            r.contains(Reasons::BEHIND)
+                || joins.contains(&b)
+                || branching.contains(&b)
+                || (r.contains(Reasons::EXIT_TARGET) && exit_targets.contains(&b)),
+            "block {} marked ({:?}) but neither behind, a join, a cycle exit nor an exit target",
             b,
             r.names()
         );
@@ -286,9 +291,16 @@ fn check_faithful(raw: &[Vec<u32>]) -> Check {
     prop_assert_eq!(&walk, &lit.pops, "same pops");
     let marked = set(conv.marked());
     prop_assert!(lit.marked.is_subset(&marked), "literal marks {:?} not within {:?}", lit.marked, marked);
+    // Beyond the literal walk: cycle-closing targets (loop headers) and the
+    // targets of loop exits, both completions documented in convergence.rs.
     for b in marked.difference(&lit.marked) {
         let r = conv.reasons(BlockId(*b as u32));
-        prop_assert!(r.contains(Reasons::BACK_EDGE), "extra mark at {} ({:?}) is not a loop header", b, r.names());
+        prop_assert!(
+            r.contains(Reasons::BACK_EDGE) || r.contains(Reasons::EXIT_TARGET),
+            "extra mark at {} ({:?}) is neither a loop header nor a loop's exit target",
+            b,
+            r.names()
+        );
         prop_assert!(!r.contains(Reasons::REVISIT), "no revisits on a forward layout");
     }
     Ok(())

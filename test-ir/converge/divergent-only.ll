@@ -19,6 +19,9 @@ declare spir_func i64 @_Z13get_global_idj(i32)
 ; The uniform if (%ua/%ub/%ujoin) and the uniform loop (%uloop, trip count
 ; from an argument) get markers from the walk but not where threads diverge;
 ; the divergent if joins at %djoin, the divergent loop is left at %dloop.
+; Exit targets (%dloop.pre after the uniform loop, %dexit) are where threads
+; leaving a loop in different iterations meet; only the divergent loop's
+; matters at run time.
 ; CHECK-LABEL: simt-convergence for function 'k':
 ; CHECK-NEXT:    walk: %entry, %ua, %ub, %ujoin, %da, %db, %djoin, %uloop, %dloop.pre, %dloop, %dexit
 ; CHECK-NEXT:    marker %ub (block 2): behind
@@ -26,9 +29,10 @@ declare spir_func i64 @_Z13get_global_idj(i32)
 ; CHECK-NEXT:    marker %db (block 5): behind
 ; CHECK-NEXT:    marker %djoin (block 6): behind, merge
 ; CHECK-NEXT:    marker %uloop (block 7): loop-exit, back-edge
+; CHECK-NEXT:    marker %dloop.pre (block 8): exit-target
 ; CHECK-NEXT:    marker %dloop (block 9): loop-exit, back-edge
-; CHECK-NEXT:    marker %dexit (block 10): behind, merge
-; CHECK-NEXT:    markers: 7 all, 3 divergent-only
+; CHECK-NEXT:    marker %dexit (block 10): behind, merge, exit-target
+; CHECK-NEXT:    markers: 8 all, 3 divergent-only
 ; CHECK-NEXT:    divergent-only: %djoin, %dloop, %dexit
 define spir_kernel void @k(ptr addrspace(1) %out, i32 %n) {
 entry:
@@ -73,7 +77,7 @@ dexit:
 }
 
 ; ALL-LABEL: define spir_kernel void @k(
-; ALL-COUNT-7: call void @simt.converge
+; ALL-COUNT-8: call void @simt.converge
 ; ALL-NOT:     call void @simt.converge
 
 ; DIV-LABEL: define spir_kernel void @k(

@@ -40,7 +40,9 @@ declare spir_func void @_Z7barrierj(i32) convergent
 ; CHECK:       latch:
 ; CHECK-NEXT:    call void @simt.converge(i32 4) [ "convergencectrl"(token [[LOOP]]) ]
 ; CHECK-NEXT:    call spir_func void @_Z7barrierj(i32 1) #{{[0-9]+}} [ "convergencectrl"(token [[LOOP]]) ]
+; The loop's exit target is checked too, under the function's root token.
 ; CHECK:       exit:
+; CHECK-NEXT:    call void @simt.converge(i32 5) [ "convergencectrl"(token [[ROOT]]) ]
 ; CHECK-NEXT:    call void @helper(ptr addrspace(1) %out) #{{[0-9]+}} [ "convergencectrl"(token [[ROOT]]) ]
 define spir_kernel void @loop_barrier(ptr addrspace(1) %out, i32 %n) convergent {
 entry:

@@ -31,8 +31,10 @@ more:
 ; CHECK-LABEL: simt-convergence for function 'return_in_loop':
 ; CHECK-NEXT:    walk: %entry, %head, %found, %next, %done
 ; CHECK-NEXT:    marker %head (block 1): loop-exit, back-edge
+; CHECK-NEXT:    marker %found (block 2): exit-target
 ; CHECK-NEXT:    marker %next (block 3): behind, loop-exit
-; CHECK-NEXT:    markers: 2 all, 2 divergent-only
+; CHECK-NEXT:    marker %done (block 4): exit-target
+; CHECK-NEXT:    markers: 4 all, 4 divergent-only
 define i32 @return_in_loop(ptr %p, i32 %n) {
 entry:
   br label %head

@@ -144,13 +144,18 @@ impl Reasons {
     pub const BACK_EDGE: Reasons = Reasons(8);
     /// Reached again after its item left the queue (completion of claim 1).
     pub const REVISIT: Reasons = Reasons(16);
+    /// Where a loop's exiting edge leads: threads that leave the loop in
+    /// different iterations meet there, a point the executor must check even
+    /// when only one edge enters it.
+    pub const EXIT_TARGET: Reasons = Reasons(32);
 
-    const NAMES: [(Reasons, &'static str); 5] = [
+    const NAMES: [(Reasons, &'static str); 6] = [
         (Reasons::BEHIND, "behind"),
         (Reasons::MERGE, "merge"),
         (Reasons::LOOP_EXIT, "loop-exit"),
         (Reasons::BACK_EDGE, "back-edge"),
         (Reasons::REVISIT, "revisit"),
+        (Reasons::EXIT_TARGET, "exit-target"),
     ];
 
     pub fn contains(self, other: Reasons) -> bool {
@@ -260,6 +265,9 @@ impl Convergence {
                                 for &e in &li.get(l).exiting {
                                     reasons[e.index()] |= Reasons::LOOP_EXIT;
                                 }
+                                for &t in &li.get(l).exits {
+                                    reasons[t.index()] |= Reasons::EXIT_TARGET;
+                                }
                             }
                         }
                         let mut c = cycles.lowest_common(b, s);
@@ -309,7 +317,7 @@ impl Convergence {
         }
         for (_, l) in li.loops() {
             if d.divergent_loop_headers.binary_search(&l.header).is_ok() {
-                for &e in &l.exiting {
+                for &e in l.exiting.iter().chain(&l.exits) {
                     keep[e.index()] = true;
                 }
             }
@@ -397,7 +405,9 @@ mod tests {
         assert_eq!(c.reasons(BlockId(0)), Reasons::LOOP_EXIT | Reasons::BACK_EDGE);
         assert_eq!(c.reasons(BlockId(3)), Reasons::BEHIND | Reasons::LOOP_EXIT);
         assert_eq!(c.reasons(BlockId(4)), Reasons::BEHIND | Reasons::MERGE);
-        assert_eq!(c.reasons(BlockId(5)), Reasons::BEHIND | Reasons::MERGE);
+        // BB5 is also where threads that left the loop in different
+        // iterations meet (the loop's exit target).
+        assert_eq!(c.reasons(BlockId(5)), Reasons::BEHIND | Reasons::MERGE | Reasons::EXIT_TARGET);
         // With an entry block in front (as in IR, where the entry has no
         // predecessors), the same blocks shifted by one.
         let (_, _, c) = run(vec![vec![1], vec![2, 6], vec![3, 4], vec![5], vec![5, 6], vec![1], vec![]]);
@@ -425,7 +435,9 @@ mod tests {
         let (_, _, c) = run(vec![vec![1], vec![2], vec![1, 3], vec![]]);
         assert_eq!(c.reasons(BlockId(1)), Reasons::BACK_EDGE);
         assert_eq!(c.reasons(BlockId(2)), Reasons::LOOP_EXIT);
-        assert_eq!(ids(c.marked()), vec![1, 2]);
+        // x: threads leaving in different iterations meet there.
+        assert_eq!(c.reasons(BlockId(3)), Reasons::EXIT_TARGET);
+        assert_eq!(ids(c.marked()), vec![1, 2, 3]);
     }
 
     #[test]
