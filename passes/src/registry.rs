@@ -8,6 +8,7 @@ use crate::printers::{Analysis, Printer};
 use crate::transform::converge::Converge;
 use crate::transform::ocl_builtins::LowerOclBuiltins;
 use crate::transform::strip_markers::StripMarkers;
+use crate::transform::rpo_layout::RpoLayout;
 use crate::transform::testing::BreakModule;
 use crate::transform::to_nvptx::ToNvptx;
 use crate::transform::wiloops::WorkItemLoops;
@@ -29,6 +30,7 @@ enum Kind {
     WorkItemLoops,
     LowerOclBuiltins,
     ToNvptx,
+    RpoLayout,
     BreakModule,
     Converge,
     StripMarkers,
@@ -100,6 +102,13 @@ pub fn passes() -> Vec<PassInfo> {
             kind: Kind::StripMarkers,
         },
         PassInfo {
+            name: "simt-rpo-layout",
+            summary: "lays blocks out in reverse post-order (loop bodies before exits) so PC order is a good reconvergence priority",
+            options: &[],
+            hidden: false,
+            kind: Kind::RpoLayout,
+        },
+        PassInfo {
             name: "simt-testing-break-module",
             summary: "testing hook: removes the first function's entry terminator",
             options: &[],
@@ -150,6 +159,7 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
             }
             Ok(Box::new(pass) as Box<dyn ModulePass>)
         }
+        Kind::RpoLayout => no_options(name, &opts).map(|_| Box::new(RpoLayout) as Box<dyn ModulePass>),
         Kind::ToNvptx => no_options(name, &opts).map(|_| Box::new(ToNvptx) as Box<dyn ModulePass>),
         Kind::LowerOclBuiltins => no_options(name, &opts).map(|_| Box::new(LowerOclBuiltins) as Box<dyn ModulePass>),
         Kind::BreakModule => no_options(name, &opts).map(|_| Box::new(BreakModule) as Box<dyn ModulePass>),

@@ -1,6 +1,7 @@
 //! Passes that rewrite IR, one file each.
 
 pub mod ocl_builtins;
+pub mod rpo_layout;
 pub mod testing;
 pub mod to_nvptx;
 pub mod wiloops;

@@ -1,0 +1,45 @@
+//! `simt-rpo-layout`: lays out each function's blocks in reverse post-order.
+//!
+//! Seed 000's executor runs, at a convergence point, the group of threads whose
+//! next instruction comes first in program-counter order, i.e. in block
+//! layout. clang lays a rotated loop out *after* its exit block, so threads
+//! that leave the loop early run the exit block on their own before the others
+//! arrive, and the markers policy issues a few more instructions than IPDOM
+//! reconvergence (BENCHMARKS.md). Reverse post-order puts every block after its
+//! forward predecessors and loop bodies before their exits, the priority order
+//! of thread frontiers (Diamos et al., MICRO 2011); running this pass before
+//! `simt-converge` makes the patent's "earliest PC first" follow it. Only the
+//! order of blocks changes; blocks unreachable from the entry go last.
+
+use crate::function_cfg::FunctionCfg;
+use crate::ir::defined_functions;
+use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use llvm_sys::core::LLVMMoveBasicBlockAfter;
+
+pub struct RpoLayout;
+
+impl ModulePass for RpoLayout {
+    fn name(&self) -> String {
+        "simt-rpo-layout".into()
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+        let mut changed = Changed::Nothing;
+        for f in defined_functions(cx.module) {
+            let fc = FunctionCfg::new(f);
+            let mut order: Vec<_> = fc.cfg.rpo().to_vec();
+            order.extend(fc.cfg.blocks().filter(|&b| !fc.cfg.is_reachable(b)));
+            if order.iter().enumerate().all(|(i, b)| b.index() == i) {
+                continue;
+            }
+            for w in order.windows(2) {
+                unsafe { LLVMMoveBasicBlockAfter(fc.block(w[1]).as_mut_ptr(), fc.block(w[0]).as_mut_ptr()) };
+            }
+            changed = Changed::Cfg;
+        }
+        if changed != Changed::Nothing {
+            cx.analyses.clear();
+        }
+        Ok(changed)
+    }
+}
