@@ -588,6 +588,18 @@ impl Emitter {
             // Defined in another region: recomputed here, never stored.
             return Ok(self.builtin_for(v));
         }
+        if !LLVMIsAInstruction(v).is_null() && super::prepare::rematerializable(v) {
+            // Cheap arithmetic on work-item ids from another region:
+            // recomputed at the use, from its recomputed operands.
+            let c = LLVMInstructionClone(v);
+            for k in 0..LLVMGetNumOperands(c) as u32 {
+                let op = self.map_value(LLVMGetOperand(c, k), vmap)?;
+                LLVMSetOperand(c, k, op);
+            }
+            LLVMInsertIntoBuilder(self.b, c);
+            LLVMInstructionSetDebugLoc(c, std::ptr::null_mut());
+            return Ok(c);
+        }
         if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
             return Err(format!("internal: '{}' is not available in its region", crate::ir::print_value(v)));
         }

@@ -142,10 +142,11 @@ pub unsafe fn demote_cross_barrier_values(
     let mut crossing = Vec::new();
     for &b in &all {
         for v in instructions(b) {
-            // Work-item builtins are recomputed wherever they are used.
+            // Work-item builtins, and cheap arithmetic on them, are
+            // recomputed wherever they are used.
             if LLVMGetTypeKind(LLVMTypeOf(v)) == llvm_sys::LLVMTypeKind::LLVMVoidTypeKind
                 || !LLVMIsAAllocaInst(v).is_null()
-                || builtin_of(v).is_some()
+                || rematerializable(v)
             {
                 continue;
             }
@@ -205,6 +206,49 @@ pub unsafe fn demote_cross_barrier_values(
     }
     LLVMDisposeBuilder(builder);
     Ok(out)
+}
+
+/// Whether `v` can be recomputed where it is used instead of being stored
+/// across a barrier: a work-item builtin, or a cast or integer arithmetic of
+/// at most `REMAT_DEPTH` levels over builtins, constants and kernel arguments
+/// (`(uint)get_local_id(0) * 4 + offset`). Recomputing them keeps the
+/// vectorizer's view of work-item ids exact, and costs a few instructions.
+pub unsafe fn rematerializable(v: LLVMValueRef) -> bool {
+    remat_depth(v, REMAT_DEPTH)
+}
+
+const REMAT_DEPTH: u32 = 4;
+
+unsafe fn remat_depth(v: LLVMValueRef, depth: u32) -> bool {
+    if !LLVMIsAConstant(v).is_null() || !LLVMIsAArgument(v).is_null() {
+        return true;
+    }
+    if LLVMIsAInstruction(v).is_null() {
+        return false;
+    }
+    if builtin_of(v).is_some() {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    let pure = matches!(
+        LLVMGetInstructionOpcode(v),
+        LLVMOpcode::LLVMTrunc
+            | LLVMOpcode::LLVMZExt
+            | LLVMOpcode::LLVMSExt
+            | LLVMOpcode::LLVMAdd
+            | LLVMOpcode::LLVMSub
+            | LLVMOpcode::LLVMMul
+            | LLVMOpcode::LLVMShl
+            | LLVMOpcode::LLVMLShr
+            | LLVMOpcode::LLVMAShr
+            | LLVMOpcode::LLVMAnd
+            | LLVMOpcode::LLVMOr
+            | LLVMOpcode::LLVMXor
+            | LLVMOpcode::LLVMICmp
+    );
+    pure && (0..LLVMGetNumOperands(v) as u32).all(|i| remat_depth(LLVMGetOperand(v, i), depth - 1))
 }
 
 /// The blocks where `v` is used; a phi uses its value at the end of the
