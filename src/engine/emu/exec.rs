@@ -149,81 +149,53 @@ mod libm {
     }
 }
 
-fn f32_un(op: FUOp, x: f32) -> f32 {
-    match op {
-        FUOp::Neg => -x,
-        FUOp::Abs => x.abs(),
-        FUOp::Sqrt => x.sqrt(),
-        FUOp::Floor => x.floor(),
-        FUOp::Ceil => x.ceil(),
-        FUOp::Trunc => x.trunc(),
-        FUOp::Round => x.round(),
-        FUOp::Rint => x.round_ties_even(),
-        FUOp::Exp => x.exp(),
-        FUOp::Exp2 => x.exp2(),
-        FUOp::Exp10 => unsafe { libm::exp10f(x) },
-        FUOp::Log => x.ln(),
-        FUOp::Log2 => x.log2(),
-        FUOp::Log10 => x.log10(),
-        FUOp::Sin => x.sin(),
-        FUOp::Cos => x.cos(),
-        FUOp::Tan => x.tan(),
-        FUOp::Asin => x.asin(),
-        FUOp::Acos => x.acos(),
-        FUOp::Atan => x.atan(),
-        FUOp::Sinh => x.sinh(),
-        FUOp::Cosh => x.cosh(),
-        FUOp::Tanh => x.tanh(),
-        FUOp::Asinh => x.asinh(),
-        FUOp::Acosh => x.acosh(),
-        FUOp::Atanh => x.atanh(),
-        FUOp::Cbrt => x.cbrt(),
-        FUOp::Expm1 => x.exp_m1(),
-        FUOp::Log1p => x.ln_1p(),
-        FUOp::Erf => unsafe { libm::erff(x) },
-        FUOp::Erfc => unsafe { libm::erfcf(x) },
-        FUOp::Tgamma => unsafe { libm::tgammaf(x) },
-        FUOp::Lgamma => unsafe { libm::lgammaf(x) },
-    }
+/// A unary float operation at one precision; the two precisions differ only
+/// in type and in which C library functions they call.
+macro_rules! float_unary {
+    ($name:ident, $t:ty, $exp10:path, $erf:path, $erfc:path, $tgamma:path, $lgamma:path) => {
+        fn $name(op: FUOp, x: $t) -> $t {
+            match op {
+                FUOp::Neg => -x,
+                FUOp::Abs => x.abs(),
+                FUOp::Sqrt => x.sqrt(),
+                FUOp::Floor => x.floor(),
+                FUOp::Ceil => x.ceil(),
+                FUOp::Trunc => x.trunc(),
+                FUOp::Round => x.round(),
+                FUOp::Rint => x.round_ties_even(),
+                FUOp::Exp => x.exp(),
+                FUOp::Exp2 => x.exp2(),
+                FUOp::Exp10 => unsafe { $exp10(x) },
+                FUOp::Log => x.ln(),
+                FUOp::Log2 => x.log2(),
+                FUOp::Log10 => x.log10(),
+                FUOp::Sin => x.sin(),
+                FUOp::Cos => x.cos(),
+                FUOp::Tan => x.tan(),
+                FUOp::Asin => x.asin(),
+                FUOp::Acos => x.acos(),
+                FUOp::Atan => x.atan(),
+                FUOp::Sinh => x.sinh(),
+                FUOp::Cosh => x.cosh(),
+                FUOp::Tanh => x.tanh(),
+                FUOp::Asinh => x.asinh(),
+                FUOp::Acosh => x.acosh(),
+                FUOp::Atanh => x.atanh(),
+                FUOp::Cbrt => x.cbrt(),
+                FUOp::Expm1 => x.exp_m1(),
+                FUOp::Log1p => x.ln_1p(),
+                FUOp::Erf => unsafe { $erf(x) },
+                FUOp::Erfc => unsafe { $erfc(x) },
+                FUOp::Tgamma => unsafe { $tgamma(x) },
+                FUOp::Lgamma => unsafe { $lgamma(x) },
+            }
+        }
+    };
 }
 
-fn f64_un(op: FUOp, x: f64) -> f64 {
-    match op {
-        FUOp::Neg => -x,
-        FUOp::Abs => x.abs(),
-        FUOp::Sqrt => x.sqrt(),
-        FUOp::Floor => x.floor(),
-        FUOp::Ceil => x.ceil(),
-        FUOp::Trunc => x.trunc(),
-        FUOp::Round => x.round(),
-        FUOp::Rint => x.round_ties_even(),
-        FUOp::Exp => x.exp(),
-        FUOp::Exp2 => x.exp2(),
-        FUOp::Exp10 => unsafe { libm::exp10(x) },
-        FUOp::Log => x.ln(),
-        FUOp::Log2 => x.log2(),
-        FUOp::Log10 => x.log10(),
-        FUOp::Sin => x.sin(),
-        FUOp::Cos => x.cos(),
-        FUOp::Tan => x.tan(),
-        FUOp::Asin => x.asin(),
-        FUOp::Acos => x.acos(),
-        FUOp::Atan => x.atan(),
-        FUOp::Sinh => x.sinh(),
-        FUOp::Cosh => x.cosh(),
-        FUOp::Tanh => x.tanh(),
-        FUOp::Asinh => x.asinh(),
-        FUOp::Acosh => x.acosh(),
-        FUOp::Atanh => x.atanh(),
-        FUOp::Cbrt => x.cbrt(),
-        FUOp::Expm1 => x.exp_m1(),
-        FUOp::Log1p => x.ln_1p(),
-        FUOp::Erf => unsafe { libm::erf(x) },
-        FUOp::Erfc => unsafe { libm::erfc(x) },
-        FUOp::Tgamma => unsafe { libm::tgamma(x) },
-        FUOp::Lgamma => unsafe { libm::lgamma(x) },
-    }
-}
+float_unary!(f32_un, f32, libm::exp10f, libm::erff, libm::erfcf, libm::tgammaf, libm::lgammaf);
+float_unary!(f64_un, f64, libm::exp10, libm::erf, libm::erfc, libm::tgamma, libm::lgamma);
+
 
 /// A binary float operation at one precision; the two precisions differ only
 /// in type and in which C library remainder they call.
