@@ -111,7 +111,6 @@ fn print_postdomtree(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String
 /// with the header first and the other blocks in layout order, then our extras.
 fn print_loops(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
     let li = fa.loops();
-    let cfg = &fa.cfg.cfg;
     let mut stack: Vec<_> = li.top_level().into_iter().rev().collect();
     while let Some(id) = stack.pop() {
         let l = li.get(id);
@@ -147,7 +146,6 @@ fn print_loops(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out:
             join(c.blocks.iter().copied(), name)
         ));
     }
-    let _ = cfg;
 }
 
 fn print_ctrldeps(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {

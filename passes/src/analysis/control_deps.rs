@@ -61,16 +61,6 @@ impl ControlDeps {
     pub fn of(&self, b: BlockId) -> &[ControlEdge] {
         &self.deps[b.index()]
     }
-
-    /// Blocks whose execution is decided by branches in `x`.
-    pub fn dependents_of(&self, x: BlockId) -> Vec<BlockId> {
-        let mut out: Vec<BlockId> = (0..self.deps.len() as u32)
-            .map(BlockId)
-            .filter(|&b| self.deps[b.index()].iter().any(|e| e.from == x))
-            .collect();
-        out.dedup();
-        out
-    }
 }
 
 #[cfg(test)]

@@ -152,7 +152,7 @@ unsafe fn lower_kernel(
     }
 
     let fa = FunctionAnalyses::new(k);
-    let mut warnings = divergent_barrier_warnings(&fa, &barrier_ids, &sites);
+    let mut warnings = divergent_barrier_warnings(&fa, &sites);
     let uniformity = fa.uniformity();
     let loops = fa.loops();
     let regions = regions(&fa, kv, &barrier_ids);
@@ -272,11 +272,7 @@ unsafe fn regions(fa: &FunctionAnalyses<'_>, kv: LLVMValueRef, barrier_ids: &Has
 
 /// Barriers control dependent on a divergent branch: legal only if every
 /// dynamic instance is still reached by all work-items, so warn, not reject.
-fn divergent_barrier_warnings(
-    fa: &FunctionAnalyses<'_>,
-    barrier_ids: &HashMap<LLVMBasicBlockRef, u32>,
-    sites: &[prepare::BarrierSite],
-) -> Vec<String> {
+fn divergent_barrier_warnings(fa: &FunctionAnalyses<'_>, sites: &[prepare::BarrierSite]) -> Vec<String> {
     let names = SlotNames::new(fa.cfg.function);
     let mut out = Vec::new();
     for site in sites {
@@ -305,7 +301,6 @@ fn divergent_barrier_warnings(
             ));
         }
     }
-    let _ = barrier_ids;
     out
 }
 
