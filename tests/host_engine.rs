@@ -37,6 +37,28 @@ fn ctx(group: u64, groups: u64, local: u64, local_mem: &mut Aligned, scratch: &m
     }
 }
 
+/// Runs reduce.ll's `reduce_sum` over `input` in work-groups of `local`
+/// through the C ABI, asserting every work-group returns OK; one sum per group.
+fn run_reduce_sum(k: &simt::engine::host::HostKernel, input: &[f32], local: u64) -> Vec<f32> {
+    let groups = input.len() as u64 / local;
+    let mut out = vec![0f32; groups as usize];
+    let mut local_mem = Aligned::new(k.local_bytes as usize + local as usize * 4);
+    let mut scratch = Aligned::new((k.scratch_per_item * local) as usize);
+    for g in 0..groups {
+        let mut c = ctx(g, groups, local, &mut local_mem, &mut scratch);
+        let mut in_ptr = input.as_ptr() as *mut c_void;
+        let mut out_ptr = out.as_mut_ptr() as *mut c_void;
+        let mut scratch_arg = unsafe { c.local_mem.add(k.local_bytes as usize) } as *mut c_void;
+        let args = [
+            &mut in_ptr as *mut _ as *mut c_void,
+            &mut out_ptr as *mut _ as *mut c_void,
+            &mut scratch_arg as *mut _ as *mut c_void,
+        ];
+        assert_eq!(unsafe { (k.wg_fn)(args.as_ptr(), &mut c) }, STATUS_OK);
+    }
+    out
+}
+
 #[test]
 fn reduction_with_barriers_in_a_loop() {
     let k = compile(Path::new("test-ir/examples/reduce.ll"), "reduce_sum", &HostOptions::default()).unwrap();
@@ -45,22 +67,7 @@ fn reduction_with_barriers_in_a_loop() {
         let groups = 7u64;
         let n = (groups * local) as usize;
         let input: Vec<f32> = (0..n).map(|i| ((i * 37) % 101) as f32 * 0.25).collect();
-        let mut out = vec![0f32; groups as usize];
-        let mut local_mem = Aligned::new(k.local_bytes as usize + local as usize * 4);
-        let mut scratch = Aligned::new((k.scratch_per_item * local) as usize);
-        for g in 0..groups {
-            let mut c = ctx(g, groups, local, &mut local_mem, &mut scratch);
-            let mut in_ptr = input.as_ptr() as *mut c_void;
-            let mut out_ptr = out.as_mut_ptr() as *mut c_void;
-            let mut scratch_arg = unsafe { c.local_mem.add(k.local_bytes as usize) } as *mut c_void;
-            let args = [
-                &mut in_ptr as *mut _ as *mut c_void,
-                &mut out_ptr as *mut _ as *mut c_void,
-                &mut scratch_arg as *mut _ as *mut c_void,
-            ];
-            let status = unsafe { (k.wg_fn)(args.as_ptr(), &mut c) };
-            assert_eq!(status, STATUS_OK);
-        }
+        let out = run_reduce_sum(&k, &input, local);
         for g in 0..groups as usize {
             // Exact: the inputs are multiples of 0.25 and every partial sum is
             // representable, so any summation order gives the same float.
@@ -122,22 +129,7 @@ fn ahead_of_time_library_matches_the_jit() {
         let k = compile(Path::new("test-ir/examples/reduce.ll"), "reduce_sum", &opts).unwrap();
         let (groups, local) = (5u64, 64u64);
         let input: Vec<f32> = (0..groups * local).map(|i| (i as f32).sin()).collect();
-        let mut out = vec![0f32; groups as usize];
-        let mut local_mem = Aligned::new(k.local_bytes as usize + local as usize * 4);
-        let mut scratch = Aligned::new((k.scratch_per_item * local) as usize);
-        for g in 0..groups {
-            let mut c = ctx(g, groups, local, &mut local_mem, &mut scratch);
-            let mut in_ptr = input.as_ptr() as *mut c_void;
-            let mut out_ptr = out.as_mut_ptr() as *mut c_void;
-            let mut scratch_arg = unsafe { c.local_mem.add(k.local_bytes as usize) } as *mut c_void;
-            let args = [
-                &mut in_ptr as *mut _ as *mut c_void,
-                &mut out_ptr as *mut _ as *mut c_void,
-                &mut scratch_arg as *mut _ as *mut c_void,
-            ];
-            assert_eq!(unsafe { (k.wg_fn)(args.as_ptr(), &mut c) }, STATUS_OK);
-        }
-        out
+        run_reduce_sum(&k, &input, local)
     };
     let jit = run(false);
     let aot = run(true);
