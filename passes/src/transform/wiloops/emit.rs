@@ -452,7 +452,11 @@ impl Emitter {
         let reduced = self.close_nest(&nest, multi.then_some(state));
         LLVMPositionBuilderAtEnd(self.b, nest.done);
         let Some((new_min, new_max)) = reduced else {
-            return Ok((nest.pre, nest.done, self.c32(r.exit_states[0])));
+            // A region no work-item leaves (an endless loop after a barrier,
+            // or a kernel with no return) has no exit state: `done` is
+            // unreachable, and the state it would dispatch to does not matter.
+            let next = r.exit_states.first().copied().unwrap_or(self.exit_state);
+            return Ok((nest.pre, nest.done, self.c32(next)));
         };
         let agree = self.block(&format!("{tag}.agreed"));
         let disagree = self.block(&format!("{tag}.divergent"));

@@ -137,6 +137,7 @@ unsafe fn lower_kernel(
             return Err(format!("parameter {i} is passed by value (byval), which is not supported yet"));
         }
     }
+    prepare::remove_unreachable_blocks(kv);
     let names = SlotNames::new(k);
     let sites = prepare::split_at_barriers(kv, &names);
     let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =

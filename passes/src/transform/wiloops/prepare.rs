@@ -49,6 +49,67 @@ pub(super) unsafe fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef>
     (0..LLVMGetNumSuccessors(t)).map(|i| LLVMGetSuccessor(t, i)).collect()
 }
 
+/// Deletes the blocks the entry cannot reach. No work-item runs them, yet a
+/// barrier there would start a region and the analyses would see blocks
+/// outside the CFG's traversal; clang and `llvm-stress` both emit such blocks.
+/// Their values can only be used in other unreachable blocks or in phis of
+/// reachable ones (for the dead edge), which lose that incoming entry.
+pub unsafe fn remove_unreachable_blocks(f: LLVMValueRef) {
+    let mut reachable: HashSet<LLVMBasicBlockRef> = HashSet::new();
+    let mut work = vec![LLVMGetEntryBasicBlock(f)];
+    while let Some(b) = work.pop() {
+        if reachable.insert(b) {
+            work.extend(successors(b));
+        }
+    }
+    let dead: Vec<LLVMBasicBlockRef> = blocks(f).into_iter().filter(|b| !reachable.contains(b)).collect();
+    if dead.is_empty() {
+        return;
+    }
+    for &b in &reachable {
+        for phi in instructions(b).into_iter().take_while(|i| !LLVMIsAPHINode(*i).is_null()) {
+            if (0..LLVMCountIncoming(phi)).any(|k| !reachable.contains(&LLVMGetIncomingBlock(phi, k))) {
+                keep_incoming_from(phi, &reachable);
+            }
+        }
+    }
+    for &b in &dead {
+        for i in instructions(b) {
+            let ty = LLVMTypeOf(i);
+            if LLVMGetTypeKind(ty) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+                LLVMReplaceAllUsesWith(i, LLVMGetPoison(ty));
+            }
+        }
+    }
+    for b in dead {
+        LLVMDeleteBasicBlock(b);
+    }
+}
+
+/// Rebuilds `phi` with only its entries from `keep` (the C API cannot
+/// remove an incoming entry).
+unsafe fn keep_incoming_from(phi: LLVMValueRef, keep: &HashSet<LLVMBasicBlockRef>) {
+    let mut vals: Vec<LLVMValueRef> = Vec::new();
+    let mut blocks: Vec<LLVMBasicBlockRef> = Vec::new();
+    for j in 0..LLVMCountIncoming(phi) {
+        if keep.contains(&LLVMGetIncomingBlock(phi, j)) {
+            vals.push(LLVMGetIncomingValue(phi, j));
+            blocks.push(LLVMGetIncomingBlock(phi, j));
+        }
+    }
+    let builder = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(phi)));
+    LLVMPositionBuilderBefore(builder, phi);
+    let mut len = 0usize;
+    let p = LLVMGetValueName2(phi, &mut len);
+    let name = std::ffi::CString::new(std::slice::from_raw_parts(p.cast::<u8>(), len)).unwrap_or_default();
+    let new = LLVMBuildPhi(builder, LLVMTypeOf(phi), c"".as_ptr());
+    LLVMAddIncoming(new, vals.as_mut_ptr(), blocks.as_mut_ptr(), vals.len() as u32);
+    LLVMReplaceAllUsesWith(phi, new);
+    LLVMInstructionEraseFromParent(phi);
+    LLVMSetValueName2(new, name.as_ptr(), len);
+    LLVMDisposeBuilder(builder);
+}
+
 /// Splits every barrier into a block of its own; returns them in layout order.
 pub unsafe fn split_at_barriers(f: LLVMValueRef, names: &crate::ir::SlotNames) -> Vec<BarrierSite> {
     let ctx = LLVMGetTypeContext(LLVMTypeOf(f));
