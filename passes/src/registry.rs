@@ -11,6 +11,7 @@ use crate::transform::strip_markers::StripMarkers;
 use crate::transform::rpo_layout::RpoLayout;
 use crate::transform::testing::BreakModule;
 use crate::transform::to_nvptx::ToNvptx;
+use crate::transform::wiloops::flatten::FlattenCalls;
 use crate::transform::wiloops::WorkItemLoops;
 
 pub struct PassInfo {
@@ -28,6 +29,7 @@ pub struct PassInfo {
 enum Kind {
     Printer(Analysis),
     WorkItemLoops,
+    FlattenCalls,
     LowerOclBuiltins,
     ToNvptx,
     RpoLayout,
@@ -69,6 +71,13 @@ pub fn passes() -> Vec<PassInfo> {
             ],
             hidden: false,
             kind: Kind::WorkItemLoops,
+        },
+        PassInfo {
+            name: "simt-flatten-calls",
+            summary: "inlines into kernels every call to a function that uses barriers or work-item builtins (pocl's Flatten)",
+            options: &[],
+            hidden: false,
+            kind: Kind::FlattenCalls,
         },
         PassInfo {
             name: "simt-lower-ocl-builtins",
@@ -161,6 +170,7 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
         }
         Kind::RpoLayout => no_options(name, &opts).map(|_| Box::new(RpoLayout) as Box<dyn ModulePass>),
         Kind::ToNvptx => no_options(name, &opts).map(|_| Box::new(ToNvptx) as Box<dyn ModulePass>),
+        Kind::FlattenCalls => no_options(name, &opts).map(|_| Box::new(FlattenCalls) as Box<dyn ModulePass>),
         Kind::LowerOclBuiltins => no_options(name, &opts).map(|_| Box::new(LowerOclBuiltins) as Box<dyn ModulePass>),
         Kind::BreakModule => no_options(name, &opts).map(|_| Box::new(BreakModule) as Box<dyn ModulePass>),
         Kind::Converge => {

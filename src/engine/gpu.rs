@@ -43,6 +43,7 @@ pub fn compile_ptx(module_path: &Path, kernel: &str, sm: &str) -> Result<String,
     if !simt_passes::ir::defined_functions(&module).into_iter().any(|f| is_kernel(f) && simt_passes::ir::function_name(f) == kernel) {
         return Err(ToolError::Run(format!("{name}: no kernel named '{kernel}'")));
     }
+    crate::frontend::keep_only_kernel(&module, kernel)?;
     let opencl = module.get_triple().as_str().to_string_lossy().starts_with("spir");
     let spec = TargetSpec { triple: Some("nvptx64-nvidia-cuda".into()), cpu: sm.into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine("nvptx64-nvidia-cuda", &spec)?.expect("nvptx64 has a backend");

@@ -1,7 +1,8 @@
 //! The host engine's compiler: kernel IR → work-group function in memory.
 //!
-//! Pipeline: `always-inline` (clang's OpenCL kernels call an always-inline
-//! twin), `simt-wiloops`, retargeting to this CPU, `default<O3>` with a target
+//! Pipeline: the launched kernel alone, barrier helpers inlined
+//! ([`crate::frontend`]), `always-inline` (clang's OpenCL kernels call an
+//! always-inline twin), `simt-wiloops`, retargeting to this CPU, `default<O3>` with a target
 //! machine for the host CPU and its features (so the vectorizer sees AVX2 or
 //! AVX-512 where present), then codegen to an in-memory object that ORC's
 //! LLJIT links against this process (libm, memset, …). The same object bytes
@@ -93,12 +94,8 @@ pub fn compile_object(module_path: &Path, kernel: &str, opts: &HostOptions) -> R
             if kernels.is_empty() { "none".to_string() } else { kernels.join(", ") }
         )));
     }
-    // Only the requested kernel is lowered and compiled.
-    for f in simt_passes::ir::defined_functions(&module) {
-        if is_kernel(f) && simt_passes::ir::function_name(f) != kernel && unsafe { llvm_sys::core::LLVMGetFirstUse(inkwell::values::AsValueRef::as_value_ref(&f)) }.is_null() {
-            unsafe { f.delete() };
-        }
-    }
+    // Only the requested kernel and what it needs are lowered and compiled.
+    crate::frontend::prepare_launch(&module, kernel)?;
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
     let mut sink = std::io::stderr();

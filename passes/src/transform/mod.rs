@@ -1,5 +1,6 @@
 //! Passes that rewrite IR, one file each.
 
+pub mod call_graph;
 pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod testing;

@@ -10,6 +10,13 @@
 //! functions and barriers are left alone (they are `simt-wiloops`' business);
 //! any other mangled external that remains is reported by name, since no
 //! library would resolve it at link time.
+//!
+//! Only what a kernel can run counts: an unsupported built-in (an image read,
+//! `vstore_half`) is reported where it sits in a function some kernel calls
+//! (or names), transitively, and is left in place, unreported, in functions
+//! no kernel needs (a helper library's unused image sampler). Supported
+//! built-ins are lowered everywhere. A module with no kernels is a library:
+//! every function counts.
 
 use crate::ir::print_value;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
@@ -32,19 +39,22 @@ impl ModulePass for LowerOclBuiltins {
         let mut changed = Changed::Nothing;
         unsafe {
             let b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+            let kernels = crate::transform::call_graph::kernels(m);
+            let needed = crate::transform::call_graph::CallGraph::new(m).needed_by(&kernels);
             let mut calls = Vec::new();
             for f in crate::ir::defined_functions(cx.module) {
+                let counts = kernels.is_empty() || needed.contains(&inkwell::values::AsValueRef::as_value_ref(&f));
                 for bb in f.get_basic_block_iter() {
                     for inst in bb.get_instructions() {
                         let i = inkwell::values::AsValueRef::as_value_ref(&inst);
                         if let Some((base, params)) = ocl_call(i) {
-                            calls.push((i, base, params));
+                            calls.push((i, base, params, counts, f));
                         }
                     }
                 }
             }
             let mut result = Ok(());
-            for (i, base, params) in calls {
+            for (i, base, params, counts, f) in calls {
                 LLVMPositionBuilderBefore(b, i);
                 match lower(b, m, i, &base, &params) {
                     Ok(Some(v)) => {
@@ -55,8 +65,11 @@ impl ModulePass for LowerOclBuiltins {
                         changed = Changed::Instructions;
                     }
                     Ok(None) => {}
+                    // Unsupported, but no kernel can reach it: left as is.
+                    Err(_) if !counts => {}
                     Err(e) => {
-                        result = Err(e);
+                        let what = if crate::kernel_model::is_kernel(f) { "kernel" } else { "function" };
+                        result = Err(format!("{what} '{}': {e}", crate::ir::function_name(f)));
                         break;
                     }
                 }

@@ -87,8 +87,14 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
             .into_iter()
             .find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel)
     };
-    let Some(f) = find() else {
+    if find().is_none() {
         return Err(ToolError::Run(format!("no kernel named '{kernel}' in the module")));
+    }
+    // Only the launched kernel and what it needs: other kernels' built-ins
+    // and unused helpers must not stop it.
+    crate::frontend::prepare_launch(module, kernel)?;
+    let Some(f) = find() else {
+        return Err(ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")));
     };
     // Every other defined function is inlined, so the emulator never has to
     // keep a call stack per lane.

@@ -691,7 +691,7 @@ impl Emitter {
                 }
                 if self.simt_callees.contains(&callee) {
                     return Err(format!(
-                        "'{}' calls a function that uses work-item builtins or barriers: inline it into the kernel first (e.g. -passes='always-inline,…')",
+                        "'{}' calls a function that uses work-item builtins or barriers: inline it into the kernel first (-passes='simt-flatten-calls,simt-wiloops')",
                         crate::ir::print_value(i)
                     ));
                 }

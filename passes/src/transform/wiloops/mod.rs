@@ -43,11 +43,12 @@
 //!    measured in BENCHMARKS.md.
 //!
 //! Limitations: calls to functions that use barriers or work-item builtins
-//! must be inlined first; `indirectbr`/`callbr` in kernels with barriers,
+//! must be inlined first (`simt-flatten-calls`, which `simt-run` runs); `indirectbr`/`callbr` in kernels with barriers,
 //! variable-sized `alloca`s, `byval` parameters and dynamically sized local
 //! memory are reported as unsupported.
 
 mod emit;
+pub mod flatten;
 pub mod groups;
 mod layout;
 mod prepare;
@@ -55,7 +56,7 @@ mod prepare;
 use crate::analysis::cache::FunctionAnalyses;
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
-use crate::kernel_model::{builtin_of, is_kernel};
+use crate::kernel_model::is_kernel;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use emit::{Emitter, Region};
 use inkwell::values::{AsValueRef, FunctionValue};
@@ -102,7 +103,7 @@ impl ModulePass for WorkItemLoops {
         if kernels.is_empty() {
             return Ok(Changed::Nothing);
         }
-        let simt_callees = unsafe { functions_using_builtins(cx.module.as_mut_ptr()) };
+        let simt_callees = unsafe { crate::transform::call_graph::CallGraph::new(cx.module.as_mut_ptr()).builtin_users() };
         for k in kernels {
             let name = function_name(k);
             let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), k, &name, &simt_callees, self) }
@@ -303,42 +304,4 @@ fn divergent_barrier_warnings(fa: &FunctionAnalyses<'_>, sites: &[prepare::Barri
         }
     }
     out
-}
-
-/// Defined non-kernel functions that call work-item builtins or barriers,
-/// directly or through other functions.
-unsafe fn functions_using_builtins(module: LLVMModuleRef) -> HashSet<LLVMValueRef> {
-    let mut calls: HashMap<LLVMValueRef, Vec<LLVMValueRef>> = HashMap::new();
-    let mut using: HashSet<LLVMValueRef> = HashSet::new();
-    let mut f = LLVMGetFirstFunction(module);
-    while !f.is_null() {
-        for bb in prepare::blocks(f) {
-            for i in prepare::instructions(bb) {
-                if LLVMIsACallInst(i).is_null() {
-                    continue;
-                }
-                if builtin_of(i).is_some() {
-                    using.insert(f);
-                } else {
-                    let callee = LLVMGetCalledValue(i);
-                    if !callee.is_null() && !LLVMIsAFunction(callee).is_null() {
-                        calls.entry(f).or_default().push(callee);
-                    }
-                }
-            }
-        }
-        f = LLVMGetNextFunction(f);
-    }
-    loop {
-        let before = using.len();
-        for (f, callees) in &calls {
-            if callees.iter().any(|c| using.contains(c)) {
-                using.insert(*f);
-            }
-        }
-        if using.len() == before {
-            break;
-        }
-    }
-    using
 }

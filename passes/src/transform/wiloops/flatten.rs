@@ -1,0 +1,186 @@
+//! `simt-flatten-calls`: inlines, into the kernels, every call to a defined
+//! function that uses barriers or work-item builtins, directly or through
+//! its own callees (pocl's `Flatten`/`FlattenBarrierSubs`).
+//!
+//! `simt-wiloops` splits a kernel at its barriers and computes work-item ids
+//! per loop iteration, so both must be visible in the kernel's own body; a
+//! helper clang did not inline (`__attribute__((noinline))`, `-O0`, a big
+//! function) hides them behind a call. `always-inline` alone does not help:
+//! such helpers are not `alwaysinline`, and may be `noinline`/`optnone`.
+//!
+//! ```text
+//!   kernel ──call──▶ scan (noinline) ──call──▶ group_sum: barrier
+//!      every function on a path to a builtin is marked alwaysinline,
+//!      LLVM's always-inline pass inlines them bottom-up:
+//!   kernel: …body of scan, body of group_sum: barrier…
+//! ```
+//!
+//! Only functions some kernel needs are touched; functions that were
+//! `alwaysinline` but use no builtin keep their calls (their flag is lifted
+//! during the run and restored). Limits: a recursive function that reaches a
+//! builtin cannot be inlined and is reported with its cycle; indirect calls
+//! are not followed (OpenCL C has none).
+
+use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::transform::call_graph::{self, CallGraph};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::LLVMAttributeFunctionIndex;
+use std::collections::{HashMap, HashSet};
+
+pub struct FlattenCalls;
+
+pub const NAME: &str = "simt-flatten-calls";
+
+impl ModulePass for FlattenCalls {
+    fn name(&self) -> String {
+        NAME.into()
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+        let m = cx.module.as_mut_ptr();
+        let err = |message| PassError::Unsupported { pass: NAME.into(), message };
+        unsafe {
+            let kernels = call_graph::kernels(m);
+            let graph = CallGraph::new(m);
+            let users = graph.builtin_users();
+            let to_inline: HashSet<LLVMValueRef> =
+                graph.needed_by(&kernels).into_iter().filter(|f| users.contains(f) && !kernels.contains(f)).collect();
+            if to_inline.is_empty() {
+                return Ok(Changed::Nothing);
+            }
+            if let Some(cycle) = find_cycle(&graph, &to_inline) {
+                let names: Vec<String> = cycle.iter().map(|&f| name_of(f)).collect();
+                return Err(err(format!(
+                    "function '{}' is recursive ({}) and uses barriers or work-item builtins: it cannot be inlined into a kernel",
+                    names[0],
+                    names.join(" -> ")
+                )));
+            }
+            let lifted = set_inline_flags(m, &to_inline);
+            let result = run_always_inline(m);
+            restore_always_inline(m, &lifted);
+            result.map_err(|e| err(format!("LLVM's always-inline failed: {e}")))?;
+            // A call that survived (LLVM refuses some, e.g. varargs callees)
+            // would stop simt-wiloops later with a vaguer message.
+            let after = CallGraph::new(m);
+            for k in &kernels {
+                if let Some(&left) = after.callees(*k).iter().find(|c| to_inline.contains(c)) {
+                    return Err(err(format!(
+                        "kernel '{}': the call to '{}' (which uses barriers or work-item builtins) could not be inlined",
+                        name_of(*k),
+                        name_of(left)
+                    )));
+                }
+            }
+        }
+        cx.analyses.clear();
+        Ok(Changed::Cfg)
+    }
+}
+
+/// A cycle of direct calls among `set`, as the functions along it (first
+/// repeated at the end), if there is one.
+unsafe fn find_cycle(g: &CallGraph, set: &HashSet<LLVMValueRef>) -> Option<Vec<LLVMValueRef>> {
+    // Iterative DFS with colours; the stack holds the current path.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Colour {
+        Active,
+        Done,
+    }
+    let mut colour: HashMap<LLVMValueRef, Colour> = HashMap::new();
+    let mut roots: Vec<LLVMValueRef> = set.iter().copied().collect();
+    roots.sort_by_key(|&f| name_of(f));
+    for root in roots {
+        if colour.contains_key(&root) {
+            continue;
+        }
+        let mut path: Vec<(LLVMValueRef, usize)> = vec![(root, 0)];
+        colour.insert(root, Colour::Active);
+        while let Some(top) = path.last_mut() {
+            let (f, idx) = *top;
+            top.1 += 1;
+            let callees = g.callees(f);
+            if idx >= callees.len() {
+                colour.insert(f, Colour::Done);
+                path.pop();
+                continue;
+            }
+            let c = callees[idx];
+            if !set.contains(&c) {
+                continue;
+            }
+            match colour.get(&c) {
+                Some(Colour::Active) => {
+                    let start = path.iter().position(|&(p, _)| p == c).expect("active functions are on the path");
+                    let mut cycle: Vec<LLVMValueRef> = path[start..].iter().map(|&(p, _)| p).collect();
+                    cycle.push(c);
+                    return Some(cycle);
+                }
+                Some(Colour::Done) => {}
+                None => {
+                    colour.insert(c, Colour::Active);
+                    path.push((c, 0));
+                }
+            }
+        }
+    }
+    None
+}
+
+unsafe fn kind(name: &str) -> u32 {
+    LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len())
+}
+
+/// Marks `set` `alwaysinline` (without `noinline`/`optnone`, which forbid
+/// it) and lifts `alwaysinline` from every other defined function, so the
+/// pass inlines exactly `set`; returns the functions lifted.
+unsafe fn set_inline_flags(m: LLVMModuleRef, set: &HashSet<LLVMValueRef>) -> Vec<LLVMValueRef> {
+    let ctx = LLVMGetModuleContext(m);
+    let (always, noinline, optnone) = (kind("alwaysinline"), kind("noinline"), kind("optnone"));
+    let mut lifted = Vec::new();
+    let mut f = LLVMGetFirstFunction(m);
+    while !f.is_null() {
+        if LLVMIsDeclaration(f) == 0 {
+            let has_always = !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, always).is_null();
+            if set.contains(&f) {
+                LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline);
+                LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone);
+                if !has_always {
+                    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+                }
+            } else if has_always {
+                LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, always);
+                lifted.push(f);
+            }
+        }
+        f = LLVMGetNextFunction(f);
+    }
+    lifted
+}
+
+unsafe fn restore_always_inline(m: LLVMModuleRef, lifted: &[LLVMValueRef]) {
+    let ctx = LLVMGetModuleContext(m);
+    let always = kind("alwaysinline");
+    for &f in lifted {
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+    }
+}
+
+unsafe fn run_always_inline(m: LLVMModuleRef) -> Result<(), String> {
+    use llvm_sys::transforms::pass_builder::*;
+    let opts = LLVMCreatePassBuilderOptions();
+    let err = LLVMRunPasses(m, c"always-inline".as_ptr(), std::ptr::null_mut(), opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if err.is_null() {
+        return Ok(());
+    }
+    let msg = llvm_sys::error::LLVMGetErrorMessage(err);
+    let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
+    llvm_sys::error::LLVMDisposeErrorMessage(msg);
+    Err(s)
+}
+
+unsafe fn name_of(f: LLVMValueRef) -> String {
+    crate::ir::value_name_of(f)
+}
