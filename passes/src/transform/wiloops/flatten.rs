@@ -45,7 +45,7 @@ impl ModulePass for FlattenCalls {
             let graph = CallGraph::new(m);
             let users = graph.builtin_users();
             let to_inline: HashSet<LLVMValueRef> =
-                graph.needed_by(&kernels).into_iter().filter(|f| users.contains(f) && !kernels.contains(f)).collect();
+                graph.needed_by(&kernels).into_iter().filter(|f| users.contains(f)).collect();
             if to_inline.is_empty() {
                 return Ok(Changed::Nothing);
             }
