@@ -7,7 +7,7 @@
 //! blocks with 0..=4 successors: irreducible cycles, self loops, endless
 //! loops with no way to the exit, blocks the entry cannot reach, several
 //! returns and `unreachable`s. Each block may start with a phi (one entry per
-//! predecessor) and a barrier, then reads and updates a private variable
+//! predecessor) and a barrier (so may the entry block), then reads and updates a private variable
 //! (live across barriers), stores to global memory, and branches on a
 //! divergent (work-item id, private value) or uniform (argument) condition,
 //! or switches. Every kernel goes through the plain pass, the interleaved
@@ -71,7 +71,7 @@ fn kernel() -> impl Strategy<Value = Vec<Block>> {
 }
 
 /// The kernel as spir64 IR, in the form clang emits.
-fn to_ir(blocks: &[Block]) -> String {
+fn to_ir(blocks: &[Block], entry_barrier: bool) -> String {
     let mut preds: Vec<Vec<String>> = vec![Vec::new(); blocks.len()];
     preds[0].push("entry".into());
     for (b, blk) in blocks.iter().enumerate() {
@@ -83,8 +83,13 @@ fn to_ir(blocks: &[Block]) -> String {
         "target triple = \"spir64\"\n\
          define spir_kernel void @k(ptr addrspace(1) %o, i32 %u) {\n\
          entry:\n  %p = alloca i32, align 4\n  %lid = call i64 @_Z12get_local_idj(i32 0)\n\
-         \x20 %x = load i32, ptr addrspace(1) %o, align 4\n  store i32 %x, ptr %p, align 4\n  br label %b0\n",
+         \x20 %x = load i32, ptr addrspace(1) %o, align 4\n  store i32 %x, ptr %p, align 4\n",
     );
+    if entry_barrier {
+        // The entry block splits too: the allocas stay above the barrier.
+        s.push_str("  call void @_Z7barrierj(i32 1)\n");
+    }
+    s.push_str("  br label %b0\n");
     for (b, blk) in blocks.iter().enumerate() {
         writeln!(s, "b{b}:").unwrap();
         let with_phi = blk.phi && !preds[b].is_empty();
@@ -146,8 +151,8 @@ proptest! {
     #![proptest_config(config())]
 
     #[test]
-    fn wiloops_never_panics_and_verifies(blocks in kernel()) {
-        let ir = to_ir(&blocks);
+    fn wiloops_never_panics_and_verifies(blocks in kernel(), entry_barrier in any::<bool>()) {
+        let ir = to_ir(&blocks, entry_barrier);
         for pass in ["simt-wiloops", "simt-wiloops<interleave=2>", "simt-wiloops<local-size=4,2,1>"] {
             if let Err(e) = check(&ir, pass) {
                 prop_assert!(false, "{}", e);
@@ -166,6 +171,6 @@ fn regions_that_never_exit() {
     ];
     let no_exit = vec![Block { succs: vec![0], barrier: false, phi: true, returns: true, cond: 0 }];
     for k in [after_barrier, no_exit] {
-        check(&to_ir(&k), "simt-wiloops").unwrap();
+        check(&to_ir(&k, false), "simt-wiloops").unwrap();
     }
 }
