@@ -44,8 +44,10 @@ impl ModulePass for FlattenCalls {
             let kernels = call_graph::kernels(m);
             let graph = CallGraph::new(m);
             let users = graph.builtin_users();
+            // Kernels use builtins too, but are never callees (LLVM forbids
+            // calling the kernel calling conventions).
             let to_inline: HashSet<LLVMValueRef> =
-                graph.needed_by(&kernels).into_iter().filter(|f| users.contains(f)).collect();
+                graph.needed_by(&kernels).into_iter().filter(|f| users.contains(f) && !kernels.contains(f)).collect();
             if to_inline.is_empty() {
                 return Ok(Changed::Nothing);
             }
