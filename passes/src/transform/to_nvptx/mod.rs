@@ -201,6 +201,16 @@ unsafe fn local_args_to_offsets(m: LLVMModuleRef, k: LLVMValueRef) -> LLVMValueR
     let new_name = CString::new(name).expect("no NUL");
     let nk = LLVMAddFunction(m, new_name.as_ptr(), fn_ty);
     LLVMSetFunctionCallConv(nk, LLVMGetFunctionCallConv(k));
+    // OpenCL's !kernel_arg_* metadata stays: launchers read from
+    // !kernel_arg_addr_space that the i32 was a `__local` pointer.
+    let mut count = 0usize;
+    let entries = LLVMGlobalCopyAllMetadata(k, &mut count);
+    for e in 0..count as u32 {
+        LLVMGlobalSetMetadata(nk, LLVMValueMetadataEntriesGetKind(entries, e), LLVMValueMetadataEntriesGetMetadata(entries, e));
+    }
+    if !entries.is_null() {
+        LLVMDisposeValueMetadataEntries(entries);
+    }
     // Move the body, then rebuild each local pointer from its offset.
     while !LLVMGetFirstBasicBlock(k).is_null() {
         let bb = LLVMGetFirstBasicBlock(k);
