@@ -401,6 +401,23 @@ define void @not_a_kernel() {
     }
 
     #[test]
+    fn local_offsets_after_simt_to_nvptx() {
+        // A `__local` pointer that simt-to-nvptx made an i32 offset: OpenCL's
+        // !kernel_arg_addr_space (kept) still says 3; a plain i32 stays one.
+        let ks = sigs(
+            r#"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, i32 %tmp, i32 %n) !kernel_arg_addr_space !0 {
+  ret void
+}
+!0 = !{i32 1, i32 3, i32 0}
+"#,
+        );
+        assert_eq!(ks[0].params[1].kind, ParamKind::Local);
+        assert_eq!(ks[0].params[2].kind, ParamKind::Int { bits: 32 });
+    }
+
+    #[test]
     fn selecting_kernels() {
         let m = Path::new("t.ll");
         assert_eq!(select_kernel(sigs(OPENCL), Some("k"), m).unwrap().name, "k");

@@ -26,7 +26,7 @@ const FILE: &str = "libdevice.10.bc";
 pub fn locate() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os(ENV) {
         let p = PathBuf::from(p);
-        return if p.is_file() { Ok(p) } else { Err(format!("${ENV} is '{}', which is not a file", p.display())) };
+        return if p.is_file() { Ok(p) } else { Err(format!("${ENV} is '{}', which is not a file (it names NVIDIA's {FILE}, which scripts/setup unpacks into .tools/)", p.display())) };
     }
     let mut candidates = Vec::new();
     if let Ok(exe) = std::env::current_exe() {
