@@ -160,18 +160,19 @@ impl SlotNames {
 /// `target("spirv.Image", …)`; the C API takes any type.
 pub fn params(function: FunctionValue<'_>) -> Vec<LLVMValueRef> {
     let f = function.as_value_ref();
-    unsafe { (0..llvm_sys::core::LLVMCountParams(f)).map(|i| llvm_sys::core::LLVMGetParam(f, i)).collect() }
+    unsafe { (0..LLVMCountParams(f)).map(|i| LLVMGetParam(f, i)).collect() }
 }
 
 /// A type as LLVM prints it (`ptr addrspace(1)`, `target("spirv.Image", …)`):
 /// works for every type, where inkwell's typed enums reject some.
-pub fn print_type(ty: llvm_sys::prelude::LLVMTypeRef) -> String {
-    unsafe {
-        let s = llvm_sys::core::LLVMPrintTypeToString(ty);
-        let out = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
-        llvm_sys::core::LLVMDisposeMessage(s);
-        out
-    }
+///
+/// # Safety
+/// `ty` must be a live type.
+pub unsafe fn print_type(ty: LLVMTypeRef) -> String {
+    let s = LLVMPrintTypeToString(ty);
+    let out = CStr::from_ptr(s).to_string_lossy().into_owned();
+    LLVMDisposeMessage(s);
+    out
 }
 
 /// The instruction as LLVM prints it, without leading indentation.

@@ -24,7 +24,7 @@ const INTRINSICS: &[&str] = &[
 
 /// C library functions (`NAME` for double, `NAMEf` for float) that
 /// `simt-lower-ocl-builtins` calls and libdevice provides as `__nv_NAME[f]`.
-pub const LIBM: &[&str] = &[
+const LIBM: &[&str] = &[
     "fdim", "atan2", "fmod", "hypot", "cbrt", "erf", "erfc", "expm1", "log1p", "asinh", "acosh", "atanh", "lgamma", "tgamma", "remainder",
 ];
 

@@ -16,8 +16,9 @@
 //!   `i32` byte offset into the kernel's dynamic shared memory
 //!   (`@__simt_dynamic_shared`), whose size the launcher passes;
 //! - kernels get the `ptx_kernel` calling convention, other functions the C
-//!   one; the module gets NVPTX's triple and data layout.
-//!
+//!   one; the module gets NVPTX's triple and data layout (32-bit shared
+//!   pointers, `p3:32`); OpenCL's `!kernel_arg_*` metadata stays, so
+//!   launchers know which i32 was a `__local` pointer;
 //! - address spaces: generic (4) becomes NVPTX's generic (0) and `__constant`
 //!   (2) global memory (1), arguments and variables alike (`addrspace`);
 //! - math: LLVM math intrinsics and libm calls become libdevice's `__nv_*`
@@ -37,8 +38,8 @@ use llvm_sys::LLVMTypeKind;
 use std::ffi::CString;
 
 mod addrspace;
-pub mod libdevice;
-pub mod math;
+mod libdevice;
+mod math;
 mod rebuild;
 mod unsupported;
 
