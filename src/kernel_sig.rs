@@ -184,6 +184,7 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
     let fv = f.as_value_ref();
     let source_types = string_list_metadata(fv, "kernel_arg_type");
     let source_names = string_list_metadata(fv, "kernel_arg_name");
+    let addr_spaces = addr_space_metadata(fv);
     let params = (0..f.count_params())
         .map(|i| unsafe {
             let p = LLVMGetParam(fv, i);
@@ -200,6 +201,15 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
                             a => ParamKind::Buffer { addrspace: a },
                         }
                     }
+                }
+                // simt-to-nvptx turns a `__local` pointer parameter into an
+                // i32 offset into dynamic shared memory and keeps OpenCL's
+                // metadata, which still says addrspace 3: launched like one.
+                LLVMTypeKind::LLVMIntegerTypeKind
+                    if LLVMGetIntTypeWidth(ty) == 32
+                        && addr_spaces.as_ref().and_then(|a| a.get(idx).copied().flatten()) == Some(LOCAL_ADDRSPACE as u64) =>
+                {
+                    ParamKind::Local
                 }
                 LLVMTypeKind::LLVMIntegerTypeKind => match LLVMGetIntTypeWidth(ty) {
                     b @ (8 | 16 | 32 | 64) => ParamKind::Int { bits: b },
@@ -245,6 +255,37 @@ fn has_param_attr(f: LLVMValueRef, index: u32, name: &str) -> bool {
 
 /// The strings of the function's `!name !{!"a", !"b", …}` metadata.
 fn string_list_metadata(f: LLVMValueRef, name: &str) -> Option<Vec<String>> {
+    let ops = metadata_operands(f, name)?;
+    Some(
+        ops.into_iter()
+            .map(|op| unsafe {
+                if op.is_null() {
+                    return String::new();
+                }
+                let mut len = 0u32;
+                let s = LLVMGetMDString(op, &mut len);
+                if s.is_null() {
+                    String::new()
+                } else {
+                    String::from_utf8_lossy(std::slice::from_raw_parts(s.cast::<u8>(), len as usize)).into_owned()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// `!kernel_arg_addr_space`: each parameter's OpenCL address space.
+fn addr_space_metadata(f: LLVMValueRef) -> Option<Vec<Option<u64>>> {
+    let ops = metadata_operands(f, "kernel_arg_addr_space")?;
+    Some(
+        ops.into_iter()
+            .map(|op| unsafe { (!op.is_null() && !LLVMIsAConstantInt(op).is_null()).then(|| LLVMConstIntGetZExtValue(op)) })
+            .collect(),
+    )
+}
+
+/// The operands of function metadata `!name` (a list node), as values.
+fn metadata_operands(f: LLVMValueRef, name: &str) -> Option<Vec<LLVMValueRef>> {
     unsafe {
         let module = LLVMGetGlobalParent(f);
         let ctx = LLVMGetModuleContext(module);
@@ -263,22 +304,7 @@ fn string_list_metadata(f: LLVMValueRef, name: &str) -> Option<Vec<String>> {
                 let n = LLVMGetMDNodeNumOperands(node) as usize;
                 let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); n];
                 LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
-                found = Some(
-                    ops.into_iter()
-                        .map(|op| {
-                            if op.is_null() {
-                                return String::new();
-                            }
-                            let mut len = 0u32;
-                            let s = LLVMGetMDString(op, &mut len);
-                            if s.is_null() {
-                                String::new()
-                            } else {
-                                String::from_utf8_lossy(std::slice::from_raw_parts(s.cast::<u8>(), len as usize)).into_owned()
-                            }
-                        })
-                        .collect(),
-                );
+                found = Some(ops);
                 break;
             }
         }
@@ -372,6 +398,23 @@ define void @not_a_kernel() {
         assert_eq!(ks[1].params[0].kind, ParamKind::Unsupported);
         let e = check_args(&ks[1], &specs(&["buf:u8:8"])).unwrap_err().to_string();
         assert!(e.contains("parameter 0 's' (ptr) has a type simt-run cannot pass"), "{e}");
+    }
+
+    #[test]
+    fn local_offsets_after_simt_to_nvptx() {
+        // A `__local` pointer that simt-to-nvptx made an i32 offset: OpenCL's
+        // !kernel_arg_addr_space (kept) still says 3; a plain i32 stays one.
+        let ks = sigs(
+            r#"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, i32 %tmp, i32 %n) !kernel_arg_addr_space !0 {
+  ret void
+}
+!0 = !{i32 1, i32 3, i32 0}
+"#,
+        );
+        assert_eq!(ks[0].params[1].kind, ParamKind::Local);
+        assert_eq!(ks[0].params[2].kind, ParamKind::Int { bits: 32 });
     }
 
     #[test]

@@ -48,10 +48,29 @@ pub fn target_machine(triple: &str, spec: &TargetSpec) -> Result<Option<TargetMa
         .ok_or_else(|| ToolError::Llvm(format!("cannot create a target machine for '{triple}' (cpu '{cpu}')")))
 }
 
+/// The pipeline that turns OpenCL C kernels into NVPTX-ready IR.
+pub const OPENCL_TO_NVPTX: &str = "always-inline,simt-lower-ocl-builtins,simt-to-nvptx";
+
 /// Emits assembly or an object for `module`, which is left untouched.
 pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: FileType) -> Result<Vec<u8>, ToolError> {
-    let tm = target_machine(triple, spec)?
-        .ok_or_else(|| ToolError::Llvm(format!("no code generator for '{triple}' (x86_64 and nvptx64 are built in)")))?;
+    let opencl = opencl_leftover(module);
+    let tm = target_machine(triple, spec)?.ok_or_else(|| {
+        let hint = if opencl.is_some() || triple.starts_with("spir") {
+            format!("; for OpenCL C kernels use -passes='{OPENCL_TO_NVPTX}' (NVPTX) or -passes='always-inline,simt-lower-ocl-builtins,simt-wiloops' with -mtriple=x86_64-unknown-linux-gnu (CPU)")
+        } else {
+            String::new()
+        };
+        ToolError::Llvm(format!("no code generator for '{triple}' (x86_64 and nvptx64 are built in){hint}"))
+    })?;
+    // Without simt-to-nvptx, an OpenCL module "lowers" to PTX that calls
+    // unresolved `_Z13get_global_idj`: stop and name the pipeline instead.
+    if triple.starts_with("nvptx") {
+        if let Some(what) = opencl {
+            return Err(ToolError::Llvm(format!(
+                "the module is OpenCL C ({what}), which NVPTX cannot run as it is: lower it with -passes='{OPENCL_TO_NVPTX}' first"
+            )));
+        }
+    }
     let copy = simt_passes::ir::clone_module(module);
     // Convergence markers and tokens mean nothing to a code generator (and
     // llc -O0 crashes on convergence.loop): lowering takes them out.
@@ -61,6 +80,32 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
         .write_to_memory_buffer(&copy, file_type)
         .map_err(|e| ToolError::Llvm(format!("code generation failed: {e}")))?;
     Ok(buf.as_slice().to_vec())
+}
+
+/// What marks `module` as OpenCL C not yet mapped to CUDA's dialect: a
+/// `spir_kernel`/`spir_func` function or a call to an OpenCL built-in.
+fn opencl_leftover(module: &Module<'_>) -> Option<String> {
+    use simt_passes::kernel_model::builtin_of;
+    use inkwell::values::AsValueRef;
+    for f in module.get_functions() {
+        let name = simt_passes::ir::function_name(f);
+        if matches!(f.get_call_conventions(), 75 | 76) {
+            return Some(format!("'{name}' has the SPIR calling convention"));
+        }
+        for bb in f.get_basic_block_iter() {
+            for i in bb.get_instructions() {
+                let v = i.as_value_ref();
+                let is_call = unsafe { !llvm_sys::core::LLVMIsACallInst(v).is_null() };
+                if is_call && builtin_of(v).is_some() {
+                    let callee = simt_passes::ir::called_function_name(v).unwrap_or_default();
+                    if !callee.starts_with("llvm.") {
+                        return Some(format!("'{name}' calls the OpenCL built-in '{callee}'"));
+                    }
+                }
+            }
+        }
+    }
+    None
 }
 
 pub fn host_cpu_name() -> String {

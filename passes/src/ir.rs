@@ -132,8 +132,8 @@ impl SlotNames {
                 next += 1;
             }
         };
-        for p in function.get_param_iter() {
-            name_it(p.as_value_ref(), true, &mut names);
+        for p in params(function) {
+            name_it(p, true, &mut names);
         }
         for bb in function.get_basic_block_iter() {
             name_it(unsafe { LLVMBasicBlockAsValue(bb.as_mut_ptr()) }, true, &mut names);
@@ -153,6 +153,26 @@ impl SlotNames {
     pub fn of_block(&self, bb: BasicBlock<'_>) -> &str {
         self.of_value(unsafe { LLVMBasicBlockAsValue(bb.as_mut_ptr()) })
     }
+}
+
+/// A function's parameters. inkwell's `get_param_iter` panics ("not a basic
+/// type") on parameters of target extension types such as OpenCL's
+/// `target("spirv.Image", …)`; the C API takes any type.
+pub fn params(function: FunctionValue<'_>) -> Vec<LLVMValueRef> {
+    let f = function.as_value_ref();
+    unsafe { (0..LLVMCountParams(f)).map(|i| LLVMGetParam(f, i)).collect() }
+}
+
+/// A type as LLVM prints it (`ptr addrspace(1)`, `target("spirv.Image", …)`):
+/// works for every type, where inkwell's typed enums reject some.
+///
+/// # Safety
+/// `ty` must be a live type.
+pub unsafe fn print_type(ty: LLVMTypeRef) -> String {
+    let s = LLVMPrintTypeToString(ty);
+    let out = CStr::from_ptr(s).to_string_lossy().into_owned();
+    LLVMDisposeMessage(s);
+    out
 }
 
 /// The instruction as LLVM prints it, without leading indentation.

@@ -167,9 +167,9 @@ fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(
     let u = fa.uniformity();
     let f = fa.cfg.function;
     out.push_str(if is_kernel(f) { "  kernel: arguments are uniform\n" } else { "  not a kernel: arguments are divergent\n" });
-    for p in f.get_param_iter() {
-        if u.is_divergent(p.as_value_ref()) {
-            out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p.as_value_ref())));
+    for p in crate::ir::params(f) {
+        if u.is_divergent(p) {
+            out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p)));
         }
     }
     for bb in fa.cfg.blocks() {

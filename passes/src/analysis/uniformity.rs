@@ -102,8 +102,8 @@ impl State<'_, '_> {
     fn seed(&mut self) {
         let f = self.fc.function;
         if !is_kernel(f) {
-            for p in f.get_param_iter() {
-                self.mark(p.as_value_ref());
+            for p in crate::ir::params(f) {
+                self.mark(p);
             }
         }
         for bb in self.fc.blocks() {

@@ -508,7 +508,13 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             let aspace = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
             let size = LLVMABISizeOfType(td, vty);
             let align = (LLVMGetAlignment(g) as u64).max(LLVMABIAlignmentOfType(td, vty) as u64).max(1);
-            if aspace == crate::kernel_sig::LOCAL_ADDRSPACE {
+            if aspace == crate::kernel_sig::LOCAL_ADDRSPACE && name == simt_passes::transform::to_nvptx::DYNAMIC_SHARED_GLOBAL {
+                // simt-to-nvptx's dynamic shared memory: `__local` arguments
+                // are i32 offsets from it, and the launch passes each one's
+                // offset in local memory (LocalLayout, after the static
+                // variables), so it starts at local offset 0.
+                d.globals.insert(g, addr(local_region, 0));
+            } else if aspace == crate::kernel_sig::LOCAL_ADDRSPACE {
                 static_local = static_local.div_ceil(align) * align;
                 d.globals.insert(g, addr(local_region, static_local));
                 static_local += size;
@@ -746,7 +752,12 @@ impl Dec {
             LLVMTypeKind::LLVMPointerTypeKind => {
                 let a = LLVMGetPointerAddressSpace(ty);
                 let size = LLVMPointerSizeForAS(self.td, a);
-                if size != 8 {
+                // 32-bit shared pointers (NVPTX's `p3:32`, as simt-to-nvptx
+                // makes them) hold the same tagged address in a register:
+                // local memory is one region, so its offsets fit 32 bits and
+                // `ptrtoint … to i32` gives the shared address. Storing one
+                // to memory is refused in `mem_leaves`.
+                if size != 8 && !(size == 4 && a == crate::kernel_sig::LOCAL_ADDRSPACE) {
                     return Err(format!("{size}-byte pointers ({}) are not supported (the emulator's addresses are 64-bit)", type_string(ty)));
                 }
                 Ok(Sk::P)
@@ -803,6 +814,10 @@ impl Dec {
     }
 
     unsafe fn mem_leaves(&self, ty: LLVMTypeRef) -> DResult<Vec<(Leaf, MemTy)>> {
+        let scalar = if type_kind(ty) == LLVMTypeKind::LLVMVectorTypeKind { LLVMGetElementType(ty) } else { ty };
+        if type_kind(scalar) == LLVMTypeKind::LLVMPointerTypeKind && LLVMPointerSizeForAS(self.td, LLVMGetPointerAddressSpace(scalar)) != 8 {
+            return Err(format!("loads and stores of 32-bit pointers ({}) are not supported", type_string(ty)));
+        }
         if type_kind(ty) == LLVMTypeKind::LLVMVectorTypeKind {
             let e = LLVMGetElementType(ty);
             if type_kind(e) == LLVMTypeKind::LLVMIntegerTypeKind && !LLVMGetIntTypeWidth(e).is_multiple_of(8) {

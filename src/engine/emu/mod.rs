@@ -107,6 +107,16 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
             if gv == f.as_value_ref() {
                 continue;
             }
+            // libdevice's `__nv_*` (linked by simt-to-nvptx) are executed as
+            // the C math functions they name (decode's `intrinsic_base`), not
+            // inlined: their bodies use `llvm.nvvm.*` arithmetic intrinsics
+            // the emulator does not implement.
+            // libdevice marks them alwaysinline.
+            if simt_passes::ir::function_name(g).starts_with("__nv_") {
+                LLVMRemoveEnumAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, always);
+                LLVMAddAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, noinline, 0));
+                continue;
+            }
             LLVMRemoveEnumAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, noinline);
             LLVMRemoveEnumAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, optnone);
             LLVMAddAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));

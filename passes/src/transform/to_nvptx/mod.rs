@@ -16,12 +16,18 @@
 //!   `i32` byte offset into the kernel's dynamic shared memory
 //!   (`@__simt_dynamic_shared`), whose size the launcher passes;
 //! - kernels get the `ptx_kernel` calling convention, other functions the C
-//!   one; the module gets NVPTX's triple and data layout.
+//!   one; the module gets NVPTX's triple and data layout (32-bit shared
+//!   pointers, `p3:32`); OpenCL's `!kernel_arg_*` metadata stays, so
+//!   launchers know which i32 was a `__local` pointer;
+//! - address spaces: generic (4) becomes NVPTX's generic (0) and `__constant`
+//!   (2) global memory (1), arguments and variables alike (`addrspace`);
+//! - math: LLVM math intrinsics and libm calls become libdevice's `__nv_*`
+//!   functions (`math`), linked in and internalized (`libdevice`);
+//! - functions no kernel calls are deleted, and a kernel that reaches a
+//!   construct with no NVPTX form (images) is an error naming both
+//!   (`unsupported`).
 //!
 //! Run `simt-lower-ocl-builtins` first so atomics and math are plain IR.
-//! `__constant` (addrspace 2) pointers and globals are reported as
-//! unsupported: NVPTX's constant space is 4, and remapping address spaces
-//! through every type is not done here.
 
 use crate::kernel_model::{builtin_of, is_kernel, Builtin};
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
@@ -30,6 +36,12 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::LLVMTypeKind;
 use std::ffi::CString;
+
+mod addrspace;
+mod libdevice;
+mod math;
+mod rebuild;
+mod unsupported;
 
 pub struct ToNvptx;
 
@@ -50,12 +62,15 @@ impl ModulePass for ToNvptx {
         let err = |message: String| PassError::Unsupported { pass: NAME.into(), message };
         let m = cx.module.as_mut_ptr();
         unsafe {
-            check_no_constant_space(m).map_err(err)?;
             let kernels: Vec<LLVMValueRef> = crate::ir::defined_functions(cx.module)
                 .into_iter()
                 .filter(|f| is_kernel(*f))
                 .map(|f| f.as_value_ref())
                 .collect();
+            drop_uncalled_helpers(m, &kernels).map_err(err)?;
+            for &k in &kernels {
+                unsupported::check_kernel(k).map_err(err)?;
+            }
             let kernels: Vec<LLVMValueRef> = kernels.into_iter().map(|k| local_args_to_offsets(m, k)).collect();
             replace_builtins(m).map_err(err)?;
             let mut f = LLVMGetFirstFunction(m);
@@ -75,14 +90,21 @@ impl ModulePass for ToNvptx {
             }
             crate::ir::retarget(cx.module, NVPTX_TRIPLE, NVPTX_DATA_LAYOUT, false);
             crate::ir::remove_unused_kernel_twins(cx.module);
+            let uses_math = math::to_libdevice(m);
             remove_unused_opencl_declarations(m);
+            // Last but libdevice: the module is rebuilt from text, and
+            // libdevice is NVPTX IR already.
+            rebuild::replace_with_text(m, &addrspace::remap(&cx.module.print_to_string().to_string())).map_err(err)?;
+            if uses_math {
+                libdevice::link(m).map_err(err)?;
+            }
         }
         cx.analyses.clear();
         Ok(Changed::Cfg)
     }
 }
 
-unsafe fn all_calls(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
+pub(crate) unsafe fn all_calls(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
     let mut out = Vec::new();
     let mut f = LLVMGetFirstFunction(m);
     while !f.is_null() {
@@ -102,25 +124,44 @@ unsafe fn all_calls(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
     out
 }
 
-unsafe fn check_no_constant_space(m: LLVMModuleRef) -> Result<(), String> {
-    let mut g = LLVMGetFirstGlobal(m);
-    while !g.is_null() {
-        if LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 2 {
-            return Err(format!("__constant variable '{}' (addrspace 2) is not supported", crate::ir::print_value(g).split(' ').next().unwrap_or("")));
-        }
-        g = LLVMGetNextGlobal(g);
-    }
+/// Non-kernel functions become internal and `globaldce` deletes those no
+/// kernel reaches: OpenCL's entry points are its kernels, and an unused
+/// helper must not stop the pass or the code generator (an image helper
+/// crashes NVPTX's).
+unsafe fn drop_uncalled_helpers(m: LLVMModuleRef, kernels: &[LLVMValueRef]) -> Result<(), String> {
     let mut f = LLVMGetFirstFunction(m);
     while !f.is_null() {
-        for i in 0..LLVMCountParams(f) {
-            let ty = LLVMTypeOf(LLVMGetParam(f, i));
-            if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind && LLVMGetPointerAddressSpace(ty) == 2 {
-                return Err(format!("__constant pointer parameter {i} of '{}' is not supported", crate::ir::value_name_of(f)));
-            }
+        if LLVMIsDeclaration(f) == 0 && !kernels.contains(&f) {
+            LLVMSetLinkage(f, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
         }
         f = LLVMGetNextFunction(f);
     }
-    Ok(())
+    run_llvm_passes(m, "globaldce")
+}
+
+/// Runs LLVM's passes with an NVPTX target machine (which registers
+/// `nvvm-reflect`). `__CUDA_ARCH` reflects sm_70, the oldest architecture
+/// simt targets, so the result is valid on every newer one.
+unsafe fn run_llvm_passes(m: LLVMModuleRef, pipeline: &str) -> Result<(), String> {
+    use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetTriple};
+    use llvm_sys::transforms::pass_builder::*;
+    Target::initialize_nvptx(&InitializationConfig::default());
+    let triple = TargetTriple::create(NVPTX_TRIPLE);
+    let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
+    let tm = target
+        .create_target_machine(&triple, "sm_70", "", inkwell::OptimizationLevel::Default, RelocMode::Default, CodeModel::Default)
+        .ok_or("cannot create an NVPTX target machine")?;
+    let opts = LLVMCreatePassBuilderOptions();
+    let text = CString::new(pipeline).expect("no NUL");
+    let e = LLVMRunPasses(m, text.as_ptr(), tm.as_mut_ptr(), opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if e.is_null() {
+        return Ok(());
+    }
+    let msg = llvm_sys::error::LLVMGetErrorMessage(e);
+    let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
+    llvm_sys::error::LLVMDisposeErrorMessage(msg);
+    Err(format!("{pipeline}: {s}"))
 }
 
 unsafe fn global_or_new(m: LLVMModuleRef, name: &str, ty: LLVMTypeRef, addrspace: u32, external: bool) -> LLVMValueRef {
@@ -161,6 +202,16 @@ unsafe fn local_args_to_offsets(m: LLVMModuleRef, k: LLVMValueRef) -> LLVMValueR
     let new_name = CString::new(name).expect("no NUL");
     let nk = LLVMAddFunction(m, new_name.as_ptr(), fn_ty);
     LLVMSetFunctionCallConv(nk, LLVMGetFunctionCallConv(k));
+    // OpenCL's !kernel_arg_* metadata stays: launchers read from
+    // !kernel_arg_addr_space that the i32 was a `__local` pointer.
+    let mut count = 0usize;
+    let entries = LLVMGlobalCopyAllMetadata(k, &mut count);
+    for e in 0..count as u32 {
+        LLVMGlobalSetMetadata(nk, LLVMValueMetadataEntriesGetKind(entries, e), LLVMValueMetadataEntriesGetMetadata(entries, e));
+    }
+    if !entries.is_null() {
+        LLVMDisposeValueMetadataEntries(entries);
+    }
     // Move the body, then rebuild each local pointer from its offset.
     while !LLVMGetFirstBasicBlock(k).is_null() {
         let bb = LLVMGetFirstBasicBlock(k);

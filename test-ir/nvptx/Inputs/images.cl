@@ -1,0 +1,4 @@
+__constant sampler_t smp = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+float helper(read_only image2d_t im, int x) { return read_imagef(im, smp, (int2)(x, 0)).x; }
+kernel void uses_image(read_only image2d_t im, global float *out) { int i = get_global_id(0); out[i] = helper(im, i); }
+kernel void plain(global float *out) { out[get_global_id(0)] = 1.0f; }
