@@ -106,6 +106,40 @@ pub fn classify_call(callee: &str, dim_arg: Option<u64>) -> Option<Builtin> {
     })
 }
 
+/// Whether a call to the intrinsic `name` gives each work-item its own
+/// result whatever its operands are: a source of divergence.
+///
+/// Audited against LLVM 22's `IntrinsicsNVVM.td`. Of NVPTX's special
+/// registers only those fixed for a whole CTA are uniform; the thread and lane
+/// ids, the lane masks, clocks, timers and performance counters are not, and
+/// neither is a register this list does not know. Warp-level operations
+/// (shuffles, votes, matches, reductions, `elect`, matrix fragments) and
+/// atomics give per-lane results. AMDGPU intrinsics are all taken as
+/// divergent. Everything else (`llvm.fma`, `llvm.nvvm.sqrt…`, …) is a function
+/// of its operands, and the data dependence rule covers it.
+pub fn is_divergent_intrinsic(name: &str) -> bool {
+    if let Some(reg) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
+        const UNIFORM: &[&str] = &[
+            "ntid.", "ctaid.", "nctaid.", "nwarpid", "warpsize", "smid", "nsmid", "gridid", "envreg",
+            "clusterid.", "nclusterid.", "cluster.ctaid.", "cluster.nctaid.", "cluster.ctarank", "cluster.nctarank",
+            "is_explicit_cluster", "dynamic_smem_size", "total_smem_size", "aggr_smem_size", "reserved_smem",
+        ];
+        return !UNIFORM.iter().any(|u| reg.starts_with(u));
+    }
+    if let Some(op) = name.strip_prefix("llvm.nvvm.") {
+        const PER_LANE: &[&str] = &[
+            "shfl", "vote", "match", "activemask", "redux", "elect", "atomic", "atom.", "wmma", "mma", "wgmma", "ldmatrix",
+            "mbarrier", "cp.async", "getctarank", "read.ptx.sreg",
+        ];
+        return PER_LANE.iter().any(|p| op.starts_with(p));
+    }
+    const PER_CALL: &[&str] = &[
+        "llvm.amdgcn.", "llvm.r600.", "llvm.readcyclecounter", "llvm.readsteadycounter", "llvm.read_register",
+        "llvm.read_volatile_register", "llvm.stacksave",
+    ];
+    PER_CALL.iter().any(|p| name.starts_with(p))
+}
+
 /// `_Z12get_local_idj` → `get_local_id`: the Itanium `_Z<len><name>` prefix.
 fn demangled_opencl_name(callee: &str) -> Option<&str> {
     let rest = callee.strip_prefix("_Z")?;
@@ -207,5 +241,42 @@ mod tests {
         assert_eq!(classify_call("_Z12get_local_idj", None), None, "dimension must be constant");
         assert_eq!(classify_call("_Z3fooj", Some(0)), None);
         assert!(Builtin::GlobalId(0).is_divergent() && !Builtin::GroupId(0).is_divergent());
+    }
+
+    #[test]
+    fn divergent_intrinsics() {
+        for d in [
+            "llvm.nvvm.read.ptx.sreg.lanemask.lt",
+            "llvm.nvvm.read.ptx.sreg.lanemask.le",
+            "llvm.nvvm.read.ptx.sreg.lanemask.eq",
+            "llvm.nvvm.read.ptx.sreg.lanemask.ge",
+            "llvm.nvvm.read.ptx.sreg.lanemask.gt",
+            "llvm.nvvm.read.ptx.sreg.tid.x",
+            "llvm.nvvm.read.ptx.sreg.laneid",
+            "llvm.nvvm.read.ptx.sreg.warpid",
+            "llvm.nvvm.read.ptx.sreg.clock64",
+            "llvm.nvvm.read.ptx.sreg.globaltimer",
+            "llvm.nvvm.read.ptx.sreg.pm0",
+            "llvm.nvvm.read.ptx.sreg.some.future.register",
+            "llvm.nvvm.shfl.sync.idx.i32",
+            "llvm.nvvm.vote.ballot.sync",
+            "llvm.nvvm.activemask",
+            "llvm.amdgcn.workitem.id.x",
+            "llvm.readcyclecounter",
+        ] {
+            assert!(is_divergent_intrinsic(d), "{d}");
+        }
+        for u in [
+            "llvm.nvvm.read.ptx.sreg.ctaid.x",
+            "llvm.nvvm.read.ptx.sreg.ntid.y",
+            "llvm.nvvm.read.ptx.sreg.nctaid.z",
+            "llvm.nvvm.read.ptx.sreg.warpsize",
+            "llvm.nvvm.sqrt.rn.f",
+            "llvm.nvvm.fma.rn.d",
+            "llvm.fma.f32",
+            "llvm.umax.i32",
+        ] {
+            assert!(!is_divergent_intrinsic(u), "{u}");
+        }
     }
 }

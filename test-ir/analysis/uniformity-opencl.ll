@@ -68,13 +68,17 @@ join2:
   ret void
 }
 
-; Other sources: private memory (an alloca's contents differ per work-item),
-; atomics, calls to unknown functions, and a get_local_id whose dimension is
-; not a constant (it cannot be classified, so it is an unknown call). A load
-; from global memory through a uniform pointer is uniform.
+; Other sources: private memory written differently by the work-items (an
+; alloca's contents are per work-item: a load is uniform only if every store
+; to the object stored a uniform value at a uniform address under uniform
+; control), atomics, calls to unknown functions, and a get_local_id whose
+; dimension is not a constant (it cannot be classified, so it is an unknown
+; call). A load from global memory through a uniform pointer is uniform.
 ; CHECK-LABEL: simt-uniformity for function 'sources':
 ; CHECK-NEXT:    kernel: arguments are uniform
-; CHECK-NEXT:    DIVERGENT:   %priv = load i32, ptr %slot
+; CHECK-NEXT:    DIVERGENT:   %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+; CHECK-NEXT:    DIVERGENT:   store i64 %lid, ptr %slot2
+; CHECK-NEXT:    DIVERGENT:   %priv2 = load i64, ptr %slot2
 ; CHECK-NEXT:    DIVERGENT:   %old = atomicrmw add ptr addrspace(1) %out, i32 1 seq_cst
 ; CHECK-NEXT:    DIVERGENT:   %ext = call spir_func i32 @opaque(i32 %n)
 ; CHECK-NEXT:    DIVERGENT:   %dyn = call spir_func i64 @_Z12get_local_idj(i32 %n)
@@ -84,6 +88,10 @@ entry:
   %slot = alloca i32
   store i32 %n, ptr %slot
   %priv = load i32, ptr %slot
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %slot2 = alloca i64
+  store i64 %lid, ptr %slot2
+  %priv2 = load i64, ptr %slot2
   %glob = load i32, ptr addrspace(1) %out
   %old = atomicrmw add ptr addrspace(1) %out, i32 1 seq_cst
   %ext = call spir_func i32 @opaque(i32 %n)

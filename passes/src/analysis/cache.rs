@@ -10,6 +10,7 @@
 //! pass that reports a change; after LLVM's own passes the whole cache goes.
 
 use crate::analysis::control_deps::ControlDeps;
+use crate::analysis::cycles::CycleInfo;
 use crate::analysis::dominators::DomTree;
 use crate::analysis::loops::LoopInfo;
 use crate::analysis::post_dominators::PostDomTree;
@@ -26,6 +27,7 @@ pub struct FunctionAnalyses<'ctx> {
     dom: OnceCell<DomTree>,
     postdom: OnceCell<PostDomTree>,
     loops: OnceCell<LoopInfo>,
+    cycles: OnceCell<CycleInfo>,
     control_deps: OnceCell<ControlDeps>,
     uniformity: OnceCell<Uniformity>,
 }
@@ -37,6 +39,7 @@ impl<'ctx> FunctionAnalyses<'ctx> {
             dom: OnceCell::new(),
             postdom: OnceCell::new(),
             loops: OnceCell::new(),
+            cycles: OnceCell::new(),
             control_deps: OnceCell::new(),
             uniformity: OnceCell::new(),
         }
@@ -54,12 +57,16 @@ impl<'ctx> FunctionAnalyses<'ctx> {
         self.loops.get_or_init(|| LoopInfo::compute(&self.cfg.cfg, self.dom()))
     }
 
+    pub fn cycles(&self) -> &CycleInfo {
+        self.cycles.get_or_init(|| CycleInfo::compute(&self.cfg.cfg))
+    }
+
     pub fn control_deps(&self) -> &ControlDeps {
         self.control_deps.get_or_init(|| ControlDeps::compute(&self.cfg.cfg, self.postdom()))
     }
 
     pub fn uniformity(&self) -> &Uniformity {
-        self.uniformity.get_or_init(|| Uniformity::compute(&self.cfg, self.postdom(), self.loops()))
+        self.uniformity.get_or_init(|| Uniformity::compute(&self.cfg, self.cycles()))
     }
 }
 

@@ -2,9 +2,11 @@
 //! passes that need them (see `cache.rs`).
 
 pub mod control_deps;
+pub mod cycles;
 pub mod dominators;
 pub mod loops;
 pub mod post_dominators;
+pub mod private_memory;
 pub mod cache;
 pub mod uniformity;
 pub mod convergence;

@@ -1,36 +1,55 @@
 //! Uniformity (divergence) analysis: which values and branches can differ
 //! between the work-items of one work-group.
 //!
-//! Follows the design of LLVM's `UniformityAnalysis` (Karrenberg & Hack,
-//! "Whole-function vectorization", CGO 2011; Rosemann et al., "An abstract
-//! interpretation of divergence", for sync dependence):
+//! Follows the design of LLVM's `GenericUniformityAnalysis` (Karrenberg &
+//! Hack, "Whole-function vectorization", CGO 2011; Rosemann et al., "An
+//! abstract interpretation of divergence", for sync dependence), on the cycle
+//! hierarchy of `cycles.rs`, so irreducible control flow is handled by the
+//! same rules as loops:
 //!
-//! - **Sources**: the work-item id builtins of both dialects (`kernel_model`),
-//!   atomics, calls we cannot see into, loads from private memory (an
-//!   `alloca`'s contents differ per work-item), and the arguments of functions
-//!   that are not kernels (their callers may pass anything).
+//! - **Sources**: the work-item id builtins of both dialects and every
+//!   per-lane intrinsic (`kernel_model`), atomics, calls we cannot see into,
+//!   loads from private memory that some work-item may have written
+//!   differently (`private_memory.rs`: a load is uniform only if every write
+//!   that may reach it stored a uniform value at a uniform address under
+//!   uniform control), and the arguments of functions that are not kernels.
 //! - **Data dependence**: an instruction using a divergent value is divergent.
 //! - **Sync dependence**: a divergent branch at x makes the phis at its *join
-//!   blocks* divergent: blocks reached from two different successors of x by
-//!   disjoint paths before the paths meet (found by propagating one label per
-//!   successor in reverse post-order; a block reached with two labels is a
-//!   join). The immediate post-dominator of x is the last possible join.
-//! - **Temporal divergence**: when the paths from a divergent branch can
-//!   leave a cycle, or wrap into its next iteration, before they meet,
-//!   work-items leave the cycle in different iterations: its exit blocks
-//!   reached by two divergent edges are joins, and every value defined in the
-//!   cycle is divergent where it is used outside it. Irreducible cycles are
-//!   treated the same way through their entry blocks.
+//!   blocks* divergent: blocks two paths from different successors of x first
+//!   meet at. Labels, one per successor, are carried through the nodes of the
+//!   smallest cycle around x (the function if none): its blocks and its
+//!   nested cycles contracted to one node each, edges into its header set
+//!   apart. Nodes are visited in reverse post-order of their headers, which
+//!   `cycles.rs` shows to be a topological order of that graph; a node reached
+//!   with two labels is a join and passes on a label of its own.
+//! - **Temporal divergence**: if the labels leave the cycle, work-items can
+//!   leave it in different iterations. The cycle then has a divergent exit:
+//!   every value defined in it is divergent where it is used outside (a branch
+//!   on such a value included), each exit block reached from two exiting blocks
+//!   is a join, and the cycle, contracted, acts as a divergent branch whose
+//!   successors are its exit blocks, one level up: exits that meet later are
+//!   joins there (a loop with a uniform and a divergent exit, a break out of
+//!   two loops). Labels that only wrap into the header make it a join.
+//! - A cycle with several entries entered by two labels has every block a
+//!   join and every value defined in it divergent: work-items run through it
+//!   out of step.
 //!
-//! A phi whose incoming values are all the same value is never made divergent
-//! by sync dependence alone. Values are uniform within a work-group: group ids
-//! and sizes are uniform, local and global ids are not.
+//! Blocks that some but not all work-items run (those the labels pass
+//! through, and all blocks of a cycle with a divergent exit) are *divergently
+//! controlled*; a write to private memory there makes the object's loads
+//! divergent. A phi whose incoming values are all the same value is never
+//! made divergent by sync dependence alone. Values are uniform within a
+//! work-group: group ids and sizes are uniform, local and global ids are not.
+//!
+//! Soundness is checked by execution: `simt-check-uniformity` makes the
+//! emulator verify at run time that every value called uniform is the same in
+//! all work-items that execute it together.
 
-use crate::analysis::loops::LoopInfo;
-use crate::analysis::post_dominators::PostDomTree;
+use crate::analysis::cycles::{CycleId, CycleInfo, Node};
+use crate::analysis::private_memory::PrivateMemory;
 use crate::cfg::BlockId;
 use crate::function_cfg::FunctionCfg;
-use crate::kernel_model::{builtin_of, is_kernel};
+use crate::kernel_model::{builtin_of, is_divergent_intrinsic, is_kernel};
 use inkwell::values::AsValueRef;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -47,8 +66,20 @@ pub struct Uniformity {
 }
 
 impl Uniformity {
-    pub fn compute(fc: &FunctionCfg<'_>, pdt: &PostDomTree, li: &LoopInfo) -> Uniformity {
-        let mut state = State { fc, pdt, li, result: Uniformity::default(), work: Vec::new(), joined: HashSet::new() };
+    pub fn compute(fc: &FunctionCfg<'_>, cycles: &CycleInfo) -> Uniformity {
+        let private = PrivateMemory::compute(fc.function.as_value_ref());
+        let mut state = State {
+            fc,
+            ci: cycles,
+            result: Uniformity::default(),
+            work: Vec::new(),
+            branches: Vec::new(),
+            joined: HashSet::new(),
+            lifted: HashSet::new(),
+            controlled: vec![false; fc.cfg.len()],
+            divergent_objects: vec![false; private.objects.len()],
+            private,
+        };
         state.seed();
         state.propagate();
         let mut result = state.result;
@@ -77,7 +108,7 @@ impl Uniformity {
         &self.joins
     }
 
-    /// Headers of loops that work-items can leave in different iterations.
+    /// Headers of cycles that work-items can leave in different iterations.
     pub fn divergent_loop_headers(&self) -> &[BlockId] {
         &self.divergent_loop_headers
     }
@@ -85,17 +116,89 @@ impl Uniformity {
 
 struct State<'a, 'ctx> {
     fc: &'a FunctionCfg<'ctx>,
-    pdt: &'a PostDomTree,
-    li: &'a LoopInfo,
+    ci: &'a CycleInfo,
     result: Uniformity,
+    /// Divergent values whose users are still to be visited.
     work: Vec<LLVMValueRef>,
+    /// Divergent branches still to be analysed.
+    branches: Vec<BlockId>,
     joined: HashSet<BlockId>,
+    /// Cycles found to have a divergent exit (handled once each).
+    lifted: HashSet<CycleId>,
+    /// Blocks that some work-items may run and others not.
+    controlled: Vec<bool>,
+    private: PrivateMemory,
+    divergent_objects: Vec<bool>,
+}
+
+/// The labels that reached a node: the first, and whether another did.
+#[derive(Clone, Copy)]
+struct Arrivals {
+    first: Node,
+    many: bool,
+}
+
+impl Arrivals {
+    fn add(slot: &mut Option<Arrivals>, label: Node) {
+        match slot {
+            None => *slot = Some(Arrivals { first: label, many: false }),
+            Some(a) => a.many |= a.first != label,
+        }
+    }
 }
 
 impl State<'_, '_> {
     fn mark(&mut self, v: LLVMValueRef) {
+        unsafe {
+            if !LLVMIsATerminatorInst(v).is_null() {
+                if is_conditional_terminator(v) {
+                    if let Some(b) = self.fc.id_of_ref(LLVMGetInstructionParent(v)) {
+                        if self.result.divergent.insert(v) {
+                            self.result.divergent_branches.push(b);
+                            self.branches.push(b);
+                        }
+                    }
+                } else if produces_value(v) && self.result.divergent.insert(v) {
+                    // invoke results follow their operands.
+                    self.work.push(v);
+                }
+                return;
+            }
+        }
+        // Void users (stores) are marked too, as LLVM does: they write
+        // work-item dependent data.
         if self.result.divergent.insert(v) {
             self.work.push(v);
+            let objects = self.private.objects_written_by(v).to_vec();
+            for o in objects {
+                self.divergent_object(o);
+            }
+        }
+    }
+
+    /// Private object `o` may hold different data in different work-items:
+    /// everything that reads it is divergent.
+    fn divergent_object(&mut self, o: usize) {
+        if std::mem::replace(&mut self.divergent_objects[o], true) {
+            return;
+        }
+        let readers = self.private.objects[o].readers.clone();
+        for r in readers {
+            self.mark(r);
+        }
+    }
+
+    /// Block `b` may run in some work-items and not others: its private
+    /// writes leave the objects divergent.
+    fn control(&mut self, b: BlockId) {
+        if std::mem::replace(&mut self.controlled[b.index()], true) {
+            return;
+        }
+        for inst in self.fc.block(b).get_instructions() {
+            let objects = self.private.objects_written_by(inst.as_value_ref()).to_vec();
+            for o in objects {
+                self.divergent_object(o);
+            }
         }
     }
 
@@ -114,212 +217,236 @@ impl State<'_, '_> {
                 }
             }
         }
+        let sources: Vec<LLVMValueRef> =
+            self.private.unknown_loads.iter().chain(&self.private.divergent_values).copied().collect();
+        for v in sources {
+            self.mark(v);
+        }
+        for o in 0..self.private.objects.len() {
+            if self.private.objects[o].escaped {
+                self.divergent_object(o);
+            }
+        }
     }
 
     fn propagate(&mut self) {
-        while let Some(v) = self.work.pop() {
-            unsafe {
-                let mut u = LLVMGetFirstUse(v);
-                while !u.is_null() {
-                    let user = LLVMGetUser(u);
-                    u = LLVMGetNextUse(u);
-                    if LLVMIsAInstruction(user).is_null() {
-                        continue;
-                    }
-                    if LLVMIsATerminatorInst(user).is_null() {
-                        // Void users (stores) are marked too, as LLVM does:
-                        // they write work-item dependent data.
-                        self.mark(user);
-                    } else if is_conditional_terminator(user) {
-                        let Some(b) = self.fc.id_of_ref(LLVMGetInstructionParent(user)) else { continue };
-                        if self.result.divergent.insert(user) {
-                            self.result.divergent_branches.push(b);
-                            self.divergent_branch(b);
-                        }
-                    } else if produces_value(user) {
-                        // invoke/callbr results follow their operands.
-                        self.mark(user);
-                    }
+        loop {
+            if let Some(v) = self.work.pop() {
+                for user in users(v) {
+                    self.mark(user);
                 }
+            } else if let Some(b) = self.branches.pop() {
+                self.divergent_branch(b);
+            } else {
+                break;
             }
         }
     }
 
     /// Sync and temporal divergence caused by a divergent branch at `x`.
     fn divergent_branch(&mut self, x: BlockId) {
-        let cfg = &self.fc.cfg;
-        let ipdom = self.pdt.ipdom(x);
-        let Some(x_pos) = cfg.rpo_position(x) else { return };
-
-        // Labels, one per successor of x, carried forward in reverse
-        // post-order through the blocks they reach (a min-heap on RPO
-        // position), as LLVM's `computeJoinPoints` does: a block reached with
-        // two labels is a join and gets its own. The walk stops once a single
-        // block is left on the frontier: every path from x goes through it,
-        // so nothing after it can be a join of x. This bounds the work by
-        // where the paths meet, not by the rest of the function (a divergent
-        // early return meets at once). If a path wrapped, the walk instead
-        // runs to ipdom(x), the last place the paths can meet. Edges back to a
-        // block not after the
-        // current one in RPO wrap into a cycle's next iteration: their
-        // targets are collected apart, joins if two labels arrive.
-        let rpo_of = |b: BlockId| cfg.rpo_position(b).unwrap_or(usize::MAX);
-        let mut arrivals: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
-        let mut wrapped: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
-        let mut frontier: BinaryHeap<Reverse<(usize, BlockId)>> = BinaryHeap::new();
-        let mut queued: HashSet<BlockId> = HashSet::new();
-        let mut region: HashSet<BlockId> = HashSet::new();
-        let mut joins: Vec<BlockId> = Vec::new();
-        // A block whose predecessors before it in RPO are all done (or x)
-        // can take no further label: it need not wait for RPO order. This
-        // lets a divergent early return be done with at once.
-        let ready = |b: BlockId, region: &HashSet<BlockId>| {
-            cfg.preds(b).iter().all(|&p| p == x || region.contains(&p) || rpo_of(p) >= rpo_of(b))
-        };
-        // First in, first out: x's successors are looked at before what
-        // they lead to, so a path that ends at once (a return) is done first.
-        let mut ready_now: VecDeque<BlockId> = VecDeque::new();
-        let arrive = |b: BlockId, l: BlockId, from_pos: usize, arrivals: &mut HashMap<BlockId, Vec<BlockId>>,
-                          wrapped: &mut HashMap<BlockId, Vec<BlockId>>| {
-            if rpo_of(b) <= from_pos {
-                let w = wrapped.entry(b).or_default();
-                if !w.contains(&l) {
-                    w.push(l);
-                }
-                return;
-            }
-            let a = arrivals.entry(b).or_default();
-            if !a.contains(&l) {
-                a.push(l);
-            }
-        };
-        let enqueue = |b: BlockId, frontier: &mut BinaryHeap<Reverse<(usize, BlockId)>>, queued: &mut HashSet<BlockId>| {
-            if queued.insert(b) {
-                frontier.push(Reverse((rpo_of(b), b)));
-            }
-        };
-        for &s in cfg.succs(x) {
-            arrive(s, s, x_pos, &mut arrivals, &mut wrapped);
-            if rpo_of(s) > x_pos {
-                enqueue(s, &mut frontier, &mut queued);
-                if ready(s, &region) {
-                    ready_now.push_back(s);
-                }
-            }
+        if !self.fc.cfg.is_reachable(x) {
+            return;
         }
-        let mut parked = false; // some path stopped at ipdom(x)
-        let mut pending = frontier.len();
+        let mut level = self.ci.innermost(x);
+        let mut origin = Node::Block(x);
+        let mut targets: Vec<BlockId> = self.fc.cfg.succs(x).to_vec();
         loop {
-            // Ready blocks first, else the earliest in RPO.
-            let b = match ready_now.pop_front() {
-                Some(b) => b,
-                None => match frontier.pop() {
-                    Some(Reverse((_, b))) => b,
-                    None => break,
-                },
-            };
-            if !region.insert(b) {
-                continue;
-            }
-            pending -= 1;
-            let labels = &arrivals[&b];
-            let own = if labels.len() >= 2 {
-                joins.push(b);
-                b
-            } else {
-                labels[0]
-            };
-            if Some(b) == ipdom {
-                parked = true; // the last place x's paths can meet
-                continue;
-            }
-            if pending == 0 && wrapped.is_empty() && !parked {
-                // Every one of x's paths goes through b: nothing after it can
-                // be a join of x.
+            let escaped = self.propagate_in(level, origin, &targets);
+            let Some(c) = level else { break };
+            if !escaped || !self.lifted.insert(c) {
+                // Either every work-item stays in this iteration of `c`, or
+                // `c`'s divergent exit was already carried up.
                 break;
             }
-            let pos = rpo_of(b);
-            for &s in cfg.succs(b) {
-                arrive(s, own, pos, &mut arrivals, &mut wrapped);
-                if rpo_of(s) > pos && !queued.contains(&s) {
-                    enqueue(s, &mut frontier, &mut queued);
-                    pending += 1;
-                    if ready(s, &region) {
-                        ready_now.push_back(s);
-                    }
-                }
-            }
+            self.divergent_exit(c);
+            let cycle = self.ci.get(c);
+            origin = Node::Cycle(c);
+            targets = cycle.exits.clone();
+            level = cycle.parent;
         }
-        for (b, labels) in &wrapped {
-            region.insert(*b);
-            if labels.len() >= 2 {
-                joins.push(*b);
-            }
-        }
+    }
 
-        // Temporal divergence. A cycle around x has a divergent exit when
-        // work-items can leave it, or wrap into its next iteration, before
-        // they reconverge: the region reaches a block outside the cycle or
-        // the cycle's header. Work-items then leave it in different
-        // iterations. Its exits are joins when two divergent edges reach
-        // them, and its values are divergent wherever used outside.
-        let reached = |b: BlockId| b == x || region.contains(&b);
-        let mut l = self.li.innermost(x);
-        while let Some(id) = l {
-            let lp = self.li.get(id);
-            let escapes = region.contains(&lp.header) || region.iter().any(|&b| !self.li.contains(id, b));
-            if !escapes {
-                break;
+    /// Carries one label per target from `origin` through the nodes of
+    /// `level` (see the header); returns whether a label left the level.
+    fn propagate_in(&mut self, level: Option<CycleId>, origin: Node, targets: &[BlockId]) -> bool {
+        let ci = self.ci;
+        let cfg = &self.fc.cfg;
+        let header = level.map(|c| ci.get(c).header);
+        let key = |n: Node| match n {
+            Node::Block(b) => cfg.rpo_position(b).unwrap_or(usize::MAX),
+            Node::Cycle(c) => cfg.rpo_position(ci.get(c).header).unwrap_or(usize::MAX),
+        };
+        let mut arrivals: HashMap<Node, Option<Arrivals>> = HashMap::new();
+        let mut wrapped: Option<Arrivals> = None;
+        let mut escaped = false;
+        let mut frontier: BinaryHeap<Reverse<(usize, u32, bool)>> = BinaryHeap::new();
+        let mut done: HashSet<Node> = HashSet::new();
+        // A node all of whose predecessors in the level are done can take no
+        // further label: it need not wait for its turn in reverse post-order.
+        // First in, first out, so that a path that ends at once (a divergent
+        // early return) is done with first and the frontier can collapse.
+        let mut ready_now: VecDeque<Node> = VecDeque::new();
+        let mut pending = 0usize;
+        let encode = |n: Node| match n {
+            Node::Block(b) => (b.0, false),
+            Node::Cycle(c) => (c.0, true),
+        };
+        let decode = |(i, is_cycle): (u32, bool)| if is_cycle { Node::Cycle(CycleId(i)) } else { Node::Block(BlockId(i)) };
+
+        let entries_of = |n: Node| -> Vec<BlockId> {
+            match n {
+                Node::Block(b) => vec![b],
+                Node::Cycle(c) => ci.get(c).entries.clone(),
             }
-            if ipdom.is_some_and(|p| self.li.contains(id, p)) {
-                // Work-items that wrap around reach ipdom(x) only in a later
-                // iteration, so within this one it is no meeting point: carry
-                // the labels on through the iteration.
-                joins.extend(self.iteration_joins(x, id));
-            }
-            if !self.result.divergent_loop_headers.contains(&lp.header) {
-                self.result.divergent_loop_headers.push(lp.header);
-                for &e in &lp.exits {
-                    if cfg.preds(e).iter().filter(|&&p| reached(p)).count() >= 2 {
-                        joins.push(e);
+        };
+        let is_ready = |n: Node, done: &HashSet<Node>| {
+            entries_of(n).into_iter().all(|e| {
+                cfg.preds(e).iter().all(|&p| {
+                    if !cfg.is_reachable(p) || !ci.contains(level, p) {
+                        return true;
                     }
-                }
-                let blocks = lp.blocks.clone();
-                self.values_leaving(&blocks);
-            }
-            l = lp.parent;
-        }
-        // Irreducible cycles have no header; the same reasoning with all of
-        // their entries. Entering one at two entries from divergent paths
-        // makes every phi in it a join.
-        for c in self.li.irreducible_cycles() {
-            let inside = |b: &BlockId| c.blocks.binary_search(b).is_ok();
-            let entered = c.entries.iter().filter(|e| region.contains(e)).count();
-            if !inside(&x) && entered >= 2 {
-                joins.extend(c.blocks.iter().copied());
-            }
-            if inside(&x) && (entered > 0 || region.iter().any(|b| !inside(b))) {
-                for &b in &c.blocks {
-                    for &s in cfg.succs(b) {
-                        if !inside(&s) {
-                            joins.push(s);
+                    let pn = ci.node_at(level, p);
+                    pn == n || pn == origin || done.contains(&pn)
+                })
+            })
+        };
+
+        macro_rules! send {
+            ($t:expr, $label:expr) => {{
+                let t: BlockId = $t;
+                if !ci.contains(level, t) {
+                    escaped = true;
+                } else if Some(t) == header {
+                    Arrivals::add(&mut wrapped, $label);
+                } else {
+                    let n = ci.node_at(level, t);
+                    if n != origin {
+                        let slot = arrivals.entry(n).or_insert(None);
+                        let first = slot.is_none();
+                        Arrivals::add(slot, $label);
+                        if first {
+                            pending += 1;
+                            let (i, c) = encode(n);
+                            frontier.push(Reverse((key(n), i, c)));
+                            if is_ready(n, &done) {
+                                ready_now.push_back(n);
+                            }
                         }
                     }
                 }
-                let blocks = c.blocks.clone();
-                self.values_leaving(&blocks);
-            }
+            }};
         }
 
-        for j in joins {
-            if self.joined.insert(j) {
-                self.result.joins.push(j);
-                self.join_phis(j);
+        for &t in targets {
+            send!(t, Node::Block(t));
+        }
+        loop {
+            let n = match ready_now.pop_front() {
+                Some(n) => n,
+                None => match frontier.pop() {
+                    Some(Reverse((_, i, c))) => decode((i, c)),
+                    None => break,
+                },
+            };
+            if !done.insert(n) {
+                continue;
+            }
+            pending -= 1;
+            let a = arrivals[&n].expect("queued nodes have a label");
+            let own = if a.many {
+                self.join_node(n);
+                n
+            } else {
+                a.first
+            };
+            if pending == 0 && !escaped && wrapped.is_none() {
+                // Every path from the origin goes through n and none has left
+                // or wrapped: from here on all work-items run together.
+                break;
+            }
+            let outs: Vec<BlockId> = match n {
+                Node::Block(b) => {
+                    self.control(b);
+                    cfg.succs(b).to_vec()
+                }
+                Node::Cycle(c) => {
+                    for &b in &ci.get(c).blocks {
+                        self.control(b);
+                    }
+                    ci.get(c).exits.clone()
+                }
+            };
+            for t in outs {
+                send!(t, own);
+            }
+        }
+        if let (Some(h), Some(w)) = (header, wrapped) {
+            if w.many {
+                self.add_join(h);
+            }
+        }
+        escaped
+    }
+
+    /// Cycle `c` can be left by work-items in different iterations.
+    fn divergent_exit(&mut self, c: CycleId) {
+        let ci = self.ci;
+        let cycle = ci.get(c);
+        self.result.divergent_loop_headers.push(cycle.header);
+        for &b in &cycle.blocks {
+            self.control(b);
+        }
+        for &e in &cycle.exits {
+            let exiting = self.fc.cfg.preds(e).iter().filter(|&&p| ci.contains(Some(c), p)).count();
+            if exiting >= 2 {
+                self.add_join(e);
+            }
+        }
+        // Temporal divergence: uses outside of values defined inside.
+        for &b in &cycle.blocks {
+            for inst in self.fc.block(b).get_instructions() {
+                for user in users(inst.as_value_ref()) {
+                    let outside = unsafe { self.fc.id_of_ref(LLVMGetInstructionParent(user)) }
+                        .is_some_and(|ub| !ci.contains(Some(c), ub));
+                    if outside {
+                        self.mark(user);
+                    }
+                }
             }
         }
     }
 
-    fn join_phis(&mut self, b: BlockId) {
+    /// Node `n` was reached by two labels.
+    fn join_node(&mut self, n: Node) {
+        match n {
+            Node::Block(b) => self.add_join(b),
+            Node::Cycle(c) => {
+                let cycle = self.ci.get(c);
+                if cycle.is_reducible() {
+                    self.add_join(cycle.header);
+                    return;
+                }
+                // Work-items entered at different entries run through the
+                // cycle out of step: nothing defined in it is uniform.
+                for &b in &cycle.blocks {
+                    self.add_join(b);
+                    for inst in self.fc.block(b).get_instructions() {
+                        let v = inst.as_value_ref();
+                        if produces_value(v) || unsafe { !LLVMIsATerminatorInst(v).is_null() } {
+                            self.mark(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_join(&mut self, b: BlockId) {
+        if !self.joined.insert(b) {
+            return;
+        }
+        self.result.joins.push(b);
         for inst in self.fc.block(b).get_instructions() {
             let v = inst.as_value_ref();
             unsafe {
@@ -334,68 +461,22 @@ impl State<'_, '_> {
             }
         }
     }
+}
 
-    /// Joins of the branch at `x` within one iteration of loop `id`: labels
-    /// propagated in reverse post-order over the blocks reached from x's
-    /// successors without passing the header or leaving the loop.
-    fn iteration_joins(&self, x: BlockId, id: crate::analysis::loops::LoopId) -> Vec<BlockId> {
-        let cfg = &self.fc.cfg;
-        let header = self.li.get(id).header;
-        let in_iteration = |b: BlockId| b != header && self.li.contains(id, b);
-        let mut region: HashSet<BlockId> = HashSet::new();
-        let mut stack: Vec<BlockId> = cfg.succs(x).iter().copied().filter(|&b| in_iteration(b)).collect();
-        while let Some(b) = stack.pop() {
-            if region.insert(b) {
-                stack.extend(cfg.succs(b).iter().copied().filter(|&s| in_iteration(s)));
-            }
-        }
-        let x_pos = cfg.rpo_position(x).unwrap_or(0);
-        let mut label: HashMap<BlockId, BlockId> = HashMap::new();
-        let mut joins = Vec::new();
-        let mut ordered: Vec<BlockId> =
-            region.iter().copied().filter(|&b| cfg.rpo_position(b).is_some_and(|p| p > x_pos)).collect();
-        ordered.sort_by_key(|&b| cfg.rpo_position(b));
-        for b in ordered {
-            let b_pos = cfg.rpo_position(b);
-            let labels: HashSet<BlockId> = cfg
-                .preds(b)
-                .iter()
-                .filter_map(|&p| if p == x { Some(b) } else { label.get(&p).copied().filter(|_| cfg.rpo_position(p) < b_pos) })
-                .collect();
-            match labels.len() {
-                0 => {}
-                1 => {
-                    label.insert(b, *labels.iter().next().unwrap());
-                }
-                _ => {
-                    joins.push(b);
-                    label.insert(b, b);
-                }
-            }
-        }
-        joins
-    }
-
-    /// Uses outside `blocks` of values defined inside them become divergent.
-    fn values_leaving(&mut self, blocks: &[BlockId]) {
-        let inside: HashSet<BlockId> = blocks.iter().copied().collect();
-        for &b in blocks {
-            for inst in self.fc.block(b).get_instructions() {
-                let v = inst.as_value_ref();
-                unsafe {
-                    let mut u = LLVMGetFirstUse(v);
-                    while !u.is_null() {
-                        let user = LLVMGetUser(u);
-                        u = LLVMGetNextUse(u);
-                        let user_block = self.fc.id_of_ref(LLVMGetInstructionParent(user));
-                        if user_block.is_some_and(|ub| !inside.contains(&ub)) && LLVMIsATerminatorInst(user).is_null() {
-                            self.mark(user);
-                        }
-                    }
-                }
+/// The instructions using `v`.
+fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            u = LLVMGetNextUse(u);
+            if !LLVMIsAInstruction(user).is_null() {
+                out.push(user);
             }
         }
     }
+    out
 }
 
 fn produces_value(v: LLVMValueRef) -> bool {
@@ -413,45 +494,26 @@ fn is_conditional_terminator(t: LLVMValueRef) -> bool {
 }
 
 /// Whether an instruction's result can differ between work-items whatever its
-/// operands are.
+/// operands are. Loads are judged by the private-memory rule instead.
 fn is_source(v: LLVMValueRef) -> bool {
     unsafe {
         match LLVMGetInstructionOpcode(v) {
             LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMVAArg => true,
             LLVMOpcode::LLVMLandingPad | LLVMOpcode::LLVMCatchPad | LLVMOpcode::LLVMCleanupPad => true,
-            LLVMOpcode::LLVMLoad => LLVMGetVolatile(v) != 0 || points_to_private(LLVMGetOperand(v, 0)),
+            LLVMOpcode::LLVMLoad => LLVMGetVolatile(v) != 0 || LLVMIsAtomic(v) != 0,
             LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => {
                 if let Some(b) = builtin_of(v) {
                     return b.is_divergent();
                 }
                 let callee = LLVMGetCalledValue(v);
                 let intrinsic = !callee.is_null() && !LLVMIsAFunction(callee).is_null() && LLVMGetIntrinsicID(callee) != 0;
+                if intrinsic {
+                    return crate::ir::called_function_name(v).is_some_and(|n| is_divergent_intrinsic(&n));
+                }
                 // Unknown code may read the work-item id or private state.
-                !intrinsic && produces_value(v)
+                produces_value(v)
             }
             _ => false,
-        }
-    }
-}
-
-/// Whether `ptr` is (an offset of) an `alloca`: private memory of one work-item.
-fn points_to_private(mut ptr: LLVMValueRef) -> bool {
-    unsafe {
-        loop {
-            if !LLVMIsAAllocaInst(ptr).is_null() {
-                return true;
-            }
-            if !LLVMIsAGetElementPtrInst(ptr).is_null()
-                || !LLVMIsABitCastInst(ptr).is_null()
-                || !LLVMIsAAddrSpaceCastInst(ptr).is_null()
-            {
-                ptr = LLVMGetOperand(ptr, 0);
-                continue;
-            }
-            if !LLVMIsAConstantExpr(ptr).is_null() {
-                return false;
-            }
-            return false;
         }
     }
 }
