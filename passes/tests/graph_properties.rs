@@ -1,5 +1,5 @@
 //! Property tests for the graph analyses (`cfg`, dominators, post-dominators,
-//! natural loops, irreducible cycles, control dependence).
+//! natural loops, irreducible cycles, the cycle hierarchy, control dependence).
 //!
 //! Every analysis is checked against a brute-force oracle written here from the
 //! textbook definition (reachability with one node removed, backward walks from
@@ -19,6 +19,7 @@
 
 use proptest::prelude::*;
 use simt_passes::analysis::control_deps::ControlDeps;
+use simt_passes::analysis::cycles::{CycleInfo, Node};
 use simt_passes::analysis::dominators::DomTree;
 use simt_passes::analysis::loops::{LoopId, LoopInfo};
 use simt_passes::analysis::post_dominators::PostDomTree;
@@ -735,6 +736,77 @@ fn check_control_deps(o: &Oracle, cd: &ControlDeps, pdom: &[Vec<bool>]) -> Check
     Ok(())
 }
 
+/// The cycle hierarchy by its definition (LLVM's `GenericCycleInfo`): the
+/// SCCs with an edge, recursively inside each with the edges into its header
+/// removed, the header being the entry first in reverse post-order. Then the
+/// property the uniformity analysis relies on: in every level, with edges into
+/// the level's header removed and nested cycles contracted, every edge between
+/// two different nodes goes forward in the reverse post-order of their headers.
+fn check_cycles(o: &Oracle, cfg: &Cfg, ci: &CycleInfo) -> Check {
+    let rpo = |b: usize| cfg.rpo_position(BlockId(b as u32)).expect("reachable");
+    // (blocks, header) of every cycle, brute force.
+    let mut expected: BTreeSet<(Vec<usize>, usize)> = BTreeSet::new();
+    let mut regions: Vec<(BTreeSet<usize>, Option<usize>)> = vec![((0..o.n).filter(|&b| o.reachable[b]).collect(), None)];
+    while let Some((region, removed)) = regions.pop() {
+        let succs: Vec<Vec<usize>> =
+            o.succs.iter().map(|l| l.iter().copied().filter(|&s| Some(s) != removed).collect()).collect();
+        for scc in brute_sccs(&succs, &region) {
+            let v = *scc.iter().next().unwrap();
+            if scc.len() == 1 && !succs[v].contains(&v) {
+                continue;
+            }
+            let header = *scc.iter().min_by_key(|&&b| rpo(b)).unwrap();
+            expected.insert((scc.iter().copied().collect(), header));
+            regions.push((scc, Some(header)));
+        }
+    }
+    let got: BTreeSet<(Vec<usize>, usize)> =
+        ci.cycles().map(|(_, c)| (c.blocks.iter().map(|b| b.index()).collect(), c.header.index())).collect();
+    prop_assert_eq!(&got, &expected, "cycles (blocks, header)");
+    for (id, c) in ci.cycles() {
+        let inside = |b: usize| c.blocks.binary_search(&BlockId(b as u32)).is_ok();
+        let entries: Vec<BlockId> = c
+            .blocks
+            .iter()
+            .copied()
+            .filter(|b| b.index() == 0 || o.preds[b.index()].iter().any(|&p| o.reachable[p] && !inside(p)))
+            .collect();
+        prop_assert_eq!(&c.entries, &entries, "entries of cycle {:?}", id);
+        prop_assert!(entries.contains(&c.header), "header is an entry");
+        let exits: BTreeSet<BlockId> =
+            c.blocks.iter().flat_map(|b| o.succs[b.index()].iter().copied()).filter(|&s| !inside(s)).map(|s| BlockId(s as u32)).collect();
+        prop_assert_eq!(c.exits.iter().copied().collect::<BTreeSet<_>>(), exits, "exits of cycle {:?}", id);
+        for b in 0..o.n {
+            prop_assert_eq!(ci.contains(Some(id), BlockId(b as u32)), inside(b), "contains({:?}, {})", id, b);
+        }
+    }
+    let levels: Vec<Option<_>> = std::iter::once(None).chain(ci.cycles().map(|(id, _)| Some(id))).collect();
+    for level in levels {
+        let header = level.map(|c| ci.get(c).header);
+        let key = |n: Node| match n {
+            Node::Block(b) => rpo(b.index()),
+            Node::Cycle(c) => rpo(ci.get(c).header.index()),
+        };
+        for b in (0..o.n).filter(|&b| o.reachable[b] && ci.contains(level, BlockId(b as u32))) {
+            let nb = ci.node_at(level, BlockId(b as u32));
+            if let Node::Cycle(c) = nb {
+                prop_assert_eq!(ci.get(c).parent, level, "node_at gives a cycle nested directly in the level");
+            }
+            for &s in &o.succs[b] {
+                let sb = BlockId(s as u32);
+                if !ci.contains(level, sb) || Some(sb) == header {
+                    continue;
+                }
+                let ns = ci.node_at(level, sb);
+                if ns != nb {
+                    prop_assert!(key(nb) < key(ns), "edge {} -> {} goes backwards between nodes {:?} and {:?} of level {:?}", b, s, nb, ns, level);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_all(raw: &[Vec<u32>]) -> Check {
     let o = Oracle::new(raw);
     let cfg = Cfg::from_successors(raw.to_vec());
@@ -748,6 +820,7 @@ fn check_all(raw: &[Vec<u32>]) -> Check {
     let li = LoopInfo::compute(&cfg, &dt);
     check_loops(&o, &li)?;
     check_reducibility(&o, &li)?;
+    check_cycles(&o, &cfg, &CycleInfo::compute(&cfg))?;
     let cd = ControlDeps::compute(&cfg, &pdt);
     check_control_deps(&o, &cd, &pdom)?;
     Ok(())
@@ -814,6 +887,13 @@ proptest! {
         let cfg = Cfg::from_successors(raw.clone());
         let li = LoopInfo::compute(&cfg, &DomTree::dominators(&cfg));
         check_reducibility(&o, &li)?;
+    }
+
+    #[test]
+    fn cycles_match_brute_force(raw in any_cfg()) {
+        let o = Oracle::new(&raw);
+        let cfg = Cfg::from_successors(raw.clone());
+        check_cycles(&o, &cfg, &CycleInfo::compute(&cfg))?;
     }
 
     #[test]
