@@ -6,7 +6,7 @@
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simt::buffers::{KernelArgs, LocalLayout};
-use simt::diag::{report, ToolError};
+use simt::diag::{self, report, ToolError};
 use simt::launch::{Engine, Launch, Origin, RunOptions, Settings, StatsFormat, LAUNCH_HELP};
 use simt::runner::{Runner, WgKernel};
 use simt::stats::RunStats;
@@ -132,7 +132,7 @@ impl Cli {
 fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => e.exit(),
+        Err(e) => diag::exit_for_clap(TOOL, e),
     };
     llvm_init::init();
     let code = match run(&cli) {
@@ -198,30 +198,20 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
                     "tolerance_ulps": r.tolerance_ulps,
                 });
             }
-            println!("{v}");
+            diag::write_stdout(format!("{v}\n").as_bytes())?;
         }
         StatsFormat::Text => {
-            for line in stats.summary().lines() {
-                eprintln!("{TOOL}: {line}");
-            }
+            let mut lines: Vec<String> = stats.summary().lines().map(String::from).collect();
             if let Some(e) = &emu_stats {
-                for line in e.summary().lines() {
-                    eprintln!("{TOOL}: {line}");
-                }
+                lines.extend(e.summary().lines().map(String::from));
             }
-            for n in &notes {
-                eprintln!("{TOOL}: {n}");
-            }
+            lines.extend(notes);
             if let Some((dir, r)) = &compared {
                 if r.ok() {
-                    eprintln!(
-                        "{TOOL}: {} buffer(s) match {} (tolerance {} ULPs)",
-                        r.compared.len(),
-                        dir.display(),
-                        r.tolerance_ulps
-                    );
+                    lines.push(format!("{} buffer(s) match {} (tolerance {} ULPs)", r.compared.len(), dir.display(), r.tolerance_ulps));
                 }
             }
+            diag::eprint(&lines.iter().map(|l| format!("{TOOL}: {l}\n")).collect::<String>());
         }
     }
     if let Some((dir, r)) = compared {
