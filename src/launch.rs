@@ -788,9 +788,10 @@ impl Settings {
 
     /// Checks everything and builds the launch and the run options.
     pub fn resolve(&self) -> Result<(Launch, RunOptions), ToolError> {
+        // `-` (standard input) is no path, in a launch file either.
         let module = self
             .get("module")
-            .map(Setting::path)
+            .map(|s| if s.value == "-" { PathBuf::from("-") } else { s.path() })
             .ok_or_else(|| ToolError::Usage("error: no input module (give KERNEL.ll, or `module = …` in a --launch file)".into()))?;
         let kernel = self.get("kernel").map(|s| s.value.clone());
         let dims = |key: &str| -> Result<Option<Vec<u64>>, ToolError> {

@@ -8,7 +8,8 @@ use simt::diag::{self, report, ToolError};
 use simt::lower::{self, TargetSpec};
 use simt::pipeline::{self, RunOptions};
 use simt::{argv, llvm_init, output};
-use std::io::{IsTerminal, Read};
+use simt::input::ModuleInput;
+use std::io::IsTerminal;
 
 const TOOL: &str = "simt-opt";
 
@@ -114,10 +115,9 @@ fn run(args: &Args) -> Result<(), ToolError> {
         ));
     }
 
-    let (name, bytes) = read_input(&args.input)?;
+    let input = ModuleInput::read(std::path::Path::new(&args.input))?;
     let ctx = Context::create();
-    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
-    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+    let module = input.parse_verified(&ctx)?;
 
     let spec = TargetSpec {
         triple: args.mtriple.clone(),
@@ -188,19 +188,6 @@ fn run(args: &Args) -> Result<(), ToolError> {
         None => module.write_bitcode_to_memory().as_slice().to_vec(),
     };
     output::write_output(&args.output, &bytes)
-}
-
-fn read_input(path: &str) -> Result<(String, Vec<u8>), ToolError> {
-    if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| ToolError::Io { path: "<stdin>".into(), message: e.to_string() })?;
-        return Ok(("<stdin>".into(), bytes));
-    }
-    let bytes = std::fs::read(path)
-        .map_err(|e| ToolError::Io { path: path.into(), message: format!("could not open input file: {e}") })?;
-    Ok((path.to_string(), bytes))
 }
 
 /// The text of `-print-passes`.

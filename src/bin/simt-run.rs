@@ -7,6 +7,7 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simt::buffers::{KernelArgs, LocalLayout};
 use simt::diag::{self, report, ToolError};
+use simt::input::ModuleInput;
 use simt::launch::{Engine, Launch, Origin, RunOptions, Settings, StatsFormat, LAUNCH_HELP};
 use simt::runner::{Runner, WgKernel};
 use simt::stats::RunStats;
@@ -30,7 +31,8 @@ const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
     after_help = LAUNCH_HELP
 )]
 struct Cli {
-    /// The module (.ll or .bc) holding the kernel.
+    /// The module (.ll or .bc) holding the kernel; `-` reads standard input
+    /// (read once, so a pipe or FIFO works too).
     #[arg(value_name = "KERNEL.ll")]
     module: Option<String>,
     /// Kernel to run (default: the module's only kernel). A C++ kernel's
@@ -150,12 +152,11 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     settings.override_with(cli.settings());
     let (launch, opts) = settings.resolve()?;
 
+    // The module is read once (it may be a pipe: `-` is stdin), and every
+    // parse below starts from these bytes.
+    let input = ModuleInput::read(&launch.module)?;
     // Everything that can be checked without compiling, first.
-    let sig = kernel_sig::select_kernel(
-        kernel_sig::read_kernels(&launch.module)?,
-        launch.kernel.as_deref(),
-        &launch.module,
-    )?;
+    let sig = kernel_sig::select_kernel(kernel_sig::kernels_in(&input)?, launch.kernel.as_deref(), Path::new(&input.name))?;
     kernel_sig::check_args(&sig, &launch.args)?;
     LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
     let mut args = KernelArgs::new(&launch.args)?;
@@ -163,10 +164,10 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // Engine-specific fields of `--stats json` and lines of the summary.
     let mut emu_stats = None;
     let stats = match opts.engine {
-        Engine::Host => run_host(&launch, &opts, &sig.name, &mut args)?,
-        Engine::Gpu => run_gpu(&launch, &opts, &sig.name, &mut args)?,
+        Engine::Host => run_host(&input, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Gpu => run_gpu(&input, &launch, &opts, &sig.name, &mut args)?,
         Engine::Emu => {
-            let (stats, emu) = run_emu(&launch, &opts, &sig.name, &mut args)?;
+            let (stats, emu) = run_emu(&input, &launch, &opts, &sig.name, &mut args)?;
             emu_stats = Some(emu);
             stats
         }
@@ -231,13 +232,14 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
 /// Decodes the kernel for the SIMT emulator and runs it `opts.repeat` times;
 /// the emulator's counters are those of the last run.
 fn run_emu(
+    input: &ModuleInput,
     launch: &Launch,
     opts: &RunOptions,
     kernel: &str,
     args: &mut KernelArgs,
 ) -> Result<(RunStats, simt::engine::emu::EmuStats), ToolError> {
     use simt::engine::emu::{self, EmuOptions, EmuStats};
-    let k = emu::compile(&launch.module, kernel, &EmuOptions { policy: opts.policy, warp_width: opts.warp_width })?;
+    let k = emu::compile(input, kernel, &EmuOptions { policy: opts.policy, warp_width: opts.warp_width })?;
     let p = &k.program;
     LocalLayout::for_args(p.static_local_bytes, args).check_limit(kernel, opts.local_mem_limit)?;
     let grid = launch.grid;
@@ -312,9 +314,9 @@ fn run_emu_traced(
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
-fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
-    let hk = host::compile(&launch.module, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
+    let hk = host::compile(input, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
     let wg = WgKernel {
         name: kernel,
         wg_fn: hk.wg_fn,
@@ -383,9 +385,9 @@ fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelA
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
-fn run_gpu(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_gpu(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     let grid = launch.grid;
-    let run = simt::engine::gpu::run(&launch.module, kernel, &grid, args, opts.repeat)?;
+    let run = simt::engine::gpu::run(input, kernel, &grid, args, opts.repeat)?;
     let mut details = serde_json::Map::new();
     details.insert("device".into(), run.device.into());
     details.insert("arch".into(), run.arch.into());
