@@ -69,10 +69,12 @@ struct Cli {
     /// `json`: print one JSON object of timings and sizes on stdout.
     #[arg(long, value_name = "json|text")]
     stats: Option<String>,
-    /// Write each buffer argument after the last run to DIR/argN.bin.
+    /// Write each buffer argument after the last run to DIR/argN.bin. DIR may
+    /// not be the --compare folder, however spelt (exit 2).
     #[arg(long, value_name = "DIR")]
     dump: Option<String>,
-    /// Compare each buffer argument with DIR/argN.bin, where present.
+    /// Compare each buffer argument with DIR/argN.bin, where present. The
+    /// files are read, and their sizes checked, before the kernel runs.
     #[arg(long, value_name = "DIR")]
     compare: Option<String>,
     /// Float tolerance of --compare, in ULPs (default 0).
@@ -151,6 +153,15 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     };
     settings.override_with(cli.settings());
     let (launch, opts) = settings.resolve()?;
+    if let (Some(dump), Some(compare)) = (&opts.dump, &opts.compare) {
+        if simt::buffers::same_folder(dump, compare) {
+            return Err(ToolError::Usage(format!(
+                "error: --dump {} and --compare {} name the same folder: the dump would overwrite the reference files; dump elsewhere",
+                dump.display(),
+                compare.display()
+            )));
+        }
+    }
 
     // The module is read once (it may be a pipe: `-` is stdin), and every
     // parse below starts from these bytes.
@@ -160,6 +171,19 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     kernel_sig::check_args(&sig, &launch.args)?;
     LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
     let mut args = KernelArgs::new(&launch.args)?;
+    // The references are read (and their sizes checked) before the kernel
+    // runs, so nothing the run writes can change what it is compared with.
+    let references = match &opts.compare {
+        Some(dir) => {
+            let refs = args.read_references(dir)?;
+            let sizes = args.check_reference_sizes(&refs);
+            if !sizes.ok() {
+                return Err(compare_failed(dir, &sizes));
+            }
+            Some((dir, refs))
+        }
+        None => None,
+    };
 
     // Engine-specific fields of `--stats json` and lines of the summary.
     let mut emu_stats = None;
@@ -178,10 +202,7 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
         let files = args.dump(dir)?;
         notes.push(format!("dumped {} buffer(s) to {}", files.len(), dir.display()));
     }
-    let compared = match &opts.compare {
-        Some(dir) => Some((dir, args.compare(dir, opts.tolerance)?)),
-        None => None,
-    };
+    let compared = references.map(|(dir, refs)| (dir, args.compare_with(&refs, opts.tolerance)));
 
     match opts.stats {
         StatsFormat::Json => {
@@ -217,16 +238,21 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     }
     if let Some((dir, r)) = compared {
         if !r.ok() {
-            return Err(ToolError::Run(format!(
-                "{} of {} compared buffer(s) differ from {}:\n{}",
-                r.mismatches.len(),
-                r.compared.len(),
-                dir.display(),
-                r.render().trim_end()
-            )));
+            return Err(compare_failed(dir, &r));
         }
     }
     Ok(())
+}
+
+/// The error of a `--compare` that found differences.
+fn compare_failed(dir: &Path, r: &simt::buffers::CompareReport) -> ToolError {
+    ToolError::Run(format!(
+        "{} of {} compared buffer(s) differ from {}:\n{}",
+        r.mismatches.len(),
+        r.compared.len(),
+        dir.display(),
+        r.render().trim_end()
+    ))
 }
 
 /// Decodes the kernel for the SIMT emulator and runs it `opts.repeat` times;
