@@ -165,17 +165,60 @@ impl KernelArgs {
     /// exists: integers exactly, floats within `tolerance_ulps`. An error if
     /// `dir` cannot be read or holds no file for any buffer argument.
     pub fn compare(&self, dir: &Path, tolerance_ulps: u64) -> Result<CompareReport, ToolError> {
+        Ok(self.compare_with(&self.read_references(dir)?, tolerance_ulps))
+    }
+
+    /// Reads `dir/argN.bin` for every buffer argument where that file exists,
+    /// so that the comparison does not depend on what happens to `dir` later
+    /// (a `--dump` into it, a symbolic link the dump follows). An error if
+    /// `dir` is not a folder, a file cannot be read, or no file is there.
+    pub fn read_references(&self, dir: &Path) -> Result<References, ToolError> {
         if !dir.is_dir() {
             return Err(ToolError::Io { path: dir.display().to_string(), message: "compare folder does not exist".into() });
         }
-        let mut report = CompareReport { tolerance_ulps, compared: Vec::new(), mismatches: Vec::new() };
-        for (i, b) in self.buffers() {
+        let mut files = Vec::new();
+        for (i, _) in self.buffers() {
             let path = arg_file(dir, i);
             if !path.exists() {
                 continue;
             }
-            let expected = std::fs::read(&path)
+            let bytes = std::fs::read(&path)
                 .map_err(|e| ToolError::Io { path: path.display().to_string(), message: e.to_string() })?;
+            files.push((i, path, bytes));
+        }
+        if files.is_empty() {
+            let n = self.buffers().count();
+            return Err(ToolError::Io {
+                path: dir.display().to_string(),
+                message: if n == 0 {
+                    "nothing to compare: the kernel has no buffer arguments".into()
+                } else {
+                    format!("nothing to compare: no argN.bin for any of the {n} buffer argument(s)")
+                },
+            });
+        }
+        Ok(References { files })
+    }
+
+    /// The reference files whose size does not fit their argument: known
+    /// before the kernel runs (buffers never change size).
+    pub fn check_reference_sizes(&self, refs: &References) -> CompareReport {
+        self.compare_inner(refs, 0, true)
+    }
+
+    /// Compares every buffer argument with its reference file, if read:
+    /// integers exactly, floats within `tolerance_ulps`.
+    pub fn compare_with(&self, refs: &References, tolerance_ulps: u64) -> CompareReport {
+        self.compare_inner(refs, tolerance_ulps, false)
+    }
+
+    fn compare_inner(&self, refs: &References, tolerance_ulps: u64, sizes_only: bool) -> CompareReport {
+        let mut report = CompareReport { tolerance_ulps, compared: Vec::new(), mismatches: Vec::new() };
+        for (i, b) in self.buffers() {
+            let Some((_, path, expected)) = refs.files.iter().find(|f| f.0 == i) else {
+                continue;
+            };
+            let path = path.clone();
             report.compared.push((i, path.clone()));
             if expected.len() != b.bytes().len() {
                 report.mismatches.push(BufferMismatch {
@@ -195,7 +238,10 @@ impl KernelArgs {
                 });
                 continue;
             }
-            let (wrong, first) = compare_elements(b.ty, b.bytes(), &expected, tolerance_ulps, MAX_REPORTED);
+            if sizes_only {
+                continue;
+            }
+            let (wrong, first) = compare_elements(b.ty, b.bytes(), expected, tolerance_ulps, MAX_REPORTED);
             if wrong > 0 {
                 report.mismatches.push(BufferMismatch {
                     param: i,
@@ -208,19 +254,65 @@ impl KernelArgs {
                 });
             }
         }
-        if report.compared.is_empty() {
-            let n = self.buffers().count();
-            return Err(ToolError::Io {
-                path: dir.display().to_string(),
-                message: if n == 0 {
-                    "nothing to compare: the kernel has no buffer arguments".into()
-                } else {
-                    format!("nothing to compare: no argN.bin for any of the {n} buffer argument(s)")
-                },
-            });
-        }
-        Ok(report)
+        report
     }
+}
+
+/// The reference files of a `--compare` folder, in memory: (parameter index,
+/// path, contents) for each buffer argument that has one.
+#[derive(Clone, Debug)]
+pub struct References {
+    files: Vec<(usize, PathBuf, Vec<u8>)>,
+}
+
+/// Whether `a` and `b` name the same folder, however spelt (`out` and
+/// `./out/`, a symbolic link, `x/../out`): the same device and inode where
+/// both exist, else the same path once the longest existing prefix is
+/// resolved (symbolic links followed) and the rest normalised.
+pub fn same_folder(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => resolved(a) == resolved(b),
+    }
+}
+
+/// `p` made absolute: its longest existing prefix canonicalised, the
+/// components after it normalised lexically (`.` dropped, `..` pops).
+fn resolved(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut base = abs.as_path();
+    let mut rest = Vec::new();
+    let mut out = loop {
+        if let Ok(c) = base.canonicalize() {
+            break c;
+        }
+        match (base.parent(), base.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(Component::Normal(name));
+                base = parent;
+            }
+            // `..` or `.` last, or the root: resolve lexically from here.
+            _ => match base.parent() {
+                Some(parent) => {
+                    rest.push(base.components().next_back().expect("a last component"));
+                    base = parent;
+                }
+                None => break base.to_path_buf(),
+            },
+        }
+    };
+    for c in rest.into_iter().rev() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 /// `dir/argN.bin`.

@@ -1,5 +1,20 @@
 //! Errors the tools report, in LLVM's format, with the exit codes `opt` users
 //! expect: 1 for an error, 2 for a usage mistake.
+//!
+//! Everything the tools print goes through [`eprint`] (stderr) and
+//! [`write_stdout`] (stdout), never `println!`/`eprintln!`, which panic when
+//! the stream is closed or full:
+//!
+//! - stdout that cannot be written (`>/dev/full`, a pipe whose reader has
+//!   gone, as in `| head -1`) is an error: one `error:` line on stderr and
+//!   exit 1; a closed pipe (EPIPE) exits 1 without a message, as quietly as
+//!   `opt` dies of SIGPIPE. Rust ignores SIGPIPE, so EPIPE arrives as an
+//!   error and is handled here; SIGPIPE keeps Rust's setting (ignored), so a
+//!   worker thread's write can never kill the process half-way.
+//! - stderr that cannot be written is ignored: there is nowhere left to say
+//!   so, and the exit code still tells success from failure.
+//! - A closed stdout or stderr (`>&-`) is reopened on `/dev/null` by Rust's
+//!   runtime before `main`, so it behaves like `>/dev/null`.
 
 use simt_passes::ir::ParseError;
 use simt_passes::pass::PassError;
@@ -30,6 +45,10 @@ pub enum ToolError {
     /// No NVIDIA driver or GPU here: not an error of the kernel or launch.
     #[error("{0}")]
     NoGpu(String),
+    /// Standard output's reader has gone (EPIPE): reported by the exit code
+    /// alone, as a SIGPIPE death would be.
+    #[error("<stdout>: error: broken pipe")]
+    BrokenPipe,
 }
 
 impl ToolError {
@@ -52,8 +71,54 @@ fn valid_pass_list(e: &PassError) -> String {
     }
 }
 
-/// Prints `tool: message` on stderr and returns the exit code.
+/// Prints `tool: message` on stderr (nothing for [`ToolError::BrokenPipe`])
+/// and returns the exit code.
 pub fn report(tool: &str, e: &ToolError) -> i32 {
-    eprintln!("{tool}: {e}");
+    if !matches!(e, ToolError::BrokenPipe) {
+        eprint(&format!("{tool}: {e}\n"));
+    }
     e.exit_code()
+}
+
+/// Writes `text` to stderr, ignoring failure (stderr closed or full): the
+/// non-panicking `eprint!`.
+pub fn eprint(text: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes()).and_then(|_| err.flush());
+}
+
+/// Writes `bytes` to stdout and flushes it. EPIPE becomes
+/// [`ToolError::BrokenPipe`]; any other failure (ENOSPC, EIO…) an I/O error
+/// on `<stdout>`.
+pub fn write_stdout(bytes: &[u8]) -> Result<(), ToolError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|_| out.flush()).map_err(stdout_error)
+}
+
+/// The error for a failed write to stdout.
+pub fn stdout_error(e: std::io::Error) -> ToolError {
+    match e.kind() {
+        std::io::ErrorKind::BrokenPipe => ToolError::BrokenPipe,
+        _ => ToolError::Io { path: "<stdout>".into(), message: e.to_string() },
+    }
+}
+
+/// Ends the process for a command line clap did not accept, or for
+/// `--help`/`--version`: clap's own text and exit code (2 for a usage
+/// mistake, 0 for help), except that help or a version that cannot be written
+/// to stdout exits 1 like any other output ([`write_stdout`]).
+pub fn exit_for_clap(tool: &str, e: clap::Error) -> ! {
+    use std::io::Write;
+    let printed = e.print();
+    let code = if e.use_stderr() {
+        e.exit_code()
+    } else {
+        match printed.and_then(|_| std::io::stdout().lock().flush()) {
+            Ok(()) => e.exit_code(),
+            Err(err) => report(tool, &stdout_error(err)),
+        }
+    };
+    std::process::exit(code)
 }

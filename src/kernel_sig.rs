@@ -9,6 +9,7 @@
 //! `half`, structs passed `byval`) is reported as unsupported.
 
 use crate::diag::ToolError;
+use crate::input::ModuleInput;
 use crate::launch::ArgSpec;
 use inkwell::context::Context;
 use inkwell::module::Module;
@@ -88,12 +89,13 @@ pub fn kernels(module: &Module<'_>) -> Vec<KernelSig> {
 
 /// Reads the module at `path` (text or bitcode) and returns its kernels.
 pub fn read_kernels(path: &Path) -> Result<Vec<KernelSig>, ToolError> {
-    let bytes = std::fs::read(path).map_err(|e| ToolError::Io {
-        path: path.display().to_string(),
-        message: format!("could not open input file: {e}"),
-    })?;
+    kernels_in(&ModuleInput::read(path)?)
+}
+
+/// The kernels of a module already read.
+pub fn kernels_in(input: &ModuleInput) -> Result<Vec<KernelSig>, ToolError> {
     let ctx = Context::create();
-    let module = simt_passes::ir::parse_ir(&ctx, &path.display().to_string(), &bytes)?;
+    let module = input.parse(&ctx)?;
     Ok(kernels(&module))
 }
 

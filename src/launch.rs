@@ -38,7 +38,11 @@ FILLS (buffer contents before the first run):
 updates a buffer in place sees its own output of the previous run. --dump and
 --compare use the buffers after the last run. Files are DIR/argN.bin, N the
 parameter index from 0, raw little-endian. --compare checks integers exactly
-and floats within --tolerance ULPs (NaN matches NaN, 0 matches -0).
+and floats within --tolerance ULPs (NaN matches NaN, 0 matches -0); it reads
+the reference files, and checks their sizes, before the kernel runs. --dump
+and --compare may not name the same folder, however spelt (`out`, `./out/`, a
+symbolic link to it): that is a usage error (exit 2), since the dump would
+overwrite the references.
 
 ENGINES (--engine): host (default) compiles the kernel for this CPU; emu runs
 it on the SIMT emulator, the reference semantics: warps of --warp-width lanes
@@ -788,9 +792,10 @@ impl Settings {
 
     /// Checks everything and builds the launch and the run options.
     pub fn resolve(&self) -> Result<(Launch, RunOptions), ToolError> {
+        // `-` (standard input) is no path, in a launch file either.
         let module = self
             .get("module")
-            .map(Setting::path)
+            .map(|s| if s.value == "-" { PathBuf::from("-") } else { s.path() })
             .ok_or_else(|| ToolError::Usage("error: no input module (give KERNEL.ll, or `module = …` in a --launch file)".into()))?;
         let kernel = self.get("kernel").map(|s| s.value.clone());
         let dims = |key: &str| -> Result<Option<Vec<u64>>, ToolError> {

@@ -5,6 +5,7 @@ pub mod argv;
 pub mod diag;
 pub mod engine;
 pub mod frontend;
+pub mod input;
 pub mod llvm_init;
 pub mod lower;
 pub mod output;

@@ -1,6 +1,7 @@
 //! Process-wide LLVM set-up: targets, command-line options for LLVM's own
 //! instrumentation, and a fatal-error handler so LLVM's `report_fatal_error`
-//! ends in a one-line message and exit code 1 instead of an abort.
+//! ends in a one-line message and exit code 1 instead of an abort (its own
+//! stderr stream failing at exit included).
 
 use inkwell::targets::{InitializationConfig, Target};
 use std::ffi::{c_char, CStr, CString};
@@ -11,8 +12,14 @@ static INIT: Once = Once::new();
 extern "C" fn fatal_error(reason: *const c_char) {
     let msg = unsafe { CStr::from_ptr(reason) }.to_string_lossy();
     let tool = std::env::args().next().map(|a| a.rsplit('/').next().unwrap_or("simt").to_string());
-    eprintln!("{}: error: LLVM: {msg}", tool.unwrap_or_else(|| "simt".into()));
-    std::process::exit(1);
+    crate::diag::eprint(&format!("{}: error: LLVM: {msg}\n", tool.unwrap_or_else(|| "simt".into())));
+    // `_exit`, not `exit`: LLVM also reports from its exit-time destructors
+    // (`errs()` that could not be written: "IO failure on output stream",
+    // after `-print-after-all` with stderr full or closed early), and
+    // calling `exit` again from inside `exit` aborts. Everything the tools
+    // write to stdout is flushed where it is written, so nothing is lost.
+    // SAFETY: `_exit` has no preconditions; it does not return.
+    unsafe { libc::_exit(1) }
 }
 
 /// Initializes the x86 and NVPTX targets and installs the fatal-error handler.

@@ -52,10 +52,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ToolError> {
 /// Writes to `path`, or to stdout when it is `-`.
 pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), ToolError> {
     if path == "-" {
-        let mut out = std::io::stdout().lock();
-        out.write_all(bytes)
-            .and_then(|_| out.flush())
-            .map_err(|e| ToolError::Io { path: "<stdout>".into(), message: e.to_string() })
+        crate::diag::write_stdout(bytes)
     } else {
         write_atomically(Path::new(path), bytes)
     }

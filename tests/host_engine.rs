@@ -3,6 +3,7 @@
 //! of `wg_abi`, checking results against plain Rust.
 
 use simt::engine::host::{compile, HostOptions};
+use simt::input::ModuleInput;
 use simt_passes::wg_abi::{WgContext, STATUS_BARRIER_DIVERGENCE, STATUS_OK};
 use std::ffi::c_void;
 use std::path::Path;
@@ -59,9 +60,14 @@ fn run_reduce_sum(k: &simt::engine::host::HostKernel, input: &[f32], local: u64)
     out
 }
 
+/// The module at `path`, read for the engine.
+fn module(path: impl AsRef<Path>) -> ModuleInput {
+    ModuleInput::read(path.as_ref()).unwrap()
+}
+
 #[test]
 fn reduction_with_barriers_in_a_loop() {
-    let k = compile(Path::new("test-ir/examples/reduce.ll"), "reduce_sum", &HostOptions::default()).unwrap();
+    let k = compile(&module("test-ir/examples/reduce.ll"), "reduce_sum", &HostOptions::default()).unwrap();
     assert_eq!(k.barrier_names.len(), 4, "entry, two barriers, exit: {:?}", k.barrier_names);
     for local in [1u64, 2, 8, 64, 256] {
         let groups = 7u64;
@@ -103,7 +109,7 @@ declare void @_Z7barrierj(i32) convergent
 "#,
     )
     .unwrap();
-    let k = compile(&ll, "bad", &HostOptions::default()).unwrap();
+    let k = compile(&module(&ll), "bad", &HostOptions::default()).unwrap();
     let mut out = vec![0i32; 16];
     for (local, want) in [(4u64, STATUS_OK), (16, STATUS_BARRIER_DIVERGENCE)] {
         let mut local_mem = Aligned::new(k.local_bytes as usize);
@@ -126,7 +132,7 @@ declare void @_Z7barrierj(i32) convergent
 fn ahead_of_time_library_matches_the_jit() {
     let run = |aot: bool| {
         let opts = HostOptions { aot, ..HostOptions::default() };
-        let k = compile(Path::new("test-ir/examples/reduce.ll"), "reduce_sum", &opts).unwrap();
+        let k = compile(&module("test-ir/examples/reduce.ll"), "reduce_sum", &opts).unwrap();
         let (groups, local) = (5u64, 64u64);
         let input: Vec<f32> = (0..groups * local).map(|i| (i as f32).sin()).collect();
         run_reduce_sum(&k, &input, local)

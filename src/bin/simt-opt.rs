@@ -4,11 +4,12 @@
 use clap::{Parser, ValueEnum};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
-use simt::diag::{report, ToolError};
+use simt::diag::{self, report, ToolError};
 use simt::lower::{self, TargetSpec};
 use simt::pipeline::{self, RunOptions};
 use simt::{argv, llvm_init, output};
-use std::io::{IsTerminal, Read};
+use simt::input::ModuleInput;
+use std::io::IsTerminal;
 
 const TOOL: &str = "simt-opt";
 
@@ -86,7 +87,7 @@ fn main() {
     let args = argv::normalize(std::env::args().skip(1), LONG_NAMES);
     let args = match Args::try_parse_from(std::iter::once(TOOL.to_string()).chain(args)) {
         Ok(a) => a,
-        Err(e) => e.exit(),
+        Err(e) => diag::exit_for_clap(TOOL, e),
     };
     llvm_init::init();
     let code = match run(&args) {
@@ -98,8 +99,7 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), ToolError> {
     if args.print_passes {
-        print_passes();
-        return Ok(());
+        return diag::write_stdout(print_passes().as_bytes());
     }
     let pipeline_text = match (&args.passes, args.opt_level) {
         (Some(_), Some(_)) if args.filetype.is_none() => {
@@ -115,10 +115,9 @@ fn run(args: &Args) -> Result<(), ToolError> {
         ));
     }
 
-    let (name, bytes) = read_input(&args.input)?;
+    let input = ModuleInput::read(std::path::Path::new(&args.input))?;
     let ctx = Context::create();
-    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
-    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+    let module = input.parse_verified(&ctx)?;
 
     let spec = TargetSpec {
         triple: args.mtriple.clone(),
@@ -168,7 +167,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
         let mut stderr = std::io::stderr();
         let timings = pipeline::run(&module, &steps, tm.as_ref(), &opts, &mut stderr)?;
         if args.time_passes {
-            eprint!("{}", pipeline::timing_report(TOOL, &timings));
+            diag::eprint(&pipeline::timing_report(TOOL, &timings));
         }
     }
 
@@ -191,25 +190,14 @@ fn run(args: &Args) -> Result<(), ToolError> {
     output::write_output(&args.output, &bytes)
 }
 
-fn read_input(path: &str) -> Result<(String, Vec<u8>), ToolError> {
-    if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| ToolError::Io { path: "<stdin>".into(), message: e.to_string() })?;
-        return Ok(("<stdin>".into(), bytes));
-    }
-    let bytes = std::fs::read(path)
-        .map_err(|e| ToolError::Io { path: path.into(), message: format!("could not open input file: {e}") })?;
-    Ok((path.to_string(), bytes))
-}
-
-fn print_passes() {
-    println!("simt passes (mix freely with LLVM's in -passes=; LLVM's are listed by `opt -print-passes`):");
+/// The text of `-print-passes`.
+fn print_passes() -> String {
+    let mut text = "simt passes (mix freely with LLVM's in -passes=; LLVM's are listed by `opt -print-passes`):\n".to_string();
     for p in simt_passes::registry::passes().iter().filter(|p| !p.hidden) {
-        println!("  {:<28} {}", p.name, p.summary);
+        text += &format!("  {:<28} {}\n", p.name, p.summary);
         for (opt, meaning) in p.options {
-            println!("  {:<28}   <{opt}>: {meaning}", "");
+            text += &format!("  {:<28}   <{opt}>: {meaning}\n", "");
         }
     }
+    text
 }

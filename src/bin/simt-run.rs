@@ -6,7 +6,8 @@
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simt::buffers::{KernelArgs, LocalLayout};
-use simt::diag::{report, ToolError};
+use simt::diag::{self, report, ToolError};
+use simt::input::ModuleInput;
 use simt::launch::{Engine, Launch, Origin, RunOptions, Settings, StatsFormat, LAUNCH_HELP};
 use simt::runner::{Runner, WgKernel};
 use simt::stats::RunStats;
@@ -30,7 +31,8 @@ const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
     after_help = LAUNCH_HELP
 )]
 struct Cli {
-    /// The module (.ll or .bc) holding the kernel.
+    /// The module (.ll or .bc) holding the kernel; `-` reads standard input
+    /// (read once, so a pipe or FIFO works too).
     #[arg(value_name = "KERNEL.ll")]
     module: Option<String>,
     /// Kernel to run (default: the module's only kernel). A C++ kernel's
@@ -67,10 +69,12 @@ struct Cli {
     /// `json`: print one JSON object of timings and sizes on stdout.
     #[arg(long, value_name = "json|text")]
     stats: Option<String>,
-    /// Write each buffer argument after the last run to DIR/argN.bin.
+    /// Write each buffer argument after the last run to DIR/argN.bin. DIR may
+    /// not be the --compare folder, however spelt (exit 2).
     #[arg(long, value_name = "DIR")]
     dump: Option<String>,
-    /// Compare each buffer argument with DIR/argN.bin, where present.
+    /// Compare each buffer argument with DIR/argN.bin, where present. The
+    /// files are read, and their sizes checked, before the kernel runs.
     #[arg(long, value_name = "DIR")]
     compare: Option<String>,
     /// Float tolerance of --compare, in ULPs (default 0).
@@ -132,7 +136,7 @@ impl Cli {
 fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => e.exit(),
+        Err(e) => diag::exit_for_clap(TOOL, e),
     };
     llvm_init::init();
     let code = match run(&cli) {
@@ -149,24 +153,45 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     };
     settings.override_with(cli.settings());
     let (launch, opts) = settings.resolve()?;
+    if let (Some(dump), Some(compare)) = (&opts.dump, &opts.compare) {
+        if simt::buffers::same_folder(dump, compare) {
+            return Err(ToolError::Usage(format!(
+                "error: --dump {} and --compare {} name the same folder: the dump would overwrite the reference files; dump elsewhere",
+                dump.display(),
+                compare.display()
+            )));
+        }
+    }
 
+    // The module is read once (it may be a pipe: `-` is stdin), and every
+    // parse below starts from these bytes.
+    let input = ModuleInput::read(&launch.module)?;
     // Everything that can be checked without compiling, first.
-    let sig = kernel_sig::select_kernel(
-        kernel_sig::read_kernels(&launch.module)?,
-        launch.kernel.as_deref(),
-        &launch.module,
-    )?;
+    let sig = kernel_sig::select_kernel(kernel_sig::kernels_in(&input)?, launch.kernel.as_deref(), Path::new(&input.name))?;
     kernel_sig::check_args(&sig, &launch.args)?;
     LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
     let mut args = KernelArgs::new(&launch.args)?;
+    // The references are read (and their sizes checked) before the kernel
+    // runs, so nothing the run writes can change what it is compared with.
+    let references = match &opts.compare {
+        Some(dir) => {
+            let refs = args.read_references(dir)?;
+            let sizes = args.check_reference_sizes(&refs);
+            if !sizes.ok() {
+                return Err(compare_failed(dir, &sizes));
+            }
+            Some((dir, refs))
+        }
+        None => None,
+    };
 
     // Engine-specific fields of `--stats json` and lines of the summary.
     let mut emu_stats = None;
     let stats = match opts.engine {
-        Engine::Host => run_host(&launch, &opts, &sig.name, &mut args)?,
-        Engine::Gpu => run_gpu(&launch, &opts, &sig.name, &mut args)?,
+        Engine::Host => run_host(&input, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Gpu => run_gpu(&input, &launch, &opts, &sig.name, &mut args)?,
         Engine::Emu => {
-            let (stats, emu) = run_emu(&launch, &opts, &sig.name, &mut args)?;
+            let (stats, emu) = run_emu(&input, &launch, &opts, &sig.name, &mut args)?;
             emu_stats = Some(emu);
             stats
         }
@@ -177,10 +202,7 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
         let files = args.dump(dir)?;
         notes.push(format!("dumped {} buffer(s) to {}", files.len(), dir.display()));
     }
-    let compared = match &opts.compare {
-        Some(dir) => Some((dir, args.compare(dir, opts.tolerance)?)),
-        None => None,
-    };
+    let compared = references.map(|(dir, refs)| (dir, args.compare_with(&refs, opts.tolerance)));
 
     match opts.stats {
         StatsFormat::Json => {
@@ -198,56 +220,52 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
                     "tolerance_ulps": r.tolerance_ulps,
                 });
             }
-            println!("{v}");
+            diag::write_stdout(format!("{v}\n").as_bytes())?;
         }
         StatsFormat::Text => {
-            for line in stats.summary().lines() {
-                eprintln!("{TOOL}: {line}");
-            }
+            let mut lines: Vec<String> = stats.summary().lines().map(String::from).collect();
             if let Some(e) = &emu_stats {
-                for line in e.summary().lines() {
-                    eprintln!("{TOOL}: {line}");
-                }
+                lines.extend(e.summary().lines().map(String::from));
             }
-            for n in &notes {
-                eprintln!("{TOOL}: {n}");
-            }
+            lines.extend(notes);
             if let Some((dir, r)) = &compared {
                 if r.ok() {
-                    eprintln!(
-                        "{TOOL}: {} buffer(s) match {} (tolerance {} ULPs)",
-                        r.compared.len(),
-                        dir.display(),
-                        r.tolerance_ulps
-                    );
+                    lines.push(format!("{} buffer(s) match {} (tolerance {} ULPs)", r.compared.len(), dir.display(), r.tolerance_ulps));
                 }
             }
+            diag::eprint(&lines.iter().map(|l| format!("{TOOL}: {l}\n")).collect::<String>());
         }
     }
     if let Some((dir, r)) = compared {
         if !r.ok() {
-            return Err(ToolError::Run(format!(
-                "{} of {} compared buffer(s) differ from {}:\n{}",
-                r.mismatches.len(),
-                r.compared.len(),
-                dir.display(),
-                r.render().trim_end()
-            )));
+            return Err(compare_failed(dir, &r));
         }
     }
     Ok(())
 }
 
+/// The error of a `--compare` that found differences.
+fn compare_failed(dir: &Path, r: &simt::buffers::CompareReport) -> ToolError {
+    ToolError::Run(format!(
+        "{} of {} compared buffer(s) differ from {}:\n{}",
+        r.mismatches.len(),
+        r.compared.len(),
+        dir.display(),
+        r.render().trim_end()
+    ))
+}
+
 /// Decodes the kernel for the SIMT emulator and runs it `opts.repeat` times;
 /// the emulator's counters are those of the last run.
 fn run_emu(
+    input: &ModuleInput,
     launch: &Launch,
     opts: &RunOptions,
     kernel: &str,
     args: &mut KernelArgs,
 ) -> Result<(RunStats, simt::engine::emu::EmuStats), ToolError> {
     use simt::engine::emu::{self, EmuOptions, EmuStats};
-    let k = emu::compile(&launch.module, kernel, &EmuOptions { policy: opts.policy, warp_width: opts.warp_width })?;
+    let k = emu::compile(input, kernel, &EmuOptions { policy: opts.policy, warp_width: opts.warp_width })?;
     let p = &k.program;
     LocalLayout::for_args(p.static_local_bytes, args).check_limit(kernel, opts.local_mem_limit)?;
     let grid = launch.grid;
@@ -322,9 +340,9 @@ fn run_emu_traced(
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
-fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
-    let hk = host::compile(&launch.module, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
+    let hk = host::compile(input, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
     let wg = WgKernel {
         name: kernel,
         wg_fn: hk.wg_fn,
@@ -393,9 +411,9 @@ fn run_host(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelA
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
-fn run_gpu(launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_gpu(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     let grid = launch.grid;
-    let run = simt::engine::gpu::run(&launch.module, kernel, &grid, args, opts.repeat)?;
+    let run = simt::engine::gpu::run(input, kernel, &grid, args, opts.repeat)?;
     let mut details = serde_json::Map::new();
     details.insert("device".into(), run.device.into());
     details.insert("arch".into(), run.arch.into());

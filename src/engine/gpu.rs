@@ -11,6 +11,7 @@
 
 use crate::buffers::{ArgValue, KernelArgs};
 use crate::diag::ToolError;
+use crate::input::ModuleInput;
 use crate::launch::Grid;
 use crate::lower::{self, TargetSpec};
 use crate::pipeline::{self, RunOptions};
@@ -18,7 +19,6 @@ use inkwell::context::Context;
 use inkwell::targets::FileType;
 use simt_passes::kernel_model::is_kernel;
 use std::ffi::c_void;
-use std::path::Path;
 use std::time::Instant;
 
 /// What a GPU run measured.
@@ -32,14 +32,11 @@ pub struct GpuRun {
 /// The newest architecture LLVM 22's NVPTX backend and our ptxas tests cover.
 const NEWEST_ARCH: (i32, i32) = (9, 0);
 
-/// PTX for `kernel` in the module at `module_path`, for architecture `sm`.
-pub fn compile_ptx(module_path: &Path, kernel: &str, sm: &str) -> Result<String, ToolError> {
-    let name = module_path.display().to_string();
-    let bytes = std::fs::read(module_path)
-        .map_err(|e| ToolError::Io { path: name.clone(), message: format!("could not open input file: {e}") })?;
+/// PTX for `kernel` in the module `input`, for architecture `sm`.
+pub fn compile_ptx(input: &ModuleInput, kernel: &str, sm: &str) -> Result<String, ToolError> {
+    let name = &input.name;
     let ctx = Context::create();
-    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
-    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+    let module = input.parse_verified(&ctx)?;
     if !simt_passes::ir::defined_functions(&module).into_iter().any(|f| is_kernel(f) && simt_passes::ir::function_name(f) == kernel) {
         return Err(ToolError::Run(format!("{name}: no kernel named '{kernel}'")));
     }
@@ -73,7 +70,7 @@ fn driver(what: &str, e: impl std::fmt::Debug) -> ToolError {
 
 /// Runs `kernel` on GPU 0 `repeat` times; buffers are copied in before the
 /// first run and back after the last.
-pub fn run(module_path: &Path, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
+pub fn run(input: &ModuleInput, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
     use cudarc::driver::{result, CudaContext, DevicePtr};
     if !driver_present() {
         return Err(no_gpu("the CUDA driver library (libcuda.so) is not installed"));
@@ -83,7 +80,7 @@ pub fn run(module_path: &Path, kernel: &str, grid: &Grid, args: &mut KernelArgs,
     let (major, minor) = ctx.compute_capability().map_err(|e| driver("compute capability", e))?;
     let (major, minor) = if (major, minor) > NEWEST_ARCH { NEWEST_ARCH } else { (major, minor) };
     let arch = format!("sm_{major}{minor}");
-    let ptx = compile_ptx(module_path, kernel, &arch)?;
+    let ptx = compile_ptx(input, kernel, &arch)?;
     let module = ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)).map_err(|e| driver("loading the PTX", e))?;
     let function = module.load_function(kernel).map_err(|e| driver("finding the kernel", e))?;
     let stream = ctx.default_stream();
@@ -149,7 +146,7 @@ mod tests {
     #[test]
     fn opencl_kernels_become_ptx_for_the_device() {
         crate::llvm_init::init();
-        let ptx = compile_ptx(Path::new("test-ir/kernels/reduction.ll"), "reduce_sum", "sm_80").unwrap();
+        let ptx = compile_ptx(&ModuleInput::read(std::path::Path::new("test-ir/kernels/reduction.ll")).unwrap(), "reduce_sum", "sm_80").unwrap();
         assert!(ptx.contains(".target sm_80"));
         assert!(ptx.contains(".visible .entry reduce_sum("));
         assert!(ptx.contains("bar.sync \t0;") || ptx.contains("bar.sync 0;"), "a barrier in the PTX");

@@ -10,6 +10,7 @@
 //! build run identical code.
 
 use crate::diag::ToolError;
+use crate::input::ModuleInput;
 use crate::lower::{self, TargetSpec};
 use crate::pipeline::{self, RunOptions};
 use inkwell::context::Context;
@@ -20,7 +21,6 @@ use llvm_sys::orc2::*;
 use simt_passes::kernel_model::is_kernel;
 use simt_passes::wg_abi::{self, WgFn, WgiFn};
 use std::ffi::{CStr, CString};
-use std::path::Path;
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -74,15 +74,10 @@ unsafe impl Send for HostKernel {}
 unsafe impl Sync for HostKernel {}
 
 /// The optimised CPU module for `kernel`, as an object file for this host.
-pub fn compile_object(module_path: &Path, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
-    let bytes = std::fs::read(module_path).map_err(|e| ToolError::Io {
-        path: module_path.display().to_string(),
-        message: format!("could not open input file: {e}"),
-    })?;
-    let name = module_path.display().to_string();
+pub fn compile_object(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
+    let name = &input.name;
     let ctx = Context::create();
-    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
-    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+    let module = input.parse_verified(&ctx)?;
     let kernels: Vec<String> = simt_passes::ir::defined_functions(&module)
         .into_iter()
         .filter(|f| is_kernel(*f))
@@ -119,11 +114,11 @@ pub fn host_triple() -> String {
     TargetMachine::get_default_triple().as_str().to_string_lossy().into_owned()
 }
 
-/// Compiles `kernel` from the module at `module_path` and links it in memory.
-pub fn compile(module_path: &Path, kernel: &str, opts: &HostOptions) -> Result<HostKernel, ToolError> {
+/// Compiles `kernel` from the module `input` and links it in memory.
+pub fn compile(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<HostKernel, ToolError> {
     crate::llvm_init::init();
     let start = Instant::now();
-    let object = compile_object(module_path, kernel, opts)?;
+    let object = compile_object(input, kernel, opts)?;
     let jit = if opts.aot { Code::Library(Library::link(&object)?) } else { Code::Jit(Jit::new(&object)?) };
     let wg_fn: WgFn = unsafe { std::mem::transmute::<u64, WgFn>(jit.lookup(&wg_abi::wg_function(kernel))?) };
     let read_u64 = |sym: String| -> Result<u64, ToolError> { Ok(unsafe { *(jit.lookup(&sym)? as *const u64) }) };

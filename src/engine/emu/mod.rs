@@ -32,7 +32,6 @@ use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 use llvm_sys::core::*;
 use simt_passes::kernel_model::is_kernel;
-use std::path::Path;
 use std::time::Instant;
 
 pub use decode::Program;
@@ -60,18 +59,12 @@ pub struct EmuKernel {
     pub compile_seconds: f64,
 }
 
-/// Reads the module at `module_path` and decodes `kernel`.
-pub fn compile(module_path: &Path, kernel: &str, opts: &EmuOptions) -> Result<EmuKernel, ToolError> {
+/// Parses the module `input` and decodes `kernel`.
+pub fn compile(input: &crate::input::ModuleInput, kernel: &str, opts: &EmuOptions) -> Result<EmuKernel, ToolError> {
     crate::llvm_init::init();
     let start = Instant::now();
-    let bytes = std::fs::read(module_path).map_err(|e| ToolError::Io {
-        path: module_path.display().to_string(),
-        message: format!("could not open input file: {e}"),
-    })?;
-    let name = module_path.display().to_string();
     let ctx = Context::create();
-    let module = simt_passes::ir::parse_ir(&ctx, &name, &bytes)?;
-    simt_passes::ir::verify(&module).map_err(|message| ToolError::BrokenInput { path: name.clone(), message })?;
+    let module = input.parse_verified(&ctx)?;
     let program = compile_module(&module, kernel, opts)?;
     Ok(EmuKernel { program, compile_seconds: start.elapsed().as_secs_f64() })
 }
