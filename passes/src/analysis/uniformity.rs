@@ -360,9 +360,10 @@ impl State<'_, '_> {
             } else {
                 a.first
             };
-            if pending == 0 && !escaped && wrapped.is_none() {
-                // Every path from the origin goes through n and none has left
-                // or wrapped: from here on all work-items run together.
+            if pending == 0 && wrapped.is_none() {
+                // Every path from the origin that stays in this iteration goes
+                // through n: from here on the work-items still in it run
+                // together (those that left are the caller's business).
                 break;
             }
             let outs: Vec<BlockId> = match n {
