@@ -8,10 +8,9 @@
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::convergence::{Convergence, DivergenceFacts};
 use crate::cfg::BlockId;
-use crate::ir::{defined_functions, function_name, print_value, SlotNames};
+use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
-use inkwell::values::AsValueRef;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Analysis {
@@ -167,15 +166,15 @@ fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(
     let u = fa.uniformity();
     let f = fa.cfg.function;
     out.push_str(if is_kernel(f) { "  kernel: arguments are uniform\n" } else { "  not a kernel: arguments are divergent\n" });
-    for p in crate::ir::params(f) {
+    for p in crate::ir::parameters(f) {
         if u.is_divergent(p) {
-            out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p)));
+            out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p.raw())));
         }
     }
-    for bb in fa.cfg.blocks() {
-        for inst in bb.get_instructions() {
-            if u.is_divergent(inst.as_value_ref()) {
-                out.push_str(&format!("  DIVERGENT:   {}\n", print_value(inst.as_value_ref())));
+    for &bb in fa.cfg.blocks() {
+        for inst in crate::ir::instructions(bb) {
+            if u.is_divergent(inst) {
+                out.push_str(&format!("  DIVERGENT:   {}\n", inst.value().print()));
             }
         }
     }

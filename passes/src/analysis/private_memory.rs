@@ -24,37 +24,37 @@
 //! load of the object, before or after it); an alloca's initial contents are
 //! undefined and not tracked. Both err on the side of "divergent".
 
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use crate::ir::{Inst, Value};
+use inkwell::values::FunctionValue;
 use llvm_sys::LLVMOpcode;
 use std::collections::{HashMap, HashSet};
 
 /// Index of an object (an `alloca`) in [`PrivateMemory`].
 pub type ObjectId = usize;
 
-#[derive(Debug, Default)]
-pub struct Object {
-    pub alloca: LLVMValueRef,
+#[derive(Debug)]
+pub struct Object<'ctx> {
+    pub alloca: Inst<'ctx>,
     pub escaped: bool,
     /// Loads (and masked loads, gathers) that may read the object.
-    pub readers: Vec<LLVMValueRef>,
+    pub readers: Vec<Inst<'ctx>>,
     /// Stores and memory intrinsics that may write it.
-    pub writers: Vec<LLVMValueRef>,
+    pub writers: Vec<Inst<'ctx>>,
 }
 
 #[derive(Debug, Default)]
-pub struct PrivateMemory {
-    pub objects: Vec<Object>,
+pub struct PrivateMemory<'ctx> {
+    pub objects: Vec<Object<'ctx>>,
     /// Objects each write may change.
-    written_by: HashMap<LLVMValueRef, Vec<ObjectId>>,
+    written_by: HashMap<Inst<'ctx>, Vec<ObjectId>>,
     /// Loads that may read private memory no object names (an escaped
     /// object, or a private pointer of unknown origin).
-    pub unknown_loads: Vec<LLVMValueRef>,
+    pub unknown_loads: Vec<Inst<'ctx>>,
     /// Values that differ per work-item because they are private addresses
     /// turned into integers (`ptrtoint`), and writes whose data comes from
     /// private memory (`memcpy` from an object): both are divergent whatever
     /// their operands.
-    pub divergent_values: Vec<LLVMValueRef>,
+    pub divergent_values: Vec<Inst<'ctx>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -64,32 +64,32 @@ enum Dialect {
     Other,
 }
 
-impl PrivateMemory {
-    pub fn compute(function: LLVMValueRef) -> PrivateMemory {
+impl<'ctx> PrivateMemory<'ctx> {
+    pub fn compute(function: FunctionValue<'ctx>) -> PrivateMemory<'ctx> {
         let mut pm = PrivateMemory::default();
-        let insts = instructions(function);
-        let mut object_of: HashMap<LLVMValueRef, ObjectId> = HashMap::new();
+        let insts: Vec<Inst<'ctx>> = function.get_basic_block_iter().flat_map(crate::ir::instructions).collect();
+        let mut object_of: HashMap<Value<'ctx>, ObjectId> = HashMap::new();
         for &i in &insts {
-            if unsafe { !LLVMIsAAllocaInst(i).is_null() } {
-                object_of.insert(i, pm.objects.len());
-                pm.objects.push(Object { alloca: i, ..Object::default() });
+            if i.opcode() == LLVMOpcode::LLVMAlloca {
+                object_of.insert(i.value(), pm.objects.len());
+                pm.objects.push(Object { alloca: i, escaped: false, readers: Vec::new(), writers: Vec::new() });
             }
         }
         for id in 0..pm.objects.len() {
             pm.trace_uses(id);
         }
         let any_escape = pm.objects.iter().any(|o| o.escaped);
-        let dialect = dialect_of(function);
+        let dialect = dialect_of(&crate::ir::target_triple(function));
         let mut roots = Roots { object_of: &object_of, memo: HashMap::new() };
+        let private = |p: Value<'_>| may_be_private(dialect, p.address_space().unwrap_or(0), any_escape);
         for &i in &insts {
             let Some(access) = memory_access(i) else { continue };
             let (objects, unknown) = roots.of(access.pointer);
-            let unknown_private = unknown && may_be_private(dialect, address_space(access.pointer), any_escape);
             if access.reads {
                 for &o in &objects {
                     pm.objects[o].readers.push(i);
                 }
-                if unknown_private || objects.iter().any(|&o| pm.objects[o].escaped) {
+                if (unknown && private(access.pointer)) || objects.iter().any(|&o| pm.objects[o].escaped) {
                     pm.unknown_loads.push(i);
                 }
             } else {
@@ -98,9 +98,7 @@ impl PrivateMemory {
                 }
                 if let Some(src) = access.source {
                     let (src_objects, src_unknown) = roots.of(src);
-                    if !src_objects.is_empty()
-                        || (src_unknown && may_be_private(dialect, address_space(src), any_escape))
-                    {
+                    if !src_objects.is_empty() || (src_unknown && private(src)) {
                         pm.divergent_values.push(i);
                     }
                 }
@@ -111,40 +109,35 @@ impl PrivateMemory {
     }
 
     /// The objects that write `w` (a store or memory intrinsic) may change.
-    pub fn objects_written_by(&self, w: LLVMValueRef) -> &[ObjectId] {
+    pub fn objects_written_by(&self, w: Inst<'ctx>) -> &[ObjectId] {
         self.written_by.get(&w).map_or(&[], Vec::as_slice)
     }
 
     /// Follows every pointer derived from object `id` to its uses, recording
     /// escapes and `ptrtoint`s.
     fn trace_uses(&mut self, id: ObjectId) {
-        let mut seen: HashSet<LLVMValueRef> = HashSet::new();
-        let mut work = vec![self.objects[id].alloca];
+        let mut seen: HashSet<Value<'ctx>> = HashSet::new();
+        let mut work = vec![self.objects[id].alloca.value()];
         while let Some(p) = work.pop() {
             if !seen.insert(p) {
                 continue;
             }
-            for (user, operand) in uses(p) {
-                unsafe {
-                    match LLVMGetInstructionOpcode(user) {
-                        LLVMOpcode::LLVMGetElementPtr
-                        | LLVMOpcode::LLVMBitCast
-                        | LLVMOpcode::LLVMAddrSpaceCast
-                        | LLVMOpcode::LLVMPHI => work.push(user),
-                        LLVMOpcode::LLVMSelect if operand != 0 => work.push(user),
-                        LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMICmp => {}
-                        // The pointer operand; storing the address itself escapes.
-                        LLVMOpcode::LLVMStore if operand == 1 => {}
-                        LLVMOpcode::LLVMPtrToInt => {
-                            self.objects[id].escaped = true;
-                            self.divergent_values.push(user);
-                        }
-                        LLVMOpcode::LLVMCall => match intrinsic_role(user, operand) {
-                            Some(_) => {}
-                            None => self.objects[id].escaped = true,
-                        },
-                        _ => self.objects[id].escaped = true,
+            for (user, operand) in p.uses() {
+                match user.opcode() {
+                    LLVMOpcode::LLVMGetElementPtr
+                    | LLVMOpcode::LLVMBitCast
+                    | LLVMOpcode::LLVMAddrSpaceCast
+                    | LLVMOpcode::LLVMPHI => work.push(user.value()),
+                    LLVMOpcode::LLVMSelect if operand != 0 => work.push(user.value()),
+                    LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMICmp => {}
+                    // The pointer operand; storing the address itself escapes.
+                    LLVMOpcode::LLVMStore if operand == 1 => {}
+                    LLVMOpcode::LLVMPtrToInt => {
+                        self.objects[id].escaped = true;
+                        self.divergent_values.push(user);
                     }
+                    LLVMOpcode::LLVMCall if intrinsic_keeps_private(user, operand) => {}
+                    _ => self.objects[id].escaped = true,
                 }
             }
         }
@@ -152,35 +145,33 @@ impl PrivateMemory {
 }
 
 /// What a memory instruction does with which pointer.
-struct Access {
-    pointer: LLVMValueRef,
+struct Access<'ctx> {
+    pointer: Value<'ctx>,
     reads: bool,
     /// For copies: where the data comes from.
-    source: Option<LLVMValueRef>,
+    source: Option<Value<'ctx>>,
 }
 
-fn memory_access(i: LLVMValueRef) -> Option<Access> {
-    unsafe {
-        match LLVMGetInstructionOpcode(i) {
-            LLVMOpcode::LLVMLoad => Some(Access { pointer: LLVMGetOperand(i, 0), reads: true, source: None }),
-            LLVMOpcode::LLVMStore => Some(Access { pointer: LLVMGetOperand(i, 1), reads: false, source: None }),
-            LLVMOpcode::LLVMCall => {
-                let name = crate::ir::called_function_name(i)?;
-                let arg = |k: u32| LLVMGetOperand(i, k);
-                if is_masked_read(&name) {
-                    Some(Access { pointer: arg(0), reads: true, source: None })
-                } else if name.starts_with("llvm.masked.store") || name.starts_with("llvm.masked.scatter") {
-                    Some(Access { pointer: arg(1), reads: false, source: None })
-                } else if name.starts_with("llvm.memset") {
-                    Some(Access { pointer: arg(0), reads: false, source: None })
-                } else if name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove") {
-                    Some(Access { pointer: arg(0), reads: false, source: Some(arg(1)) })
-                } else {
-                    None
-                }
+fn memory_access(i: Inst<'_>) -> Option<Access<'_>> {
+    match i.opcode() {
+        LLVMOpcode::LLVMLoad => Some(Access { pointer: i.operand(0), reads: true, source: None }),
+        LLVMOpcode::LLVMStore => Some(Access { pointer: i.operand(1), reads: false, source: None }),
+        LLVMOpcode::LLVMCall => {
+            let name = i.intrinsic_name()?;
+            let write = |k| Some(Access { pointer: i.operand(k), reads: false, source: None });
+            if is_masked_read(&name) {
+                Some(Access { pointer: i.operand(0), reads: true, source: None })
+            } else if is_masked_write(&name) {
+                write(1)
+            } else if name.starts_with("llvm.memset") {
+                write(0)
+            } else if is_copy(&name) {
+                Some(Access { pointer: i.operand(0), reads: false, source: Some(i.operand(1)) })
+            } else {
+                None
             }
-            _ => None,
         }
+        _ => None,
     }
 }
 
@@ -188,48 +179,43 @@ fn is_masked_read(name: &str) -> bool {
     name.starts_with("llvm.masked.load") || name.starts_with("llvm.masked.gather") || name.starts_with("llvm.masked.expandload")
 }
 
-/// How a call to an intrinsic uses its pointer operand `operand`, if the
-/// pointer does not escape through it: `Some(true)` reads, `Some(false)`
-/// writes or only marks (lifetime).
-fn intrinsic_role(call: LLVMValueRef, operand: u32) -> Option<bool> {
-    let name = crate::ir::called_function_name(call)?;
-    if name.starts_with("llvm.lifetime.") || name.starts_with("llvm.dbg.") || name.starts_with("llvm.invariant.") {
-        return Some(false);
-    }
-    if is_masked_read(&name) && operand == 0 {
-        return Some(true);
-    }
-    if (name.starts_with("llvm.masked.store") || name.starts_with("llvm.masked.scatter")) && operand == 1 {
-        return Some(false);
-    }
-    if name.starts_with("llvm.memset") && operand == 0 {
-        return Some(false);
-    }
-    if name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove") {
-        return match operand {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
-        };
-    }
-    None
+fn is_masked_write(name: &str) -> bool {
+    name.starts_with("llvm.masked.store") || name.starts_with("llvm.masked.scatter") || name.starts_with("llvm.masked.compressstore")
+}
+
+fn is_copy(name: &str) -> bool {
+    name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove")
+}
+
+/// Whether a call to an intrinsic uses its pointer operand `operand` in a way
+/// these rules follow (a read, a write, a lifetime mark), so the object does
+/// not escape through it.
+fn intrinsic_keeps_private(call: Inst<'_>, operand: u32) -> bool {
+    let Some(name) = call.intrinsic_name() else { return false };
+    name.starts_with("llvm.lifetime.")
+        || name.starts_with("llvm.dbg.")
+        || name.starts_with("llvm.invariant.")
+        || (is_masked_read(&name) && operand == 0)
+        || (is_masked_write(&name) && operand == 1)
+        || (name.starts_with("llvm.memset") && operand == 0)
+        || (is_copy(&name) && operand <= 1)
 }
 
 /// The objects a pointer may point into, and whether it may also come from
 /// somewhere no object names.
-struct Roots<'a> {
-    object_of: &'a HashMap<LLVMValueRef, ObjectId>,
-    memo: HashMap<LLVMValueRef, (Vec<ObjectId>, bool)>,
+struct Roots<'a, 'ctx> {
+    object_of: &'a HashMap<Value<'ctx>, ObjectId>,
+    memo: HashMap<Value<'ctx>, (Vec<ObjectId>, bool)>,
 }
 
-impl Roots<'_> {
-    fn of(&mut self, ptr: LLVMValueRef) -> (Vec<ObjectId>, bool) {
+impl<'ctx> Roots<'_, 'ctx> {
+    fn of(&mut self, ptr: Value<'ctx>) -> (Vec<ObjectId>, bool) {
         if let Some(r) = self.memo.get(&ptr) {
             return r.clone();
         }
         let mut objects: Vec<ObjectId> = Vec::new();
         let mut unknown = false;
-        let mut seen: HashSet<LLVMValueRef> = HashSet::new();
+        let mut seen: HashSet<Value<'ctx>> = HashSet::new();
         let mut work = vec![ptr];
         while let Some(p) = work.pop() {
             if !seen.insert(p) {
@@ -241,35 +227,20 @@ impl Roots<'_> {
                 }
                 continue;
             }
-            unsafe {
-                if !LLVMIsAConstantPointerNull(p).is_null() || !LLVMIsAUndefValue(p).is_null() {
-                    continue;
+            // A global variable is not private memory, nor is null.
+            if p.is_null_or_undef() || p.is_global() {
+                continue;
+            }
+            match p.opcode() {
+                Some(LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast) => {
+                    work.push(p.operand(0))
                 }
-                if !LLVMIsAGlobalValue(p).is_null() {
-                    continue; // a global variable is not private memory
+                Some(LLVMOpcode::LLVMSelect) => {
+                    work.push(p.operand(1));
+                    work.push(p.operand(2));
                 }
-                let opcode = if !LLVMIsAInstruction(p).is_null() {
-                    Some(LLVMGetInstructionOpcode(p))
-                } else if !LLVMIsAConstantExpr(p).is_null() {
-                    Some(LLVMGetConstOpcode(p))
-                } else {
-                    None
-                };
-                match opcode {
-                    Some(LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast) => {
-                        work.push(LLVMGetOperand(p, 0))
-                    }
-                    Some(LLVMOpcode::LLVMSelect) => {
-                        work.push(LLVMGetOperand(p, 1));
-                        work.push(LLVMGetOperand(p, 2));
-                    }
-                    Some(LLVMOpcode::LLVMPHI) => {
-                        for k in 0..LLVMCountIncoming(p) {
-                            work.push(LLVMGetIncomingValue(p, k));
-                        }
-                    }
-                    _ => unknown = true,
-                }
+                Some(LLVMOpcode::LLVMPHI) => work.extend(p.as_inst().expect("a phi instruction").incoming_values()),
+                _ => unknown = true,
             }
         }
         objects.sort_unstable();
@@ -278,30 +249,13 @@ impl Roots<'_> {
     }
 }
 
-fn dialect_of(function: LLVMValueRef) -> Dialect {
-    unsafe {
-        let module = LLVMGetGlobalParent(function);
-        let triple = LLVMGetTarget(module);
-        let triple = if triple.is_null() { "" } else { std::ffi::CStr::from_ptr(triple).to_str().unwrap_or("") };
-        if triple.starts_with("spir") {
-            Dialect::Spir
-        } else if triple.starts_with("nvptx") {
-            Dialect::Nvptx
-        } else {
-            Dialect::Other
-        }
-    }
-}
-
-fn address_space(ptr: LLVMValueRef) -> u32 {
-    unsafe {
-        let ty = LLVMTypeOf(ptr);
-        if LLVMGetTypeKind(ty) == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind {
-            LLVMGetPointerAddressSpace(ty)
-        } else {
-            // A vector of pointers (gather): its element type's space.
-            LLVMGetPointerAddressSpace(LLVMGetElementType(ty))
-        }
+fn dialect_of(triple: &str) -> Dialect {
+    if triple.starts_with("spir") {
+        Dialect::Spir
+    } else if triple.starts_with("nvptx") {
+        Dialect::Nvptx
+    } else {
+        Dialect::Other
     }
 }
 
@@ -311,44 +265,4 @@ fn may_be_private(dialect: Dialect, space: u32, any_escape: bool) -> bool {
         (Dialect::Spir, 4) | (Dialect::Nvptx, 0) | (Dialect::Other, 0) => any_escape,
         _ => false,
     }
-}
-
-fn instructions(function: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    unsafe {
-        let mut bb = LLVMGetFirstBasicBlock(function);
-        while !bb.is_null() {
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                out.push(i);
-                i = LLVMGetNextInstruction(i);
-            }
-            bb = LLVMGetNextBasicBlock(bb);
-        }
-    }
-    out
-}
-
-/// The instructions using `v`, with the operand index of each use.
-fn uses(v: LLVMValueRef) -> Vec<(LLVMValueRef, u32)> {
-    let mut out = Vec::new();
-    unsafe {
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            u = LLVMGetNextUse(u);
-            if LLVMIsAInstruction(user).is_null() {
-                continue;
-            }
-            let n = LLVMGetNumOperands(user);
-            for k in 0..n.max(0) as u32 {
-                if LLVMGetOperand(user, k) == v {
-                    out.push((user, k));
-                }
-            }
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-    out
 }

@@ -49,16 +49,16 @@ use crate::analysis::cycles::{CycleId, CycleInfo, Node};
 use crate::analysis::private_memory::PrivateMemory;
 use crate::cfg::BlockId;
 use crate::function_cfg::FunctionCfg;
+use crate::ir::{Inst, Value};
 use crate::kernel_model::{builtin_of, is_divergent_intrinsic, is_kernel};
-use inkwell::values::AsValueRef;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use llvm_sys::prelude::LLVMValueRef;
 use llvm_sys::LLVMOpcode;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 
 #[derive(Debug, Default)]
 pub struct Uniformity {
+    /// Identities of the divergent values (never dereferenced).
     divergent: HashSet<LLVMValueRef>,
     divergent_branches: Vec<BlockId>,
     joins: Vec<BlockId>,
@@ -67,7 +67,7 @@ pub struct Uniformity {
 
 impl Uniformity {
     pub fn compute(fc: &FunctionCfg<'_>, cycles: &CycleInfo) -> Uniformity {
-        let private = PrivateMemory::compute(fc.function.as_value_ref());
+        let private = PrivateMemory::compute(fc.function);
         let mut state = State {
             fc,
             ci: cycles,
@@ -90,7 +90,13 @@ impl Uniformity {
     }
 
     /// Whether the value (instruction or argument) can differ between work-items.
-    pub fn is_divergent(&self, v: LLVMValueRef) -> bool {
+    pub fn is_divergent<'ctx>(&self, v: impl Into<Value<'ctx>>) -> bool {
+        self.divergent.contains(&v.into().raw())
+    }
+
+    /// The same by raw handle, for code not yet on the `ir` layer (the
+    /// handle is only compared, never dereferenced).
+    pub fn is_divergent_raw(&self, v: LLVMValueRef) -> bool {
         self.divergent.contains(&v)
     }
 
@@ -119,7 +125,7 @@ struct State<'a, 'ctx> {
     ci: &'a CycleInfo,
     result: Uniformity,
     /// Divergent values whose users are still to be visited.
-    work: Vec<LLVMValueRef>,
+    work: Vec<Value<'ctx>>,
     /// Divergent branches still to be analysed.
     branches: Vec<BlockId>,
     joined: HashSet<BlockId>,
@@ -127,7 +133,7 @@ struct State<'a, 'ctx> {
     lifted: HashSet<CycleId>,
     /// Blocks that some work-items may run and others not.
     controlled: Vec<bool>,
-    private: PrivateMemory,
+    private: PrivateMemory<'ctx>,
     divergent_objects: Vec<bool>,
 }
 
@@ -147,31 +153,32 @@ impl Arrivals {
     }
 }
 
-impl State<'_, '_> {
-    fn mark(&mut self, v: LLVMValueRef) {
-        unsafe {
-            if !LLVMIsATerminatorInst(v).is_null() {
-                if is_conditional_terminator(v) {
-                    if let Some(b) = self.fc.id_of_ref(LLVMGetInstructionParent(v)) {
-                        if self.result.divergent.insert(v) {
-                            self.result.divergent_branches.push(b);
-                            self.branches.push(b);
-                        }
+impl<'ctx> State<'_, 'ctx> {
+    fn mark(&mut self, v: impl Into<Value<'ctx>>) {
+        let v: Value<'ctx> = v.into();
+        if let Some(t) = v.as_inst().filter(|i| i.is_terminator()) {
+            if t.is_conditional_terminator() {
+                if let Some(b) = self.fc.id(t.block()) {
+                    if self.result.divergent.insert(v.raw()) {
+                        self.result.divergent_branches.push(b);
+                        self.branches.push(b);
                     }
-                } else if produces_value(v) && self.result.divergent.insert(v) {
-                    // invoke results follow their operands.
-                    self.work.push(v);
                 }
-                return;
+            } else if !t.is_void() && self.result.divergent.insert(v.raw()) {
+                // invoke results follow their operands.
+                self.work.push(v);
             }
+            return;
         }
         // Void users (stores) are marked too, as LLVM does: they write
         // work-item dependent data.
-        if self.result.divergent.insert(v) {
+        if self.result.divergent.insert(v.raw()) {
             self.work.push(v);
-            let objects = self.private.objects_written_by(v).to_vec();
-            for o in objects {
-                self.divergent_object(o);
+            if let Some(i) = v.as_inst() {
+                let objects = self.private.objects_written_by(i).to_vec();
+                for o in objects {
+                    self.divergent_object(o);
+                }
             }
         }
     }
@@ -194,8 +201,8 @@ impl State<'_, '_> {
         if std::mem::replace(&mut self.controlled[b.index()], true) {
             return;
         }
-        for inst in self.fc.block(b).get_instructions() {
-            let objects = self.private.objects_written_by(inst.as_value_ref()).to_vec();
+        for inst in crate::ir::instructions(self.fc.block(b)) {
+            let objects = self.private.objects_written_by(inst).to_vec();
             for o in objects {
                 self.divergent_object(o);
             }
@@ -205,19 +212,18 @@ impl State<'_, '_> {
     fn seed(&mut self) {
         let f = self.fc.function;
         if !is_kernel(f) {
-            for p in crate::ir::params(f) {
+            for p in crate::ir::parameters(f) {
                 self.mark(p);
             }
         }
-        for bb in self.fc.blocks() {
-            for inst in bb.get_instructions() {
-                let v = inst.as_value_ref();
-                if is_source(v) {
-                    self.mark(v);
+        for &bb in self.fc.blocks() {
+            for inst in crate::ir::instructions(bb) {
+                if is_source(inst) {
+                    self.mark(inst);
                 }
             }
         }
-        let sources: Vec<LLVMValueRef> =
+        let sources: Vec<Inst<'ctx>> =
             self.private.unknown_loads.iter().chain(&self.private.divergent_values).copied().collect();
         for v in sources {
             self.mark(v);
@@ -232,7 +238,7 @@ impl State<'_, '_> {
     fn propagate(&mut self) {
         loop {
             if let Some(v) = self.work.pop() {
-                for user in users(v) {
+                for user in v.users() {
                     self.mark(user);
                 }
             } else if let Some(b) = self.branches.pop() {
@@ -406,10 +412,9 @@ impl State<'_, '_> {
         }
         // Temporal divergence: uses outside of values defined inside.
         for &b in &cycle.blocks {
-            for inst in self.fc.block(b).get_instructions() {
-                for user in users(inst.as_value_ref()) {
-                    let outside = unsafe { self.fc.id_of_ref(LLVMGetInstructionParent(user)) }
-                        .is_some_and(|ub| !ci.contains(Some(c), ub));
+            for inst in crate::ir::instructions(self.fc.block(b)) {
+                for user in inst.users() {
+                    let outside = self.fc.id(user.block()).is_some_and(|ub| !ci.contains(Some(c), ub));
                     if outside {
                         self.mark(user);
                     }
@@ -432,10 +437,9 @@ impl State<'_, '_> {
                 // cycle out of step: nothing defined in it is uniform.
                 for &b in &cycle.blocks {
                     self.add_join(b);
-                    for inst in self.fc.block(b).get_instructions() {
-                        let v = inst.as_value_ref();
-                        if produces_value(v) || unsafe { !LLVMIsATerminatorInst(v).is_null() } {
-                            self.mark(v);
+                    for inst in crate::ir::instructions(self.fc.block(b)) {
+                        if !inst.is_void() || inst.is_terminator() {
+                            self.mark(inst);
                         }
                     }
                 }
@@ -448,73 +452,35 @@ impl State<'_, '_> {
             return;
         }
         self.result.joins.push(b);
-        for inst in self.fc.block(b).get_instructions() {
-            let v = inst.as_value_ref();
-            unsafe {
-                if LLVMIsAPHINode(v).is_null() {
-                    break;
-                }
-                let n = LLVMCountIncoming(v);
-                let first = LLVMGetIncomingValue(v, 0);
-                if (1..n).any(|i| LLVMGetIncomingValue(v, i) != first) {
-                    self.mark(v);
-                }
+        for inst in crate::ir::instructions(self.fc.block(b)) {
+            if !inst.is_phi() {
+                break;
             }
-        }
-    }
-}
-
-/// The instructions using `v`.
-fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    unsafe {
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            u = LLVMGetNextUse(u);
-            if !LLVMIsAInstruction(user).is_null() {
-                out.push(user);
+            let incoming = inst.incoming_values();
+            if incoming.iter().any(|&v| v != incoming[0]) {
+                self.mark(inst);
             }
-        }
-    }
-    out
-}
-
-fn produces_value(v: LLVMValueRef) -> bool {
-    unsafe { LLVMGetTypeKind(LLVMTypeOf(v)) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind }
-}
-
-fn is_conditional_terminator(t: LLVMValueRef) -> bool {
-    unsafe {
-        match LLVMGetInstructionOpcode(t) {
-            LLVMOpcode::LLVMBr => LLVMIsConditional(t) != 0,
-            LLVMOpcode::LLVMSwitch | LLVMOpcode::LLVMIndirectBr | LLVMOpcode::LLVMCallBr => true,
-            _ => false,
         }
     }
 }
 
 /// Whether an instruction's result can differ between work-items whatever its
 /// operands are. Loads are judged by the private-memory rule instead.
-fn is_source(v: LLVMValueRef) -> bool {
-    unsafe {
-        match LLVMGetInstructionOpcode(v) {
-            LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMVAArg => true,
-            LLVMOpcode::LLVMLandingPad | LLVMOpcode::LLVMCatchPad | LLVMOpcode::LLVMCleanupPad => true,
-            LLVMOpcode::LLVMLoad => LLVMGetVolatile(v) != 0 || LLVMIsAtomic(v) != 0,
-            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => {
-                if let Some(b) = builtin_of(v) {
-                    return b.is_divergent();
-                }
-                let callee = LLVMGetCalledValue(v);
-                let intrinsic = !callee.is_null() && !LLVMIsAFunction(callee).is_null() && LLVMGetIntrinsicID(callee) != 0;
-                if intrinsic {
-                    return crate::ir::called_function_name(v).is_some_and(|n| is_divergent_intrinsic(&n));
-                }
-                // Unknown code may read the work-item id or private state.
-                produces_value(v)
+fn is_source(i: Inst<'_>) -> bool {
+    match i.opcode() {
+        LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMVAArg => true,
+        LLVMOpcode::LLVMLandingPad | LLVMOpcode::LLVMCatchPad | LLVMOpcode::LLVMCleanupPad => true,
+        LLVMOpcode::LLVMLoad => i.is_volatile() || i.is_atomic(),
+        LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => {
+            if let Some(b) = builtin_of(i.raw()) {
+                return b.is_divergent();
             }
-            _ => false,
+            match i.intrinsic_name() {
+                Some(name) => is_divergent_intrinsic(&name),
+                // Unknown code may read the work-item id or private state.
+                None => !i.is_void(),
+            }
         }
+        _ => false,
     }
 }

@@ -165,7 +165,7 @@ unsafe fn lower_kernel(
     // a later work-item's update... Each region instead reads the slot once,
     // before its work-item loop (emit.rs), and only writes follow.
     let shareable = |v: LLVMValueRef| {
-        if uniformity.is_divergent(v) {
+        if uniformity.is_divergent_raw(v) {
             return false;
         }
         let def = LLVMGetInstructionParent(v);

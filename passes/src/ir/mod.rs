@@ -1,0 +1,21 @@
+//! The IR layer: the one place meant to speak the LLVM C API.
+//!
+//! Everything above it works on inkwell's types and on the typed handles of
+//! [`value`] (`Value`, `Inst`), whose methods walk operands, users, phi
+//! incomings and call targets without `unsafe`. Every `unsafe` block here says
+//! why it is sound. Code that still calls LLVM-C directly (transforms, the
+//! emulator's decoder) is being moved onto this layer; the free functions
+//! taking a raw `LLVMValueRef` below are its transitional entry points.
+//!
+//! - [`module`]: parsing (with `opt`'s `file:line:col` errors), verifying,
+//!   cloning, retargeting.
+//! - [`names`]: names and printed forms, with `opt`'s slot numbering.
+//! - [`value`]: typed handles and walks.
+
+mod module;
+mod names;
+pub mod value;
+
+pub use module::*;
+pub use names::*;
+pub use value::{instructions, parameters, target_triple, Inst, Value};
