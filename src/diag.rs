@@ -37,6 +37,10 @@ pub enum ToolError {
     Pass { #[from] err: PassError },
     #[error("error: broken module after pass '{pass}':\n{message}")]
     BrokenAfter { pass: String, message: String },
+    /// `SIMT_VERIFY_ANALYSES`: a pass changed what a cached analysis
+    /// describes without saying so.
+    #[error("error: after pass '{pass}': {message} (the pass under-reported what it changed)")]
+    StaleAnalysis { pass: String, message: String },
     #[error("error: {0}")]
     Llvm(String),
     /// A launch that cannot run or failed while running.

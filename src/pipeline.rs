@@ -130,11 +130,18 @@ fn run_llvm(module: &Module<'_>, run: &str, tm: Option<&TargetMachine>, verify_e
 #[derive(Default)]
 pub struct RunOptions {
     pub verify_each: bool,
+    /// Recompute every cached analysis after each of our passes and compare
+    /// (also on when the environment sets `SIMT_VERIFY_ANALYSES=1`).
+    pub verify_analyses: bool,
     pub print_after_all: bool,
     /// Our pass names after which to print the module (LLVM's are handed to
     /// LLVM's `-print-after`).
     pub print_after: Vec<String>,
 }
+
+/// The environment variable that turns on [`RunOptions::verify_analyses`]
+/// for every pipeline of a process (the test suite sets it).
+pub const VERIFY_ANALYSES_ENV: &str = "SIMT_VERIFY_ANALYSES";
 
 /// How long each step took, for `-time-passes`.
 pub struct Timing {
@@ -151,6 +158,7 @@ pub fn run<'ctx>(
 ) -> Result<Vec<Timing>, ToolError> {
     let mut analyses = AnalysisCache::new();
     let mut timings = Vec::new();
+    let verify_analyses = opts.verify_analyses || std::env::var_os(VERIFY_ANALYSES_ENV).is_some_and(|v| v == "1");
     for step in steps {
         let start = Instant::now();
         match step {
@@ -162,6 +170,9 @@ pub fn run<'ctx>(
                 timings.push(Timing { name: pass.name(), wall: start.elapsed() });
                 if let Err(message) = simt_passes::ir::verify(module) {
                     return Err(ToolError::BrokenAfter { pass: pass.name(), message });
+                }
+                if verify_analyses {
+                    analyses.verify(module).map_err(|message| ToolError::StaleAnalysis { pass: pass.name(), message })?;
                 }
                 let bare = pass.name().split('<').next().unwrap_or_default().to_string();
                 if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {

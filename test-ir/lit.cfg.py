@@ -16,6 +16,10 @@ root = os.path.dirname(config.test_source_root)
 simt_bin = os.environ.get("SIMT_BIN", os.path.join(root, "target", "debug"))
 llvm_bin = "/usr/lib/llvm-22/bin"
 config.environment["PATH"] = os.pathsep.join([simt_bin, llvm_bin, os.environ.get("PATH", "")])
+# scripts/test sets it: every pipeline recomputes its cached analyses after
+# each pass and compares (a stale analysis is a test failure).
+if "SIMT_VERIFY_ANALYSES" in os.environ:
+    config.environment["SIMT_VERIFY_ANALYSES"] = os.environ["SIMT_VERIFY_ANALYSES"]
 
 config.substitutions.append(("%simt-opt", os.path.join(simt_bin, "simt-opt")))
 config.substitutions.append(("%opt", os.path.join(llvm_bin, "opt")))

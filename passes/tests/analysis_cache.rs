@@ -2,7 +2,7 @@
 //! function's edges behind the cache's back must not yield stale answers.
 
 use inkwell::context::Context;
-use inkwell::values::AsValueRef;
+use inkwell::values::{AnyValue, AsValueRef};
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::cfg::BlockId;
 use simt_passes::ir::parse_ir;
@@ -46,4 +46,39 @@ fn recomputes_after_cfg_change_and_reuses_otherwise() {
     assert_eq!(fa.dom().idom(3), Some(1), "stale dominator tree handed out");
     assert_eq!(fa.postdom().ipdom(BlockId(2)), Some(BlockId(1)));
     assert_eq!(cache.recomputations(), 2);
+}
+
+/// `verify` (the `SIMT_VERIFY_ANALYSES` mode) sees a cached uniformity that a
+/// change of instructions made stale, and accepts one that is still right.
+#[test]
+fn verify_catches_a_stale_uniformity() {
+    const KERNEL: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %x = add i32 %n, 1
+  store i32 %x, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+"#;
+    let ctx = Context::create();
+    let m = parse_ir(&ctx, "stale.ll", KERNEL.as_bytes()).unwrap();
+    let f = m.get_function("k").unwrap();
+    let mut cache = AnalysisCache::new();
+    let insts: Vec<_> = f.get_first_basic_block().unwrap().get_instructions().collect();
+    let (tid, x) = (insts[0], insts[1]);
+    assert!(!cache.get(f).uniformity().is_divergent(x), "n + 1 is uniform");
+    cache.get(f).dom();
+    assert_eq!(cache.verify(&m), Ok(()), "nothing changed");
+
+    // %x = add i32 %tid, 1: divergent now, but the cache was not told.
+    assert!(x.set_operand(0, tid.as_any_value_enum().into_int_value()));
+    let err = cache.verify(&m).expect_err("a stale uniformity must be reported");
+    assert!(err.contains("uniformity") && err.contains("'k'"), "{err}");
+
+    cache.invalidate_values();
+    assert!(cache.get(f).uniformity().is_divergent(x));
+    assert_eq!(cache.verify(&m), Ok(()));
 }

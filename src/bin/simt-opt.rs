@@ -37,6 +37,10 @@ struct Args {
     /// Verify the module after every pass (ours are always verified).
     #[arg(long = "verify-each")]
     verify_each: bool,
+    /// Recompute every cached analysis after each of simt's passes and
+    /// compare with the cached one (also SIMT_VERIFY_ANALYSES=1).
+    #[arg(long = "verify-analyses")]
+    verify_analyses: bool,
     /// Print the module after every pass.
     #[arg(long = "print-after-all")]
     print_after_all: bool,
@@ -79,7 +83,7 @@ enum OutputKind {
 }
 
 const LONG_NAMES: &[&str] = &[
-    "passes", "disable-output", "verify-each", "print-after-all", "print-after", "time-passes", "print-passes",
+    "passes", "disable-output", "verify-each", "verify-analyses", "print-after-all", "print-after", "time-passes", "print-passes",
     "pass-remarks", "pass-remarks-missed", "pass-remarks-analysis", "mtriple", "mcpu", "mattr", "filetype", "opt-level", "help", "version",
 ];
 
@@ -161,6 +165,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
         llvm_init::set_llvm_options(TOOL, &llvm_opts);
         let opts = RunOptions {
             verify_each: args.verify_each,
+            verify_analyses: args.verify_analyses,
             print_after_all: args.print_after_all,
             print_after: args.print_after.clone(),
         };

@@ -8,6 +8,13 @@
 //! Analyses that read instructions as well as the CFG (uniformity) are dropped
 //! by [`AnalysisCache::invalidate_values`], which the driver calls after any
 //! pass that reports a change; after LLVM's own passes the whole cache goes.
+//!
+//! That leaves one way to serve a stale analysis: a pass that changes
+//! instructions and reports `Changed::Nothing`. [`AnalysisCache::verify`]
+//! catches it the way LLVM's `DT.verify()` does: it recomputes every cached
+//! analysis from the function as it is now and compares. The driver calls it
+//! after every pass when asked to (`SIMT_VERIFY_ANALYSES=1`, on in
+//! `scripts/test`).
 
 use crate::analysis::control_deps::ControlDeps;
 use crate::analysis::cycles::CycleInfo;
@@ -16,6 +23,7 @@ use crate::analysis::loops::LoopInfo;
 use crate::analysis::post_dominators::PostDomTree;
 use crate::analysis::uniformity::Uniformity;
 use crate::function_cfg::FunctionCfg;
+use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::*;
 use std::cell::OnceCell;
@@ -109,6 +117,38 @@ impl<'ctx> AnalysisCache<'ctx> {
     /// Drops everything (after passes we cannot see into, such as LLVM's).
     pub fn clear(&mut self) {
         self.entries.clear();
+    }
+
+    /// Recomputes every analysis held for a function of `module` whose CFG
+    /// is unchanged (a changed CFG is recomputed on the next `get` anyway)
+    /// and compares it with the cached one. The error names the function
+    /// and the stale analysis.
+    pub fn verify(&self, module: &Module<'ctx>) -> Result<(), String> {
+        for f in crate::ir::defined_functions(module) {
+            let Some(cached) = self.entries.get(&f.as_value_ref()) else { continue };
+            let fresh = FunctionAnalyses::new(f);
+            if cached.cfg.blocks() != fresh.cfg.blocks() || cached.cfg.cfg != fresh.cfg.cfg {
+                continue;
+            }
+            let name = crate::ir::function_name(f);
+            let stale = |what: &str| Err(format!("the cached {what} of function '{name}' is stale"));
+            macro_rules! check {
+                ($cell:ident, $what:expr) => {
+                    if let Some(c) = cached.$cell.get() {
+                        if c != fresh.$cell() {
+                            return stale($what);
+                        }
+                    }
+                };
+            }
+            check!(dom, "dominator tree");
+            check!(postdom, "post-dominator tree");
+            check!(loops, "loop info");
+            check!(cycles, "cycle info");
+            check!(control_deps, "control dependences");
+            check!(uniformity, "uniformity");
+        }
+        Ok(())
     }
 
     /// How many times an entry was (re)built: lets tests see invalidation work.

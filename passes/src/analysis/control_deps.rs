@@ -22,7 +22,7 @@ pub struct ControlEdge {
     pub to: BlockId,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ControlDeps {
     /// For each block, the edges it is control dependent on, sorted.
     deps: Vec<Vec<ControlEdge>>,

@@ -39,7 +39,7 @@ impl CycleId {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cycle {
     /// The entry with the smallest reverse post-order position.
     pub header: BlockId,
@@ -73,7 +73,7 @@ pub enum Node {
     Cycle(CycleId),
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CycleInfo {
     cycles: Vec<Cycle>,
     innermost: Vec<Option<CycleId>>,

@@ -19,7 +19,7 @@ const NONE: u32 = u32::MAX;
 ///
 /// Nodes not reachable from the root are not in the tree: they have no
 /// immediate dominator and dominate nothing.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DomTree {
     root: u32,
     idom: Vec<u32>,

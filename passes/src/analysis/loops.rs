@@ -27,7 +27,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LoopId(pub u32);
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loop {
     pub header: BlockId,
     pub parent: Option<LoopId>,
@@ -53,7 +53,7 @@ pub struct IrreducibleCycle {
     pub blocks: Vec<BlockId>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopInfo {
     loops: Vec<Loop>,
     /// Innermost loop of each block.

@@ -21,7 +21,7 @@ use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 /// Post-dominator tree over blocks `0..n` plus the virtual exit `n`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PostDomTree {
     tree: DomTree,
     /// Blocks given an edge to the virtual exit although they have successors.

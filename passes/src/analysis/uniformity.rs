@@ -56,7 +56,7 @@ use llvm_sys::LLVMOpcode;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Uniformity {
     /// Identities of the divergent values (never dereferenced).
     divergent: HashSet<LLVMValueRef>,

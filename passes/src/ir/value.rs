@@ -294,6 +294,12 @@ impl<'ctx> From<InstructionValue<'ctx>> for Inst<'ctx> {
     }
 }
 
+impl<'ctx> From<InstructionValue<'ctx>> for Value<'ctx> {
+    fn from(i: InstructionValue<'ctx>) -> Value<'ctx> {
+        Inst::from(i).value()
+    }
+}
+
 impl<'ctx> From<Inst<'ctx>> for Value<'ctx> {
     fn from(i: Inst<'ctx>) -> Value<'ctx> {
         i.value()
