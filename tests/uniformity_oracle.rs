@@ -402,3 +402,16 @@ fn compare_with_llvm() {
     );
     assert_eq!(wrong, 0, "the oracle shows simt wrong where LLVM says divergent (see above)");
 }
+
+/// `cargo test --test uniformity_oracle dump_generated -- --ignored`: writes
+/// the generated kernels (`SIMT_ORACLE_KERNELS` of them) to
+/// target/uniformity-oracle/all/, for reading or for LLVM's tools.
+#[test]
+#[ignore]
+fn dump_generated() {
+    let dir = fail_dir().join("all");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    for seed in 0..n_kernels() {
+        std::fs::write(dir.join(format!("k{seed}.ll")), gen_text(seed, &format!("k{seed}"))).expect("write");
+    }
+}

@@ -69,6 +69,8 @@ struct Block {
 }
 
 struct LoopCtx {
+    /// The trip counter (a header phi).
+    cnt: String,
     latch: usize,
     latch_in: Vec<(usize, Env)>,
     /// Exit blocks and the edges into them.
@@ -256,6 +258,19 @@ impl Gen {
     /// An i1 condition, uniform or divergent as the dice say.
     fn cond(&mut self, env: &Env) -> (String, bool) {
         let uniform = self.rng.chance(50);
+        if !self.loops.is_empty() && self.rng.chance(35) {
+            // Against a loop's trip counter: work-items that differ in `a`
+            // take the branch in different iterations.
+            let l = self.rng.below(self.loops.len() as u32) as usize;
+            let cnt = self.loops[l].cnt.clone();
+            let a = self.operand(env, uniform);
+            let am = self.fresh("m");
+            let c = self.fresh("c");
+            self.emit(format!("{am} = and i32 {}, 3", a.v));
+            let p = if self.rng.chance(50) { "eq" } else { "ult" };
+            self.emit(format!("{c} = icmp {p} i32 {am}, {cnt}"));
+            return (c, a.div);
+        }
         let a = self.operand(env, uniform);
         let b = self.operand(env, uniform);
         let preds = ["eq", "ne", "ult", "ugt", "slt", "sge"];
@@ -524,7 +539,7 @@ impl Gen {
             }
         }
         self.cur = header;
-        self.loops.push(LoopCtx { latch, latch_in: Vec::new(), exits: exits.iter().map(|&e| (e, Vec::new())).collect() });
+        self.loops.push(LoopCtx { cnt: cnt.clone(), latch, latch_in: Vec::new(), exits: exits.iter().map(|&e| (e, Vec::new())).collect() });
         if top_test {
             let c = self.fresh("lc");
             self.emit(format!("{c} = icmp slt i32 {cnt}, {bound}"));
@@ -563,9 +578,13 @@ impl Gen {
             let (ty, init, back) = if k < NVARS { ("i32", env.vars[k].v.clone(), lenv.vars[k].v.clone()) } else { ("ptr", env.ptr.v.clone(), lenv.ptr.v.clone()) };
             self.blocks[header].phis.push(format!("{} = phi {ty} [ {init}, {pn} ], [ {back}, {ln} ]", hphis[k]));
         }
-        // Exit blocks, then where they meet.
+        // Exit blocks, then where they meet. Often each exit sets one
+        // variable to its own constant (a "which exit" flag): the phi where
+        // the exits meet then has only constants coming in, so only sync
+        // dependence (not data dependence) can make it divergent.
+        let flag = self.rng.chance(60).then(|| self.rng.below(NVARS as u32) as usize);
         let mut after = Vec::new();
-        for (e, incoming) in ctx.exits {
+        for (x, (e, incoming)) in ctx.exits.into_iter().enumerate() {
             if incoming.is_empty() {
                 // No edge: leave it out (a block without predecessors).
                 self.blocks[e].term = Some("unreachable".into());
@@ -575,6 +594,9 @@ impl Gen {
             let mut eenv = self.join(e, &incoming);
             if self.rng.chance(50) {
                 self.simple(&mut eenv);
+            }
+            if let Some(k) = flag {
+                eenv.vars[k] = Var { v: format!("{}", 10 + x), div: false };
             }
             after.push((self.cur, eenv));
         }
