@@ -89,10 +89,30 @@ struct Gen {
     /// Uniform values (`%n`, `%ctaid`, `%ntid`, …) available everywhere.
     uniform_roots: Vec<String>,
     divergent_roots: Vec<String>,
+    /// Loads through the generic `%in` as well as `addrspace(1)`.
+    generic_loads: bool,
 }
 
 /// A kernel named `name`: its definition (no declarations, see [`DECLS`]).
 pub fn kernel(seed: u64, name: &str) -> String {
+    kernel_for(seed, name, Sources::All)
+}
+
+/// Which sources of uniform and divergent values a kernel draws on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Sources {
+    /// Everything: `ctaid`, `ntid`, loads through the generic `%in`, lane masks.
+    All,
+    /// Only what LLVM 22's `print<uniformity>` for NVPTX judges as simt does
+    /// (`%n`, loads through `addrspace(1)`, `tid`, `laneid`): LLVM calls
+    /// `ctaid`, `ntid` and generic loads divergent, which hides every other
+    /// difference behind them.
+    LlvmAgreed,
+}
+
+/// [`kernel`] drawing on `sources` only.
+pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
+    let all = sources == Sources::All;
     let mut g = Gen {
         rng: Rng(seed ^ 0x5eed_0f0a_c1e0_u64),
         blocks: Vec::new(),
@@ -104,6 +124,7 @@ pub fn kernel(seed: u64, name: &str) -> String {
         depth: 0,
         uniform_roots: Vec::new(),
         divergent_roots: Vec::new(),
+        generic_loads: true,
     };
     g.budget = 8 + g.rng.below(14) as i32;
     g.new_block("entry");
@@ -114,7 +135,7 @@ pub fn kernel(seed: u64, name: &str) -> String {
     e.push("%laneid = call i32 @llvm.nvvm.read.ptx.sreg.laneid()".into());
     let masks = ["eq", "le", "lt", "ge", "gt"];
     let mk = masks[g.rng.below(5) as usize];
-    if seed % 4 == 0 {
+    if all && seed % 4 == 0 {
         e.push(format!("%lanemask = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.{mk}()"));
     }
     e.push("%gbase = mul i32 %ctaid, %ntid".into());
@@ -122,7 +143,7 @@ pub fn kernel(seed: u64, name: &str) -> String {
     e.push(format!("%obase = mul i32 %gid, {K}"));
     e.push("%pa = alloca [8 x i32], align 4".into());
     e.push("%pb = alloca [8 x i32], align 4".into());
-    e.push("%u0 = load i32, ptr %in, align 4".into());
+    e.push(if all { "%u0 = load i32, ptr %in, align 4" } else { "%u0 = load i32, ptr addrspace(1) %in1, align 4" }.into());
     e.push("%u1p = getelementptr i32, ptr addrspace(1) %in1, i32 1".into());
     e.push("%u1 = load i32, ptr addrspace(1) %u1p, align 4".into());
     // Private arrays start defined: element i of pa is i, of pb 7 - i.
@@ -132,10 +153,11 @@ pub fn kernel(seed: u64, name: &str) -> String {
         e.push(format!("%pbi{i} = getelementptr [8 x i32], ptr %pb, i32 0, i32 {i}"));
         e.push(format!("store i32 {}, ptr %pbi{i}, align 4", 7 - i));
     }
-    g.uniform_roots = vec!["%n".into(), "%ctaid".into(), "%ntid".into(), "%u0".into(), "%u1".into()];
+    g.uniform_roots = if all { vec!["%n".into(), "%ctaid".into(), "%ntid".into(), "%u0".into(), "%u1".into()] } else { vec!["%n".into(), "%u0".into(), "%u1".into()] };
+    g.generic_loads = all;
     // Lane masks in a quarter of the kernels only: the analysis's verdict on
     // them is one bug that would otherwise hide every other.
-    let lanemask = seed % 4 == 0;
+    let lanemask = all && seed % 4 == 0;
     g.divergent_roots = vec!["%tid".into(), "%laneid".into(), "%gid".into()];
     if lanemask {
         g.divergent_roots.push("%lanemask".into());
@@ -145,7 +167,8 @@ pub fn kernel(seed: u64, name: &str) -> String {
         let (v, div) = match k {
             0 => ("%tid", true),
             1 => ("%n", false),
-            2 => ("%ctaid", false),
+            2 if all => ("%ctaid", false),
+            2 => ("%n", false),
             3 => ("%u0", false),
             4 if lanemask => ("%lanemask", true),
             4 => ("%laneid", true),
@@ -191,9 +214,14 @@ declare i32 @llvm.nvvm.read.ptx.sreg.lanemask.gt()
 
 /// A whole module of the kernels `(seed, name)`.
 pub fn module(kernels: &[(u64, String)]) -> String {
+    module_for(kernels, Sources::All)
+}
+
+/// [`module`] drawing on `sources` only.
+pub fn module_for(kernels: &[(u64, String)], sources: Sources) -> String {
     let mut s = String::from(HEADER);
     for (seed, name) in kernels {
-        s += &kernel(*seed, name);
+        s += &kernel_for(*seed, name, sources);
         s += "\n";
     }
     s + DECLS
@@ -328,7 +356,7 @@ impl Gen {
                 self.emit(format!("{m} = and i32 {}, {}", a.v, IN_LEN - 1));
                 let p = self.fresh("lp");
                 let d = self.fresh("l");
-                if self.rng.chance(50) {
+                if self.generic_loads && self.rng.chance(50) {
                     self.emit(format!("{p} = getelementptr i32, ptr %in, i32 {m}"));
                     self.emit(format!("{d} = load i32, ptr {p}, align 4"));
                 } else {
