@@ -638,6 +638,9 @@ pub struct RunOptions {
     /// Host engine: link the kernel object with the system linker and load
     /// it (ahead of time) instead of using the JIT.
     pub aot: bool,
+    /// Emulator: check the uniformity analysis at run time
+    /// (`--check-uniformity`, `simt-check-uniformity`).
+    pub check_uniformity: bool,
 }
 
 pub const DEFAULT_LOCAL_MEM_LIMIT: u64 = 256 * 1024;
@@ -665,6 +668,7 @@ pub const KEYS: &[&str] = &[
     "warp-width",
     "aot",
     "trace",
+    "check-uniformity",
 ];
 
 /// Where a setting came from, for messages and relative paths.
@@ -879,6 +883,17 @@ impl Settings {
             Some((_, "true")) => true,
             Some((s, _)) => return Err(s.usage("aot", "expected 'true' or 'false'")),
         };
+        let check_uniformity = match self.get("check-uniformity").map(|s| (s, s.value.as_str())) {
+            None | Some((_, "false")) => false,
+            Some((_, "true")) => true,
+            Some((s, _)) => return Err(s.usage("check-uniformity", "expected 'true' or 'false'")),
+        };
+        if let (Some(s), true, false) = (self.get("check-uniformity"), check_uniformity, engine == Engine::Emu) {
+            return Err(s.usage(
+                "check-uniformity",
+                format!("the uniformity check compares the lanes of the emulator's warps: it needs --engine emu (the engine is {})", engine.name()),
+            ));
+        }
         let trace = self.get("trace").map(Setting::path);
         if let (Some(s), false) = (self.get("trace"), engine == Engine::Emu) {
             return Err(s.usage(
@@ -901,6 +916,7 @@ impl Settings {
                 policy,
                 warp_width,
                 trace,
+                check_uniformity,
             },
         ))
     }
@@ -1131,6 +1147,7 @@ mod tests {
                 warp_width: DEFAULT_WARP_WIDTH,
                 aot: false,
                 trace: None,
+                check_uniformity: false,
             }
         );
         let (_, o) = cli(&[

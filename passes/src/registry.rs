@@ -5,6 +5,7 @@
 
 use crate::pass::{ModulePass, PassError};
 use crate::printers::{Analysis, Printer};
+use crate::transform::check_uniformity::CheckUniformity;
 use crate::transform::converge::Converge;
 use crate::transform::ocl_builtins::LowerOclBuiltins;
 use crate::transform::strip_markers::StripMarkers;
@@ -36,6 +37,7 @@ enum Kind {
     BreakModule,
     Converge,
     StripMarkers,
+    CheckUniformity,
 }
 
 /// One `key` or `key=value` from inside `<…>`.
@@ -118,6 +120,13 @@ pub fn passes() -> Vec<PassInfo> {
             kind: Kind::RpoLayout,
         },
         PassInfo {
+            name: "simt-check-uniformity",
+            summary: "calls @simt.check.uniform.<ty>(v, id) at every value and use the uniformity analysis calls uniform (run-time oracle)",
+            options: &[("assume-uniform", "claim every value and branch uniform (to show the oracle sees a wrong claim)")],
+            hidden: false,
+            kind: Kind::CheckUniformity,
+        },
+        PassInfo {
             name: "simt-testing-break-module",
             summary: "testing hook: removes the first function's entry terminator",
             options: &[],
@@ -190,6 +199,21 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
             Ok(Box::new(pass) as Box<dyn ModulePass>)
         }
         Kind::StripMarkers => no_options(name, &opts).map(|_| Box::new(StripMarkers) as Box<dyn ModulePass>),
+        Kind::CheckUniformity => {
+            let mut pass = CheckUniformity::default();
+            for o in &opts {
+                match (o.key.as_str(), &o.value) {
+                    ("assume-uniform", None) => pass.assume_uniform = true,
+                    _ => {
+                        return Err(PassError::BadOption {
+                            pass: name.into(),
+                            message: format!("unknown or invalid option '{}' (expected assume-uniform)", o.key),
+                        })
+                    }
+                }
+            }
+            Ok(Box::new(pass) as Box<dyn ModulePass>)
+        }
     }
 }
 

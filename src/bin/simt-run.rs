@@ -86,6 +86,11 @@ struct Cli {
     /// Emulator: reconvergence policy (default ipdom).
     #[arg(long, value_name = "ipdom|markers|none")]
     policy: Option<String>,
+    /// Emulator: check at run time that every value the uniformity analysis
+    /// calls uniform is the same in all lanes running it together (an error
+    /// names the first violation).
+    #[arg(long = "check-uniformity")]
+    check_uniformity: bool,
     /// Emulator: lanes per warp, 1 to 64 (default 32).
     #[arg(long = "warp-width", value_name = "N")]
     warp_width: Option<String>,
@@ -125,6 +130,9 @@ impl Cli {
         set("trace", &self.trace);
         if self.aot {
             s.set("aot", "true", Origin::CommandLine).expect("a known key");
+        }
+        if self.check_uniformity {
+            s.set("check-uniformity", "true", Origin::CommandLine).expect("a known key");
         }
         for a in &self.args {
             s.set("arg", a, Origin::CommandLine).expect("a known key");
@@ -265,7 +273,15 @@ fn run_emu(
     args: &mut KernelArgs,
 ) -> Result<(RunStats, simt::engine::emu::EmuStats), ToolError> {
     use simt::engine::emu::{self, EmuOptions, EmuStats};
-    let k = emu::compile(input, kernel, &EmuOptions { policy: opts.policy, warp_width: opts.warp_width })?;
+    let k = emu::compile(
+        input,
+        kernel,
+        &EmuOptions {
+            policy: opts.policy,
+            warp_width: opts.warp_width,
+            check_uniformity: if opts.check_uniformity { emu::UniformityCheck::On } else { emu::UniformityCheck::Off },
+        },
+    )?;
     let p = &k.program;
     LocalLayout::for_args(p.static_local_bytes, args).check_limit(kernel, opts.local_mem_limit)?;
     let grid = launch.grid;

@@ -1,6 +1,7 @@
 //! Passes that rewrite IR, one file each.
 
 pub mod call_graph;
+pub mod check_uniformity;
 pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod testing;

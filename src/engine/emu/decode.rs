@@ -274,6 +274,10 @@ pub enum Inst {
     Converge,
     /// `llvm.trap` and friends.
     Trap,
+    /// `simt-check-uniformity`'s check: the `n` leaves at `a` must be equal
+    /// in every running lane (pointers into private memory compared relative
+    /// to each lane's own). `id` indexes [`Program::checks`].
+    CheckUniform { a: R, n: u32, ptr: bool, id: u32 },
     Br { e: u32 },
     CondBr { c: R, t: u32, f: u32 },
     Switch { v: R, cases: Box<[(u64, u32)]>, default: u32 },
@@ -323,6 +327,8 @@ pub struct Special {
 pub enum SpecialKind {
     Builtin(Builtin),
     WarpSize,
+    /// `%lanemask_eq`, `_le`, `_lt`, `_ge`, `_gt` (0 to 4).
+    LaneMask(u8),
 }
 
 /// A module-scope variable outside local memory: its own region.
@@ -367,11 +373,48 @@ pub struct Program {
     /// then one private region per work-item.
     pub local_region: u32,
     pub first_private_region: u32,
+    /// `simt-check-uniformity`'s table: per check id, "kernel", "value", "use".
+    pub checks: Vec<[String; 3]>,
 }
 
 impl Program {
     pub fn text_of(&self, pc: u32) -> &str {
         self.inst_text.get(pc as usize).and_then(|&t| self.texts.get(t as usize)).map_or("?", String::as_str)
+    }
+}
+
+/// `!simt.uniformity.checks` (see `simt-check-uniformity`): per id, the
+/// kernel, the value and the use, as IR text.
+fn check_table(module: &Module<'_>) -> Vec<[String; 3]> {
+    use simt_passes::transform::check_uniformity::CHECK_TABLE;
+    let name = std::ffi::CString::new(CHECK_TABLE).expect("no NUL");
+    unsafe {
+        let m = module.as_mut_ptr();
+        let n = LLVMGetNamedMetadataNumOperands(m, name.as_ptr());
+        if n == 0 {
+            return Vec::new();
+        }
+        let mut nodes = vec![std::ptr::null_mut(); n as usize];
+        LLVMGetNamedMetadataOperands(m, name.as_ptr(), nodes.as_mut_ptr());
+        nodes
+            .into_iter()
+            .map(|node| {
+                let count = LLVMGetMDNodeNumOperands(node) as usize;
+                let mut ops = vec![std::ptr::null_mut(); count];
+                LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+                let text = |k: usize| {
+                    let op = ops.get(k).copied().unwrap_or(std::ptr::null_mut());
+                    let mut len = 0u32;
+                    let p = if op.is_null() { std::ptr::null() } else { LLVMGetMDString(op, &mut len) };
+                    if p.is_null() {
+                        String::from("?")
+                    } else {
+                        String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize)).into_owned()
+                    }
+                };
+                [text(0), text(1), text(2)]
+            })
+            .collect()
     }
 }
 
@@ -674,6 +717,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             explicit_markers,
             local_region,
             first_private_region,
+            checks: check_table(module),
         })
     }
 }
@@ -995,6 +1039,10 @@ impl Dec {
         let name = called_function_name(i).unwrap_or_default();
         if name == "llvm.nvvm.read.ptx.sreg.warpsize" {
             return Ok(Some(SpecialKind::WarpSize));
+        }
+        if let Some(k) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.lanemask.") {
+            let k = ["eq", "le", "lt", "ge", "gt"].iter().position(|&n| n == k).ok_or_else(|| format!("unknown lane mask '{name}'"))?;
+            return Ok(Some(SpecialKind::LaneMask(k as u8)));
         }
         match builtin_of(i) {
             Some(Builtin::Barrier) | None => Ok(None),
@@ -1574,6 +1622,18 @@ impl Dec {
         let arg = |k: u32| LLVMGetOperand(i, k);
         if self.special_insts.contains(&i) {
             return Ok(()); // a work-item builtin: its slot is filled per work-group
+        }
+        if name.starts_with(simt_passes::transform::check_uniformity::CHECK_PREFIX) {
+            let (a, n) = self.val(arg(0))?;
+            let op = LLVMTypeOf(arg(0));
+            let elem = if type_kind(op) == LLVMTypeKind::LLVMVectorTypeKind { LLVMGetElementType(op) } else { op };
+            let ptr = type_kind(elem) == LLVMTypeKind::LLVMPointerTypeKind;
+            if LLVMIsAConstantInt(arg(1)).is_null() {
+                return Err("a uniformity check with a non-constant id".into());
+            }
+            let id = LLVMConstIntGetZExtValue(arg(1)) as u32;
+            self.emit(Inst::CheckUniform { a, n, ptr, id });
+            return Ok(());
         }
         if name == CONVERGE_MARKER {
             if policy == Policy::Markers {

@@ -45,6 +45,8 @@ pub struct Counters {
     pub max_groups: u64,
     pub work_groups: u64,
     pub warps: u64,
+    /// `simt-check-uniformity` checks executed (each for one lane group).
+    pub uniformity_checks: u64,
 }
 
 /// A run-time error inside a warp.
@@ -60,6 +62,8 @@ pub struct Fault {
 pub enum FaultKind {
     Msg(String),
     Mem { what: &'static str, addr: u64, size: u64 },
+    /// Check `id` saw `a` in the fault's lane and `b` in lane `other`.
+    Uniformity { id: u32, other: u32, a: u64, b: u64, ptr: bool },
 }
 
 /// Why `exec` stopped.
@@ -548,6 +552,19 @@ impl<'a> Machine<'a> {
                 Builtin::WarpId => warp as u64,
                 Builtin::Barrier => 0,
             },
+            SpecialKind::LaneMask(k) => {
+                let l = lane as u32;
+                let lt = (1u64 << l) - 1;
+                let le = (2u64 << l).wrapping_sub(1);
+                let m32 = 0xffff_ffffu64;
+                match k {
+                    0 => 1u64 << l,
+                    1 => le,
+                    2 => lt,
+                    3 => !lt & m32,
+                    _ => !le & m32,
+                }
+            }
         }
     }
 
@@ -716,6 +733,9 @@ impl<'a> Machine<'a> {
         let mut pc = entry.pc;
         let mut n: u64 = 0;
         let mut checks: u64 = 0;
+        let mut ucheck: u64 = 0;
+        let first_private = p.first_private_region as u64;
+        let items = self.items;
         let fault = |pc: u32, lane: Option<usize>, kind: FaultKind| Fault { pc, warp: widx, lane: lane.map(|l| l as u32), kind };
         let msg = |pc: u32, lane: Option<usize>, m: &str| fault(pc, lane, FaultKind::Msg(m.to_string()));
 
@@ -1109,6 +1129,32 @@ impl<'a> Machine<'a> {
                             break Ev::Check(pc);
                         }
                     }
+                    Inst::CheckUniform { a, n: leaves, ptr, id } => {
+                        // An oracle's probe, not a kernel instruction.
+                        n -= 1;
+                        ucheck += 1;
+                        let first = mask.trailing_zeros() as usize;
+                        // Pointers into private memory: relative to the lane's own.
+                        let canon = |v: u64, l: usize| -> (bool, u64, u64) {
+                            let region = v >> ADDR_BITS;
+                            if ptr && region >= first_private && region < first_private + items {
+                                (true, region.wrapping_sub(priv0 + l as u64), v & OFF_MASK)
+                            } else {
+                                (false, v, 0)
+                            }
+                        };
+                        for k in 0..leaves {
+                            let s = a + k * w as u32;
+                            let c0 = canon(reg!(r, s, first), first);
+                            lanes!(mask, full, w, |l| {
+                                if canon(reg!(r, s, l), l) != c0 {
+                                    let (x, y) = (reg!(r, s, first), reg!(r, s, l));
+                                    return Err(fault(pc, Some(first), FaultKind::Uniformity { id, other: l as u32, a: x, b: y, ptr }));
+                                }
+                            });
+                        }
+                        pc += 1;
+                    }
                     Inst::Trap => return Err(msg(pc, Some(mask.trailing_zeros() as usize), "the kernel trapped (llvm.trap or a failed assertion)")),
                     Inst::Unreachable => return Err(msg(pc, Some(mask.trailing_zeros() as usize), "control reached 'unreachable'")),
                     Inst::Ret => break Ev::Exit,
@@ -1172,6 +1218,7 @@ impl<'a> Machine<'a> {
         self.c.warp_instructions += n;
         self.c.lane_instructions += n * mask.count_ones() as u64;
         self.c.convergence_checks += checks;
+        self.c.uniformity_checks += ucheck;
         self.stop_pc = pc;
         Ok(ev)
     }
@@ -1180,6 +1227,21 @@ impl<'a> Machine<'a> {
     pub fn describe(&self, f: Fault) -> String {
         let k = &self.p.kernel;
         let [gx, gy, gz] = self.group;
+        if let FaultKind::Uniformity { id, other, a, b, ptr } = f.kind {
+            let lin = |l: u32| f.warp as u64 * self.w as u64 + l as u64;
+            let show = |v: u64| if ptr { self.describe_addr(v) } else { v.to_string() };
+            let (value, at) = match self.p.checks.get(id as usize) {
+                Some([_, value, at]) => (value.as_str(), at.as_str()),
+                None => ("?", "?"),
+            };
+            return format!(
+                "kernel '{k}': uniformity violated at '{at}': '{value}' is called uniform but work-items {} and {} of work-group ({gx},{gy},{gz}) see {} and {}",
+                lin(f.lane.unwrap_or(0)),
+                lin(other),
+                show(a),
+                show(b)
+            );
+        }
         let who = match f.lane {
             Some(l) => {
                 let lin = f.warp as u64 * self.w as u64 + l as u64;
@@ -1190,6 +1252,7 @@ impl<'a> Machine<'a> {
         };
         let what = match f.kind {
             FaultKind::Msg(m) => m,
+            FaultKind::Uniformity { .. } => unreachable!("handled above"),
             FaultKind::Mem { what, addr, size } => {
                 format!("{what} of {size} byte{} at {} is out of bounds", if size == 1 { "" } else { "s" }, self.describe_addr(addr))
             }

@@ -44,11 +44,26 @@ pub struct EmuOptions {
     pub policy: Policy,
     /// Lanes per warp, 1 to 64.
     pub warp_width: u32,
+    /// `--check-uniformity`: run `simt-check-uniformity` on the prepared
+    /// kernel, so that every value the analysis calls uniform is compared
+    /// across the lanes running it together.
+    pub check_uniformity: UniformityCheck,
+}
+
+/// Whether (and how) the emulator checks the uniformity analysis at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum UniformityCheck {
+    #[default]
+    Off,
+    /// The analysis's verdicts.
+    On,
+    /// Every value claimed uniform (`<assume-uniform>`): for tests of the oracle.
+    AssumeUniform,
 }
 
 impl Default for EmuOptions {
     fn default() -> Self {
-        EmuOptions { policy: Policy::Ipdom, warp_width: crate::launch::DEFAULT_WARP_WIDTH }
+        EmuOptions { policy: Policy::Ipdom, warp_width: crate::launch::DEFAULT_WARP_WIDTH, check_uniformity: UniformityCheck::Off }
     }
 }
 
@@ -118,6 +133,16 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
     let steps = pipeline::parse("always-inline,simt-lower-ocl-builtins", None)?;
     let mut sink = std::io::sink();
     pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
+    // The oracle instruments the module exactly as it will be decoded.
+    let check = match opts.check_uniformity {
+        UniformityCheck::Off => None,
+        UniformityCheck::On => Some("simt-check-uniformity"),
+        UniformityCheck::AssumeUniform => Some("simt-check-uniformity<assume-uniform>"),
+    };
+    if let Some(check) = check {
+        let steps = pipeline::parse(check, None)?;
+        pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
+    }
     let f = find().ok_or_else(|| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
     decode::decode(decode::DecodeInput { module, function: f, width: opts.warp_width, policy: opts.policy })
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))

@@ -72,6 +72,7 @@ impl EmuStats {
         m.insert("lane_instructions".into(), c.lane_instructions.into());
         m.insert("simd_efficiency".into(), json!(self.simd_efficiency()));
         m.insert("convergence_checks".into(), c.convergence_checks.into());
+        m.insert("uniformity_checks".into(), c.uniformity_checks.into());
         m.insert("merges".into(), c.merges.into());
         m.insert("divergent_branches".into(), c.divergent_branches.into());
         m.insert(
