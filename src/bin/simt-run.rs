@@ -135,6 +135,7 @@ fn main() {
         Err(e) => e.exit(),
     };
     llvm_init::init();
+    simt::guard::set_tool_name(TOOL);
     let code = match run(&cli) {
         Ok(()) => 0,
         Err(e) => report(TOOL, &e),
