@@ -121,20 +121,32 @@ fn write_past_a_local_argument() {
     }
 }
 
+/// The offset in "at offset N of".
+fn offset_of(err: &str) -> i64 {
+    let rest = &err[err.find(" at offset ").expect("an offset") + 11..];
+    rest[..rest.find(' ').unwrap()].parse().unwrap()
+}
+
 #[test]
 fn underrun_by_a_mebibyte() {
     // The emulator's addresses put 1 MiB before argument 1 at the far end
-    // of argument 0, so only the host's wording is checked exactly.
-    for (kernel, shift, host) in [
-        ("read_shifted", -262_144i64, "load at offset -1048576 of argument 0 (4000 bytes, buf:f32:1000)"),
-        ("write_shifted", -262_144, "store at offset -1048576 of argument 1 (4000 bytes, buf:f32:1000)"),
-        ("local_shifted", -100_000, "store at offset -400000 of local memory (400 bytes per work-group"),
+    // of argument 0, so only the host's wording is checked exactly. Every
+    // work-item underruns: the host reports whichever faults first, some
+    // offset in [first, first + elements * 4).
+    for (kernel, shift, first, elements, host) in [
+        ("read_shifted", -262_144i64, -1_048_576i64, 1000, "load at offset -10"),
+        ("write_shifted", -262_144, -1_048_576, 1000, "store at offset -10"),
+        ("local_shifted", -100_000, -400_000, 100, "store at offset -"),
     ] {
+        let region =
+            if kernel == "local_shifted" { "of local memory (400 bytes per work-group; argument 2 (local:f32:100) at 0..400)" } else if kernel == "read_shifted" { "of argument 0 (4000 bytes, buf:f32:1000)" } else { "of argument 1 (4000 bytes, buf:f32:1000)" };
         for engine in ENGINES {
             let out = simt_run(engine, kernel, 1000, 100, &args(kernel, 1000, 100, shift), &[]);
             let err = assert_oob(engine, &out, kernel, "out of bounds");
             if !matches!(engine, Engine::Emu) {
-                assert!(err.contains(host), "{engine:?}: want {host:?} in:\n{err}");
+                assert!(err.contains(host) && err.contains(region), "{engine:?}: want {host:?} … {region:?} in:\n{err}");
+                let at = offset_of(&err);
+                assert!((first..first + elements * 4).contains(&at), "{engine:?}: offset {at}: {err}");
             }
         }
     }
