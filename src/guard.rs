@@ -4,7 +4,8 @@
 //! reads or writes outside an argument faults instead of corrupting the
 //! process (the technique of WebAssembly runtimes). A SIGSEGV/SIGBUS handler
 //! turns a fault inside a registered reservation into the error the emulator
-//! would give, naming the kernel, the argument and its size, and exits 1.
+//! would give, naming the kernel, the work-group, the argument and its size,
+//! and exits 1.
 //!
 //! ```text
 //!  lo                                                              hi
@@ -324,6 +325,21 @@ pub fn lookup(addr: usize) -> Option<Hit> {
 // ---------------------------------------------------------------------------
 // The fault handler
 
+thread_local! {
+    /// The work-groups this thread is running: the first one's id and how
+    /// many follow it in linear order (more than one for the interleaved
+    /// form), for fault messages. Const-initialised and without a
+    /// destructor, so the handler can read it.
+    static RUNNING: Cell<Option<([u64; 3], u64)>> = const { Cell::new(None) };
+}
+
+/// Records that this thread runs work-group `first` and the `count - 1`
+/// after it (`None`: none), until the next call.
+#[inline]
+pub fn set_running(groups: Option<([u64; 3], u64)>) {
+    RUNNING.with(|r| r.set(groups));
+}
+
 /// The handlers replaced, SIGSEGV then SIGBUS.
 static PREVIOUS: [OnceLock<libc::sigaction>; 2] = [OnceLock::new(), OnceLock::new()];
 /// Set by the first thread that reports; the others wait for its `_exit`.
@@ -415,16 +431,41 @@ impl Msg {
 }
 
 /// The fault message for `hit` (without the trailing newline): `kernel 'k':
-/// store at offset 4000 of argument 1 (4000 bytes, buf:f32:1000) is out of
-/// bounds (…)`, the emulator's wording less the work-item and instruction,
-/// which a guard page cannot tell.
-fn format_fault(msg: &mut Msg, tool: &str, hit: &Hit, access: &str) {
+/// work-group (9,0,0): store at offset 4000 of argument 1 (4000 bytes,
+/// buf:f32:1000) is out of bounds (…)`, the emulator's wording less the
+/// work-item, access size and instruction, which a guard page cannot tell.
+fn format_fault(msg: &mut Msg, tool: &str, hit: &Hit, access: &str, running: Option<([u64; 3], u64)>) {
     let (kernel, what) = unsafe { hit.label() };
     msg.push(tool.as_bytes());
     msg.push(b": error: ");
     if !kernel.is_empty() {
         msg.push(kernel);
         msg.push(b": ");
+    }
+    let group = |msg: &mut Msg, [x, y, z]: [u64; 3]| {
+        msg.push(b"(");
+        for (i, v) in [x, y, z].into_iter().enumerate() {
+            if i > 0 {
+                msg.push(b",");
+            }
+            msg.push_int(v as i64);
+        }
+        msg.push(b")");
+    };
+    match running {
+        Some((first, 1)) => {
+            msg.push(b"work-group ");
+            group(msg, first);
+            msg.push(b": ");
+        }
+        Some((first, n)) => {
+            msg.push(b"one of the ");
+            msg.push_int(n as i64);
+            msg.push(b" work-groups from ");
+            group(msg, first);
+            msg.push(b" (interleaved): ");
+        }
+        None => {}
     }
     msg.push(access.as_bytes());
     msg.push(b" at offset ");
@@ -465,7 +506,8 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, uctx: *mut 
                 }
             }
             let mut msg = Msg { buf: [0; 1024], len: 0 };
-            format_fault(&mut msg, TOOL.get().copied().unwrap_or("simt"), &hit, access_kind(uctx));
+            let running = RUNNING.try_with(|r| r.get()).ok().flatten();
+            format_fault(&mut msg, TOOL.get().copied().unwrap_or("simt"), &hit, access_kind(uctx), running);
             msg.len = msg.len.min(msg.buf.len() - 1);
             msg.buf[msg.len] = b'\n';
             libc::write(2, msg.buf.as_ptr().cast(), msg.len + 1);
@@ -533,15 +575,22 @@ mod tests {
         g.set_label("kernel 'vecadd'", "argument 2 (4000 bytes, buf:f32:1000)");
         let hit = lookup(g.as_ptr() as usize + 4000).unwrap();
         let mut m = Msg { buf: [0; 1024], len: 0 };
-        format_fault(&mut m, "simt-run", &hit, "store");
+        format_fault(&mut m, "simt-run", &hit, "store", Some(([9, 0, 0], 1)));
         assert_eq!(
             std::str::from_utf8(&m.buf[..m.len]).unwrap(),
-            "simt-run: error: kernel 'vecadd': store at offset 4000 of argument 2 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)"
+            "simt-run: error: kernel 'vecadd': work-group (9,0,0): store at offset 4000 of argument 2 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)"
         );
         let hit = lookup(g.as_ptr() as usize - 1_048_576).unwrap();
         let mut m = Msg { buf: [0; 1024], len: 0 };
-        format_fault(&mut m, "t", &hit, "load");
+        format_fault(&mut m, "t", &hit, "load", None);
         assert!(std::str::from_utf8(&m.buf[..m.len]).unwrap().starts_with("t: error: kernel 'vecadd': load at offset -1048576 of argument 2"));
+        let mut m = Msg { buf: [0; 1024], len: 0 };
+        format_fault(&mut m, "t", &hit, "load", Some(([4, 1, 2], 3)));
+        assert!(
+            std::str::from_utf8(&m.buf[..m.len]).unwrap().starts_with("t: error: kernel 'vecadd': one of the 3 work-groups from (4,1,2) (interleaved): load at offset"),
+            "{}",
+            std::str::from_utf8(&m.buf[..m.len]).unwrap()
+        );
         let mut m = Msg { buf: [0; 1024], len: 0 };
         m.push_int(i64::MIN);
         m.push_int(0);
@@ -587,11 +636,14 @@ mod tests {
         let p = g.as_ptr();
         // The last byte is writable.
         unsafe { std::ptr::write_volatile(p.add(3999), 7) };
-        let (status, err) = in_child(|| unsafe { std::ptr::write_volatile(p.add(4000), 1) });
+        let (status, err) = in_child(|| unsafe {
+            set_running(Some(([2, 3, 0], 1)));
+            std::ptr::write_volatile(p.add(4000), 1)
+        });
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 1, "status {status:#x}: {err}");
         assert_eq!(
             err,
-            "simt-test: error: kernel 'k': store at offset 4000 of argument 1 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)\n"
+            "simt-test: error: kernel 'k': work-group (2,3,0): store at offset 4000 of argument 1 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)\n"
         );
         let (status, err) = in_child(|| unsafe {
             std::ptr::read_volatile(p.sub(1 << 20));

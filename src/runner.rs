@@ -244,7 +244,9 @@ impl<'a> Runner<'a> {
                     w.ctxs.push(context(&grid, group_id, l, s));
                 }
                 let count = w.ctxs.len() as u32;
+                crate::guard::set_running(w.ctxs.first().map(|c| (c.group_id, count as u64)));
                 let status = unsafe { wgi_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), w.ctxs.as_mut_ptr(), count) };
+                crate::guard::set_running(None);
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
                     if f.is_none_or(|f| groups.start < f.group) {
@@ -272,6 +274,7 @@ impl<'a> Runner<'a> {
                     local_mem,
                     scratch,
                 };
+                crate::guard::set_running(Some((group_id, 1)));
                 let status = unsafe { wg_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), &mut w.ctx) };
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
@@ -288,6 +291,7 @@ impl<'a> Runner<'a> {
                     }
                 }
             }
+            crate::guard::set_running(None);
         });
         for w in &self.workers {
             let mut w = w.0.lock().unwrap_or_else(|e| e.into_inner());

@@ -72,6 +72,32 @@ fn check(kernel: &str, shift: i64, common: &str, host: &str) {
     }
 }
 
+/// The `work-group (x,y,z)` an error names.
+fn work_group(err: &str) -> &str {
+    let at = err.find("work-group (").expect("a work-group");
+    &err[at..at + err[at..].find(')').unwrap() + 1]
+}
+
+#[test]
+fn host_and_emulator_name_the_same_work_group() {
+    // Only work-item 999 (of work-group 9) is out of bounds.
+    for kernel in ["read_shifted", "write_shifted"] {
+        let emu = simt_run(Engine::Emu, kernel, 1000, 100, &args(kernel, 1000, 100, 1), &[]);
+        let emu = String::from_utf8_lossy(&emu.stderr).into_owned();
+        assert_eq!(work_group(&emu), "work-group (9,0,0)", "{emu}");
+        for engine in [Engine::Jit, Engine::Aot] {
+            let out = simt_run(engine, kernel, 1000, 100, &args(kernel, 1000, 100, 1), &[]);
+            let err = assert_oob(engine, &out, kernel, &format!("kernel '{kernel}': work-group (9,0,0): "));
+            // The argument, its size and the offset, in the emulator's words.
+            let tail = |e: &str| {
+                let t = &e[e.find(" at offset ").unwrap()..];
+                t[..t.find(" bytes").unwrap()].to_string()
+            };
+            assert_eq!(tail(&err), tail(&emu), "{err}\n{emu}");
+        }
+    }
+}
+
 #[test]
 fn read_past_the_end_by_one_element() {
     check(
