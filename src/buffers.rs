@@ -7,63 +7,63 @@
 
 use crate::diag::ToolError;
 use crate::launch::{format_element, ArgSpec, Fill, Scalar, ScalarType};
-use std::alloc::Layout;
+use crate::guard::{Guarded, BUFFER_ALIGN};
 use std::path::{Path, PathBuf};
-use std::ptr::NonNull;
 
-/// Alignment of buffers, local memory and scratch.
+/// Alignment of local memory and scratch (the ABI promises 64).
 pub const ALIGN: usize = 64;
 
-/// A zero-initialised, `ALIGN`-aligned block of bytes. Never empty (a
-/// zero-length request gets `ALIGN` bytes) so its pointer is always valid.
+/// A zero-initialised block of bytes in its own guarded reservation
+/// ([`crate::guard`]): its end touches an inaccessible guard region, so a
+/// kernel running off it faults and the fault is reported as an error
+/// naming the block, instead of corrupting the process.
 pub struct AlignedBytes {
-    ptr: NonNull<u8>,
-    len: usize,
-    layout: Layout,
+    mem: Guarded,
 }
 
-// The block is plain memory owned by this value.
-unsafe impl Send for AlignedBytes {}
-unsafe impl Sync for AlignedBytes {}
-
 impl AlignedBytes {
-    /// Allocates `len` zeroed bytes; `None` if the allocation fails.
+    /// `len` zeroed, `ALIGN`-aligned bytes; `None` if the mapping fails.
     pub fn zeroed(len: usize) -> Option<AlignedBytes> {
-        let layout = Layout::from_size_align(len.max(ALIGN), ALIGN).ok()?;
-        let ptr = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
-        Some(AlignedBytes { ptr, len, layout })
+        AlignedBytes::zeroed_aligned(len, ALIGN)
+    }
+
+    /// `len` zeroed bytes at an `align`-aligned address (a power of two up
+    /// to a page), ending `len.next_multiple_of(align) - len` bytes before
+    /// the trailing guard. A zero-length block points at the guard: valid,
+    /// but any access faults.
+    pub fn zeroed_aligned(len: usize, align: usize) -> Option<AlignedBytes> {
+        Some(AlignedBytes { mem: Guarded::new(len, align)? })
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.mem.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.mem.is_empty()
     }
 
     pub fn as_ptr(&self) -> *mut u8 {
-        self.ptr.as_ptr()
+        self.mem.as_ptr()
     }
 
     pub fn as_slice(&self) -> &[u8] {
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+        unsafe { std::slice::from_raw_parts(self.as_ptr(), self.len()) }
     }
 
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.as_ptr(), self.len()) }
     }
-}
 
-impl Drop for AlignedBytes {
-    fn drop(&mut self) {
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) }
+    /// What a fault in the guards says: see [`Guarded::set_label`].
+    pub fn set_label(&mut self, kernel: &str, what: &str) {
+        self.mem.set_label(kernel, what);
     }
 }
 
 impl std::fmt::Debug for AlignedBytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "AlignedBytes({} bytes at {:p})", self.len, self.ptr)
+        write!(f, "AlignedBytes({} bytes at {:p})", self.len(), self.as_ptr())
     }
 }
 
@@ -76,10 +76,19 @@ pub struct Buffer {
 }
 
 impl Buffer {
-    /// A zeroed buffer of `count` elements.
+    /// A zeroed buffer of `count` elements, placed [`BUFFER_ALIGN`]-aligned
+    /// against its trailing guard.
     pub fn zeroed(ty: ScalarType, count: u64) -> Option<Buffer> {
         let bytes = usize::try_from(count.checked_mul(ty.size() as u64)?).ok()?;
-        Some(Buffer { ty, count, data: AlignedBytes::zeroed(bytes)? })
+        Some(Buffer { ty, count, data: AlignedBytes::zeroed_aligned(bytes, BUFFER_ALIGN)? })
+    }
+
+    /// Names the buffer in fault messages: `kernel 'K'`, and parameter
+    /// `param` with its size, as the emulator words it.
+    pub fn set_label(&mut self, kernel: &str, param: usize) {
+        let what = format!("argument {param} ({} bytes, buf:{}:{})", self.data.len(), self.ty, self.count);
+        let kernel = if kernel.is_empty() { String::new() } else { format!("kernel '{kernel}'") };
+        self.data.set_label(&kernel, &what);
     }
 
     pub fn bytes(&self) -> &[u8] {
@@ -122,6 +131,7 @@ impl KernelArgs {
                     let mut b = Buffer::zeroed(*ty, *count).ok_or_else(|| {
                         ToolError::Run(format!("cannot allocate {} bytes for argument {i} ({spec})", spec.bytes()))
                     })?;
+                    b.set_label("", i);
                     fill_buffer(*ty, fill, b.bytes_mut()).map_err(|e| match e {
                         ToolError::Io { path, message } => {
                             ToolError::Io { path, message: format!("argument {i} ({spec}): {message}") }
@@ -639,6 +649,18 @@ mod tests {
             assert!(a.as_slice().iter().all(|&b| b == 0));
         }
         assert!(AlignedBytes::zeroed(usize::MAX - 10).is_none());
+        // Buffers end at their guard when the size is a multiple of 16.
+        for (ty, count) in [(ScalarType::F32, 1000u64), (ScalarType::U8, 4096), (ScalarType::F64, 3), (ScalarType::I16, 5)] {
+            let mut b = Buffer::zeroed(ty, count).unwrap();
+            let (p, len) = (b.as_mut_ptr() as usize, b.bytes().len());
+            assert_eq!(p % BUFFER_ALIGN, 0);
+            assert_eq!((p + len.next_multiple_of(BUFFER_ALIGN)) % 4096, 0, "{ty}:{count}");
+            assert!(b.bytes().iter().all(|&x| x == 0));
+            b.set_label("vecadd", 2);
+            let hit = crate::guard::lookup(p + len.next_multiple_of(BUFFER_ALIGN)).unwrap();
+            let what = format!("argument 2 ({len} bytes, buf:{ty}:{count})");
+            assert_eq!(unsafe { hit.label() }, (&b"kernel 'vecadd'"[..], what.as_bytes()));
+        }
     }
 
     #[test]

@@ -13,5 +13,6 @@ pub mod pipeline;
 pub mod buffers;
 pub mod kernel_sig;
 pub mod launch;
+pub mod guard;
 pub mod runner;
 pub mod stats;

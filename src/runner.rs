@@ -12,7 +12,7 @@
 //! linear ids (x fastest), at most 64 chunks per worker. If work-groups fail,
 //! the one with the lowest linear id is reported, whatever the scheduling.
 
-use crate::buffers::{AlignedBytes, ArgValue, KernelArgs, LocalLayout};
+use crate::buffers::{AlignedBytes, ArgValue, KernelArgs, LocalLayout, ALIGN};
 use crate::diag::ToolError;
 use crate::launch::Grid;
 use indicatif::ProgressBar;
@@ -111,6 +111,30 @@ impl<'a> Runner<'a> {
         };
         let local_len = usize::try_from(layout.total).map_err(|_| alloc_err("local memory", layout.total))?;
         let scratch_len = usize::try_from(scratch_bytes).map_err(|_| alloc_err("scratch", scratch_bytes))?;
+        // Fault messages name the kernel, the argument and its size.
+        let kernel_label = format!("kernel '{}'", kernel.name);
+        let local_label = local_label(&layout, args);
+        let scratch_label = format!("scratch ({scratch_bytes} bytes per work-group: the work-items' private memory)");
+        for (i, v) in args.values.iter_mut().enumerate() {
+            if let ArgValue::Buffer(b) = v {
+                b.set_label(kernel.name, i);
+            }
+        }
+        // The pass places static `__local` variables at offsets aligned to
+        // up to 64 bytes from `local_mem`; with none, the `__local`
+        // arguments need their element alignment, which 16 covers, and the
+        // block's end touches the guard for more sizes.
+        let local_align = if layout.static_bytes > 0 { ALIGN } else { crate::guard::BUFFER_ALIGN };
+        let new_local = || -> Result<AlignedBytes, ToolError> {
+            let mut l = AlignedBytes::zeroed_aligned(local_len, local_align).ok_or_else(|| alloc_err("local memory", layout.total))?;
+            l.set_label(&kernel_label, &local_label);
+            Ok(l)
+        };
+        let new_scratch = || -> Result<AlignedBytes, ToolError> {
+            let mut s = AlignedBytes::zeroed(scratch_len).ok_or_else(|| alloc_err("scratch", scratch_bytes))?;
+            s.set_label(&kernel_label, &scratch_label);
+            Ok(s)
+        };
 
         // Values every worker shares: buffer addresses and scalar bytes.
         let shared: Vec<Option<u64>> = args
@@ -136,8 +160,8 @@ impl<'a> Runner<'a> {
         let n = rayon::current_num_threads().max(1);
         let mut workers = Vec::with_capacity(n);
         for _ in 0..n {
-            let local = AlignedBytes::zeroed(local_len).ok_or_else(|| alloc_err("local memory", layout.total))?;
-            let scratch = AlignedBytes::zeroed(scratch_len).ok_or_else(|| alloc_err("scratch", scratch_bytes))?;
+            let local = new_local()?;
+            let scratch = new_scratch()?;
             let mut slots: Box<[u64]> = shared
                 .iter()
                 .zip(&layout.offsets)
@@ -151,9 +175,7 @@ impl<'a> Runner<'a> {
             let ctx = context(&grid, [0; 3], local.as_ptr(), scratch.as_ptr());
             let mut sets = Vec::new();
             for _ in 1..ring.unwrap_or(1) {
-                let l = AlignedBytes::zeroed(local_len).ok_or_else(|| alloc_err("local memory", layout.total))?;
-                let s = AlignedBytes::zeroed(scratch_len).ok_or_else(|| alloc_err("scratch", scratch_bytes))?;
-                sets.push((l, s));
+                sets.push((new_local()?, new_scratch()?));
             }
             workers.push(Padded(Mutex::new(Worker {
                 ctx,
@@ -206,6 +228,7 @@ impl<'a> Runner<'a> {
         let num_groups = grid.num_groups();
 
         (0..chunks).into_par_iter().for_each(|c| {
+            crate::guard::ensure_altstack();
             let idx = rayon::current_thread_index().unwrap_or(0) % n;
             let mut guard = self.workers[idx].0.lock().unwrap_or_else(|e| e.into_inner());
             let w = &mut *guard;
@@ -221,7 +244,9 @@ impl<'a> Runner<'a> {
                     w.ctxs.push(context(&grid, group_id, l, s));
                 }
                 let count = w.ctxs.len() as u32;
+                crate::guard::set_running(w.ctxs.first().map(|c| (c.group_id, count as u64)));
                 let status = unsafe { wgi_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), w.ctxs.as_mut_ptr(), count) };
+                crate::guard::set_running(None);
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
                     if f.is_none_or(|f| groups.start < f.group) {
@@ -249,6 +274,7 @@ impl<'a> Runner<'a> {
                     local_mem,
                     scratch,
                 };
+                crate::guard::set_running(Some((group_id, 1)));
                 let status = unsafe { wg_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), &mut w.ctx) };
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
@@ -265,6 +291,7 @@ impl<'a> Runner<'a> {
                     }
                 }
             }
+            crate::guard::set_running(None);
         });
         for w in &self.workers {
             let mut w = w.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -300,6 +327,29 @@ impl<'a> Runner<'a> {
             ToolError::Run(format!("kernel '{k}': work-group ({x},{y},{z}) returned unknown status {}", f.status))
         }
     }
+}
+
+/// What local memory holds, for fault messages: `local memory (N bytes per
+/// work-group; …)` with the static variables' and each `__local`
+/// argument's offsets, after the emulator's `local memory (N bytes per
+/// work-group)`.
+fn local_label(layout: &LocalLayout, args: &KernelArgs) -> String {
+    let mut parts = Vec::new();
+    if layout.static_bytes > 0 {
+        parts.push(format!("__local variables at 0..{}", layout.static_bytes));
+    }
+    for (i, (v, off)) in args.values.iter().zip(&layout.offsets).enumerate() {
+        if let (ArgValue::Local { ty, count }, Some(off)) = (v, off) {
+            parts.push(format!("argument {i} (local:{ty}:{count}) at {off}..{}", off + count * ty.size() as u64));
+        }
+    }
+    let mut s = format!("local memory ({} bytes per work-group", layout.total);
+    if !parts.is_empty() {
+        s.push_str("; ");
+        s.push_str(&parts.join(", "));
+    }
+    s.push(')');
+    s
 }
 
 fn context(grid: &Grid, group_id: [u64; 3], local_mem: *mut u8, scratch: *mut u8) -> WgContext {

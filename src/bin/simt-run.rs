@@ -147,6 +147,7 @@ fn main() {
         Err(e) => diag::exit_for_clap(TOOL, e),
     };
     llvm_init::init();
+    simt::guard::set_tool_name(TOOL);
     let code = match run(&cli) {
         Ok(()) => 0,
         Err(e) => report(TOOL, &e),
