@@ -1262,11 +1262,14 @@ impl<'a> Machine<'a> {
 
     fn describe_addr(&self, a: u64) -> String {
         let p = self.p;
-        let r = a >> ADDR_BITS;
-        let off = a & OFF_MASK;
+        let (r, off) = (a >> ADDR_BITS, a & OFF_MASK);
+        // A negative index borrows from the region bits: an offset in the
+        // upper half of a region (no buffer is that big) is one below the
+        // start of the next region.
+        let (r, off) = if off >= 1 << (ADDR_BITS - 1) { (r + 1, off as i64 - (1i64 << ADDR_BITS)) } else { (r, off as i64) };
         let len = self.regions.get(r as usize).map_or(0, |g| g.len);
         if r == 0 {
-            return if a == 0 { "the null pointer".into() } else { format!("address {a:#x}, outside every buffer (a negative index?)") };
+            return if a == 0 { "the null pointer".into() } else { format!("address {a:#x}, outside every buffer") };
         }
         if r <= p.params.len() as u64 {
             return format!("offset {off} of argument {} ({len} bytes)", r - 1);
