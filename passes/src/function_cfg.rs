@@ -5,11 +5,10 @@
 //! `br`, `switch`, `indirectbr`, `invoke`, `callbr`, `catchswitch`, ….
 
 use crate::cfg::{BlockId, Cfg};
+use crate::ir::{edge_kinds, successors, EdgeKind};
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::FunctionValue;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::LLVMOpcode;
+use llvm_sys::prelude::LLVMBasicBlockRef;
 use std::collections::HashMap;
 
 pub struct FunctionCfg<'ctx> {
@@ -24,7 +23,7 @@ impl<'ctx> FunctionCfg<'ctx> {
         let blocks: Vec<BasicBlock<'ctx>> = function.get_basic_block_iter().collect();
         let index: HashMap<LLVMBasicBlockRef, BlockId> =
             blocks.iter().enumerate().map(|(i, b)| (b.as_mut_ptr(), BlockId(i as u32))).collect();
-        let succs = blocks.iter().map(|b| successor_refs(*b).iter().map(|s| index[s].0).collect()).collect();
+        let succs = blocks.iter().map(|b| successors(*b).iter().map(|s| index[&s.as_mut_ptr()].0).collect()).collect();
         FunctionCfg { function, blocks, index, cfg: Cfg::from_successors(succs) }
     }
 
@@ -47,41 +46,17 @@ impl<'ctx> FunctionCfg<'ctx> {
     /// What selects the edge `from → to`: `true`/`false` for a conditional
     /// branch, `default`/`case N` for a switch, else the successor slots.
     pub fn edge_label(&self, from: BlockId, to: BlockId) -> String {
-        let bb = self.block(from).as_mut_ptr();
-        let target = self.block(to).as_mut_ptr();
-        unsafe {
-            let term = LLVMGetBasicBlockTerminator(bb);
-            if term.is_null() {
-                return String::new();
-            }
-            let slots: Vec<u32> =
-                (0..LLVMGetNumSuccessors(term)).filter(|&i| LLVMGetSuccessor(term, i) == target).collect();
-            let opcode = LLVMGetInstructionOpcode(term);
-            let names: Vec<String> = slots
-                .iter()
-                .map(|&i| match opcode {
-                    LLVMOpcode::LLVMBr if LLVMIsConditional(term) != 0 => {
-                        if i == 0 { "true".into() } else { "false".into() }
-                    }
-                    LLVMOpcode::LLVMSwitch if i == 0 => "default".into(),
-                    LLVMOpcode::LLVMSwitch => {
-                        format!("case {}", LLVMConstIntGetSExtValue(LLVMGetSwitchCaseValue(term, i)))
-                    }
-                    _ => format!("succ {i}"),
-                })
-                .collect();
-            names.join("|")
-        }
+        let names: Vec<String> = edge_kinds(self.block(from), self.block(to))
+            .into_iter()
+            .map(|k| match k {
+                EdgeKind::Branch(true) => "true".into(),
+                EdgeKind::Branch(false) => "false".into(),
+                EdgeKind::SwitchDefault => "default".into(),
+                EdgeKind::SwitchCase(v) => format!("case {v}"),
+                EdgeKind::Slot(i) => format!("succ {i}"),
+            })
+            .collect();
+        names.join("|")
     }
 }
 
-/// Successor blocks of `bb`'s terminator in slot order (duplicates kept).
-pub fn successor_refs(bb: BasicBlock<'_>) -> Vec<LLVMBasicBlockRef> {
-    unsafe {
-        let term = LLVMGetBasicBlockTerminator(bb.as_mut_ptr());
-        if term.is_null() {
-            return Vec::new();
-        }
-        (0..LLVMGetNumSuccessors(term)).map(|i| LLVMGetSuccessor(term, i)).collect()
-    }
-}

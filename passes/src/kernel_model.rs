@@ -7,9 +7,9 @@
 //! in the `ptx_kernel` calling convention (or marked in `nvvm.annotations`).
 //! Passes ask this module what a call means instead of matching names.
 
-use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use crate::ir::{Inst, MdOperand, Value};
+use inkwell::values::FunctionValue;
+use llvm_sys::{LLVMCallConv, LLVMOpcode};
 
 /// A dimension of the iteration space: 0 = x, 1 = y, 2 = z.
 pub type Dim = u32;
@@ -149,79 +149,37 @@ fn demangled_opencl_name(callee: &str) -> Option<&str> {
 }
 
 /// The builtin called by instruction `inst`, if it is a call to one.
-pub fn builtin_of(inst: LLVMValueRef) -> Option<Builtin> {
-    unsafe {
-        if LLVMIsACallInst(inst).is_null() {
-            return None;
-        }
-        let name = crate::ir::called_function_name(inst)?;
-        let dim = if LLVMGetNumArgOperands(inst) > 0 {
-            let a = LLVMGetOperand(inst, 0);
-            (!LLVMIsAConstantInt(a).is_null()).then(|| LLVMConstIntGetZExtValue(a))
-        } else {
-            None
-        };
-        classify_call(&name, dim)
+pub fn builtin_of(inst: Inst<'_>) -> Option<Builtin> {
+    if inst.opcode() != LLVMOpcode::LLVMCall {
+        return None;
     }
+    let name = inst.called_function_name()?;
+    let dim = if inst.num_call_args() > 0 { inst.operand(0).const_u64() } else { None };
+    classify_call(&name, dim)
 }
 
 /// How errors name barrier number `ordinal` (from 1, in layout order):
 /// `file:line:col` when the call has a debug location, else its block. The
 /// host engine and the emulator both use it, so their messages agree.
-pub fn describe_barrier(call: LLVMValueRef, block_name: &str, ordinal: usize) -> String {
-    unsafe {
-        let line = LLVMGetDebugLocLine(call);
-        if line != 0 {
-            let mut len = 0u32;
-            let file = LLVMGetDebugLocFilename(call, &mut len);
-            let file = if file.is_null() {
-                String::from("?")
-            } else {
-                String::from_utf8_lossy(std::slice::from_raw_parts(file.cast::<u8>(), len as usize)).into_owned()
-            };
-            return format!("barrier #{ordinal} at {file}:{line}:{}", LLVMGetDebugLocColumn(call));
-        }
+pub fn describe_barrier(call: Inst<'_>, block_name: &str, ordinal: usize) -> String {
+    match crate::ir::debug_location(call) {
+        Some((file, line, col)) => format!("barrier #{ordinal} at {file}:{line}:{col}"),
+        None => format!("barrier #{ordinal} in block {block_name}"),
     }
-    format!("barrier #{ordinal} in block {block_name}")
 }
 
-/// Calling conventions of kernels (LLVM's `CallingConv::SPIR_KERNEL`, `PTX_Kernel`).
-const SPIR_KERNEL_CC: u32 = 76;
-const PTX_KERNEL_CC: u32 = 71;
-
-/// Whether `f` is a kernel entry point in either dialect.
+/// Whether `f` is a kernel entry point in either dialect: LLVM's
+/// `spir_kernel` or `ptx_kernel` calling convention, or older CUDA IR's
+/// `!nvvm.annotations = !{!{ptr @f, !"kernel", i32 1}}`.
 pub fn is_kernel(f: FunctionValue<'_>) -> bool {
     let cc = f.get_call_conventions();
-    cc == SPIR_KERNEL_CC || cc == PTX_KERNEL_CC || has_nvvm_kernel_annotation(f)
-}
-
-/// Older CUDA IR marks kernels with `!nvvm.annotations = !{!{ptr @f, !"kernel", i32 1}}`.
-fn has_nvvm_kernel_annotation(f: FunctionValue<'_>) -> bool {
-    unsafe {
-        let module = LLVMGetGlobalParent(f.as_value_ref());
-        let name = c"nvvm.annotations";
-        let n = LLVMGetNamedMetadataNumOperands(module, name.as_ptr());
-        if n == 0 {
-            return false;
-        }
-        let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); n as usize];
-        LLVMGetNamedMetadataOperands(module, name.as_ptr(), ops.as_mut_ptr());
-        ops.into_iter().any(|node| {
-            let k = LLVMGetMDNodeNumOperands(node) as usize;
-            let mut fields: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); k];
-            LLVMGetMDNodeOperands(node, fields.as_mut_ptr());
-            k >= 2 && fields[0] == f.as_value_ref() && md_string(fields[1]).as_deref() == Some("kernel")
-        })
+    if cc == LLVMCallConv::LLVMSPIRKERNELCallConv as u32 || cc == LLVMCallConv::LLVMPTXKernelCallConv as u32 {
+        return true;
     }
-}
-
-unsafe fn md_string(v: LLVMValueRef) -> Option<String> {
-    if v.is_null() {
-        return None;
-    }
-    let mut len = 0u32;
-    let p = LLVMGetMDString(v, &mut len);
-    (!p.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize)).into_owned())
+    let me = MdOperand::Value(Value::from(f));
+    crate::ir::named_metadata_of(f, "nvvm.annotations")
+        .iter()
+        .any(|t| t.len() >= 2 && t[0] == me && t[1] == MdOperand::String("kernel".into()))
 }
 
 #[cfg(test)]

@@ -472,7 +472,7 @@ fn is_source(i: Inst<'_>) -> bool {
         LLVMOpcode::LLVMLandingPad | LLVMOpcode::LLVMCatchPad | LLVMOpcode::LLVMCleanupPad => true,
         LLVMOpcode::LLVMLoad => i.is_volatile() || i.is_atomic(),
         LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => {
-            if let Some(b) = builtin_of(i.raw()) {
+            if let Some(b) = builtin_of(i) {
                 return b.is_divergent();
             }
             match i.intrinsic_name() {

@@ -11,11 +11,17 @@
 //!   cloning, retargeting.
 //! - [`names`]: names and printed forms, with `opt`'s slot numbering.
 //! - [`value`]: typed handles and walks.
+//! - [`block`]: terminators, successors and what selects each edge.
+//! - [`metadata`]: named metadata, debug locations.
 
+pub mod block;
+pub mod metadata;
 mod module;
 mod names;
 pub mod value;
 
+pub use block::{edge_kinds, successors, terminator, EdgeKind};
+pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
 pub use module::*;
 pub use names::*;
 pub use value::{instructions, parameters, target_triple, Inst, Value};

@@ -174,6 +174,13 @@ impl<'ctx> Value<'ctx> {
 }
 
 impl<'ctx> Inst<'ctx> {
+    /// # Safety
+    /// `raw` must be a live instruction of a module whose context lives for
+    /// `'ctx`.
+    pub unsafe fn from_raw(raw: LLVMValueRef) -> Inst<'ctx> {
+        Inst { raw, _ctx: PhantomData }
+    }
+
     pub fn value(self) -> Value<'ctx> {
         Value { raw: self.raw, _ctx: PhantomData }
     }

@@ -56,7 +56,7 @@ impl CallGraph {
         if LLVMIsACallInst(i).is_null() {
             return;
         }
-        if builtin_of(i).is_some() {
+        if builtin_of(unsafe { crate::ir::Inst::from_raw(i) }).is_some() {
             self.direct_builtin_users.insert(f);
             return;
         }

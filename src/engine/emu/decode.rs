@@ -1044,7 +1044,7 @@ impl Dec {
             let k = ["eq", "le", "lt", "ge", "gt"].iter().position(|&n| n == k).ok_or_else(|| format!("unknown lane mask '{name}'"))?;
             return Ok(Some(SpecialKind::LaneMask(k as u8)));
         }
-        match builtin_of(i) {
+        match builtin_of(unsafe { simt_passes::ir::Inst::from_raw(i) }) {
             Some(Builtin::Barrier) | None => Ok(None),
             Some(b) => {
                 if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(i)) > 64 {
@@ -1641,13 +1641,13 @@ impl Dec {
             }
             return Ok(());
         }
-        if let Some(b) = builtin_of(i) {
+        if let Some(b) = builtin_of(unsafe { simt_passes::ir::Inst::from_raw(i) }) {
             if b == Builtin::Barrier {
                 if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
                     return Err(format!("'{name}' (a barrier that returns a value) is not supported"));
                 }
                 let id = self.barrier_names.len() as u32;
-                let desc = simt_passes::kernel_model::describe_barrier(i, &self.block_name(self.cur_block), id as usize + 1);
+                let desc = simt_passes::kernel_model::describe_barrier(unsafe { simt_passes::ir::Inst::from_raw(i) }, &self.block_name(self.cur_block), id as usize + 1);
                 self.barrier_names.push(desc);
                 self.emit(Inst::Barrier { id });
                 return Ok(());

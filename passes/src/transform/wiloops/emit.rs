@@ -588,7 +588,7 @@ impl Emitter {
         if let Some(&m) = vmap.get(&v) {
             return Ok(m);
         }
-        if builtin_of(v).is_some() {
+        if builtin_of(unsafe { crate::ir::Inst::from_raw(v) }).is_some() {
             // Defined in another region: recomputed here, never stored.
             return Ok(self.builtin_for(v));
         }
@@ -678,7 +678,7 @@ impl Emitter {
                 }
             }
             LLVMOpcode::LLVMCall => {
-                if builtin_of(i).is_some() {
+                if builtin_of(unsafe { crate::ir::Inst::from_raw(i) }).is_some() {
                     let v = self.builtin_for(i);
                     vmap.insert(i, v);
                     return Ok(());
@@ -736,7 +736,7 @@ impl Emitter {
     /// The value the builtin call `call` has for the current work-item, in
     /// the call's own type.
     unsafe fn builtin_for(&self, call: LLVMValueRef) -> LLVMValueRef {
-        let b = builtin_of(call).expect("a builtin call");
+        let b = builtin_of(unsafe { crate::ir::Inst::from_raw(call) }).expect("a builtin call");
         let v = self.builtin_value(b, self.items.as_ref().expect("inside a region"));
         let ty = LLVMTypeOf(call);
         if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind {

@@ -118,14 +118,14 @@ pub unsafe fn split_at_barriers(f: LLVMValueRef, names: &crate::ir::SlotNames) -
     for bb in blocks(f) {
         let name = names.of_value(LLVMBasicBlockAsValue(bb)).to_string();
         for i in instructions(bb) {
-            if builtin_of(i) == Some(Builtin::Barrier) {
+            if builtin_of(unsafe { crate::ir::Inst::from_raw(i) }) == Some(Builtin::Barrier) {
                 calls.push((i, name.clone()));
             }
         }
     }
     let mut sites = Vec::new();
     for (ordinal, (call, block_name)) in calls.into_iter().enumerate() {
-        let description = crate::kernel_model::describe_barrier(call, &block_name, ordinal + 1);
+        let description = crate::kernel_model::describe_barrier(unsafe { crate::ir::Inst::from_raw(call) }, &block_name, ordinal + 1);
         let bb = LLVMGetInstructionParent(call);
         let head = LLVMInsertBasicBlockInContext(ctx, bb, c"wi.head".as_ptr());
         let mid = LLVMInsertBasicBlockInContext(ctx, bb, c"wi.barrier".as_ptr());
@@ -287,7 +287,7 @@ unsafe fn remat_depth(v: LLVMValueRef, depth: u32) -> bool {
     if LLVMIsAInstruction(v).is_null() {
         return false;
     }
-    if builtin_of(v).is_some() {
+    if builtin_of(unsafe { crate::ir::Inst::from_raw(v) }).is_some() {
         return true;
     }
     if depth == 0 {

@@ -1,0 +1,101 @@
+//! Named metadata and debug locations.
+
+use super::value::{Inst, Value};
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, FunctionValue};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+
+/// One operand of a metadata tuple.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MdOperand<'ctx> {
+    /// A value wrapped as metadata (`ptr @f`, `i32 1`).
+    Value(Value<'ctx>),
+    /// `!"text"`.
+    String(String),
+    /// Anything else (nested nodes, null).
+    Other,
+}
+
+/// The tuples of the module's named metadata `name` (`!nvvm.annotations`), each
+/// as its operands.
+pub fn named_metadata<'ctx>(module: &Module<'ctx>, name: &str) -> Vec<Vec<MdOperand<'ctx>>> {
+    // SAFETY: a live module (inkwell invariant).
+    unsafe { tuples(module.as_mut_ptr(), name) }
+}
+
+/// The same for the module that holds `f`.
+pub fn named_metadata_of<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<Vec<MdOperand<'ctx>>> {
+    // SAFETY: `f` is live (inkwell invariant), and so is the module holding it.
+    unsafe { tuples(LLVMGetGlobalParent(f.as_value_ref()), name) }
+}
+
+/// # Safety
+/// `m` is a live module whose context lives for `'ctx`.
+unsafe fn tuples<'ctx>(m: LLVMModuleRef, name: &str) -> Vec<Vec<MdOperand<'ctx>>> {
+    let Ok(c_name) = std::ffi::CString::new(name) else { return Vec::new() };
+    // The operand arrays The operand arrays are
+    // sized by LLVM's own counts before being filled. Each operand is a
+    // metadata-as-value handle: nodes are asked for their operands, strings
+    // for their bytes (copied at once), and values are kept as handles of the
+    // module's context.
+    unsafe {
+        let n = LLVMGetNamedMetadataNumOperands(m, c_name.as_ptr()) as usize;
+        let mut nodes: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); n];
+        if n > 0 {
+            LLVMGetNamedMetadataOperands(m, c_name.as_ptr(), nodes.as_mut_ptr());
+        }
+        nodes
+            .into_iter()
+            .map(|node| {
+                let k = LLVMGetMDNodeNumOperands(node) as usize;
+                let mut fields: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); k];
+                if k > 0 {
+                    LLVMGetMDNodeOperands(node, fields.as_mut_ptr());
+                }
+                fields.into_iter().map(|f| md_operand(f)).collect()
+            })
+            .collect()
+    }
+}
+
+/// # Safety
+/// `f` is null or a live operand of a metadata node.
+unsafe fn md_operand<'ctx>(f: LLVMValueRef) -> MdOperand<'ctx> {
+    if f.is_null() {
+        return MdOperand::Other;
+    }
+    if !LLVMIsAMDString(f).is_null() {
+        let mut len = 0u32;
+        let p = LLVMGetMDString(f, &mut len);
+        return if p.is_null() {
+            MdOperand::Other
+        } else {
+            MdOperand::String(String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize)).into_owned())
+        };
+    }
+    if !LLVMIsAMDNode(f).is_null() {
+        return MdOperand::Other;
+    }
+    MdOperand::Value(Value::from_raw(f))
+}
+
+/// An instruction's debug location: file, line, column.
+pub fn debug_location(inst: Inst<'_>) -> Option<(String, u32, u32)> {
+    // SAFETY: `inst` is a live instruction; the file name is a buffer of
+    // `len` bytes owned by the debug info, copied at once.
+    unsafe {
+        let line = LLVMGetDebugLocLine(inst.raw());
+        if line == 0 {
+            return None;
+        }
+        let mut len = 0u32;
+        let p = LLVMGetDebugLocFilename(inst.raw(), &mut len);
+        let file = if p.is_null() {
+            String::from("?")
+        } else {
+            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize)).into_owned()
+        };
+        Some((file, line, LLVMGetDebugLocColumn(inst.raw())))
+    }
+}
