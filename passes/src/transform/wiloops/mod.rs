@@ -53,8 +53,8 @@ pub mod groups;
 mod layout;
 mod prepare;
 
-use crate::analysis::cache::FunctionAnalyses;
-use crate::cfg::BlockId;
+use crate::analysis::cache::{AnalysisCache, FunctionAnalyses};
+use crate::cfg::{BlockId, Cfg};
 use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
@@ -106,7 +106,7 @@ impl ModulePass for WorkItemLoops {
         let simt_callees = unsafe { crate::transform::call_graph::CallGraph::new(cx.module.as_mut_ptr()).builtin_users() };
         for k in kernels {
             let name = function_name(k);
-            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), k, &name, &simt_callees, self) }
+            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), cx.analyses, k, &name, &simt_callees, self) }
                 .map_err(|message| PassError::Unsupported { pass: NAME.into(), message: format!("kernel '{name}': {message}") })?;
             for w in warnings {
                 let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
@@ -119,9 +119,10 @@ impl ModulePass for WorkItemLoops {
 }
 
 /// Lowers one kernel; returns warnings.
-unsafe fn lower_kernel(
+unsafe fn lower_kernel<'ctx>(
     module: LLVMModuleRef,
-    k: FunctionValue<'_>,
+    analyses: &mut AnalysisCache<'ctx>,
+    k: FunctionValue<'ctx>,
     name: &str,
     simt_callees: &HashSet<LLVMValueRef>,
     options: &WorkItemLoops,
@@ -138,7 +139,7 @@ unsafe fn lower_kernel(
             return Err(format!("parameter {i} is passed by value (byval), which is not supported yet"));
         }
     }
-    prepare::remove_unreachable_blocks(kv);
+    prepare::remove_unreachable_blocks(&analyses.get(k).cfg);
     let names = SlotNames::new(k);
     let sites = prepare::split_at_barriers(kv, &names);
     let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
@@ -153,12 +154,17 @@ unsafe fn lower_kernel(
         }
     }
 
-    let fa = FunctionAnalyses::new(k);
-    let mut warnings = divergent_barrier_warnings(&fa, &sites);
+    // The CFG changed (barriers split, dead blocks gone): the cache rebuilds
+    // the view, and every analysis below is computed on it once.
+    let fa = analyses.get(k);
+    let mut warnings = divergent_barrier_warnings(fa, &sites);
     let uniformity = fa.uniformity();
     let loops = fa.loops();
-    let regions = regions(&fa, kv, &barrier_ids);
-    let region_sets: Vec<HashSet<LLVMBasicBlockRef>> = regions.iter().map(|r| r.blocks.iter().copied().collect()).collect();
+    let cfg = &fa.cfg;
+    let barrier_ids: HashMap<BlockId, u32> =
+        barrier_ids.iter().map(|(&b, &id)| (cfg.id_of_ref(b).expect("barrier blocks are reachable"), id)).collect();
+    let region_blocks = regions(fa, &barrier_ids);
+    let region_sets: Vec<HashSet<BlockId>> = region_blocks.iter().map(|r| r.blocks.iter().copied().collect()).collect();
     // One slot per work-group is right for a value equal in all work-items
     // as long as, within a region, no read of it can follow a write to it:
     // work-items of a region run one after another, so such a read would see
@@ -168,20 +174,31 @@ unsafe fn lower_kernel(
         if uniformity.is_divergent_raw(v) {
             return false;
         }
-        let def = LLVMGetInstructionParent(v);
-        let Some(b) = fa.cfg.id_of_ref(def) else { return false };
-        let mut l = loops.innermost(b);
+        let Some(def) = cfg.id_of_ref(LLVMGetInstructionParent(v)) else { return false };
+        let mut l = loops.innermost(def);
         while let Some(id) = l {
             if uniformity.divergent_loop_headers().contains(&loops.get(id).header) {
                 return false;
             }
             l = loops.get(id).parent;
         }
-        let uses = prepare::use_blocks(v);
-        !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(def, u, r)))
+        let uses: Vec<BlockId> = prepare::use_blocks(v).into_iter().filter_map(|u| cfg.id_of_ref(u)).collect();
+        !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(&cfg.cfg, def, u, r)))
     };
-    let barrier_set: HashSet<LLVMBasicBlockRef> = barrier_ids.keys().copied().collect();
-    let demoted = prepare::demote_cross_barrier_values(kv, &barrier_set, &shareable)?;
+    let mut barrier_blocks: Vec<BlockId> = barrier_ids.keys().copied().collect();
+    barrier_blocks.sort();
+    let demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &shareable)?;
+    let regions: Vec<Region> = region_blocks
+        .into_iter()
+        .map(|r| Region {
+            state: r.state,
+            entry: cfg.block(r.entry).as_mut_ptr(),
+            blocks: r.blocks.iter().map(|&b| cfg.block(b).as_mut_ptr()).collect(),
+            exit_states: r.exit_states,
+        })
+        .collect();
+    let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
+        barrier_ids.into_iter().map(|(b, id)| (cfg.block(b).as_mut_ptr(), id)).collect();
     let layout = layout::compute(module, kv, &demoted)?;
 
     let mut emitter = Emitter::new(module, kv, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
@@ -202,7 +219,6 @@ unsafe fn lower_kernel(
         None
     };
     emitter.emit_symbols(name, &barrier_names, ring);
-    drop(fa);
     if !LLVMGetFirstUse(kv).is_null() {
         return Err("the kernel is also called as a function, which is not supported".into());
     }
@@ -213,12 +229,12 @@ unsafe fn lower_kernel(
 /// Whether the end of `from` (where a demoted value is stored, after its
 /// definition) can reach `to` (where it is loaded) inside region `r`: `to` is
 /// `from` itself (a use after the definition) or reachable along region edges.
-unsafe fn reaches_within(from: LLVMBasicBlockRef, to: LLVMBasicBlockRef, r: &HashSet<LLVMBasicBlockRef>) -> bool {
+fn reaches_within(cfg: &Cfg, from: BlockId, to: BlockId, r: &HashSet<BlockId>) -> bool {
     if from == to {
         return true;
     }
-    let mut seen: HashSet<LLVMBasicBlockRef> = HashSet::new();
-    let mut work = prepare::successors(from);
+    let mut seen: HashSet<BlockId> = HashSet::new();
+    let mut work: Vec<BlockId> = cfg.succs(from).to_vec();
     while let Some(b) = work.pop() {
         if !r.contains(&b) || !seen.insert(b) {
             continue;
@@ -226,25 +242,33 @@ unsafe fn reaches_within(from: LLVMBasicBlockRef, to: LLVMBasicBlockRef, r: &Has
         if b == to {
             return true;
         }
-        work.extend(prepare::successors(b));
+        work.extend_from_slice(cfg.succs(b));
     }
     false
 }
 
+/// A region as blocks of the CFG view (see [`Region`]).
+struct RegionBlocks {
+    state: u32,
+    entry: BlockId,
+    blocks: Vec<BlockId>,
+    exit_states: Vec<u32>,
+}
+
 /// The regions of a prepared kernel: from the entry and after each barrier.
-unsafe fn regions(fa: &FunctionAnalyses<'_>, kv: LLVMValueRef, barrier_ids: &HashMap<LLVMBasicBlockRef, u32>) -> Vec<Region> {
+fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>) -> Vec<RegionBlocks> {
+    let cfg = &fa.cfg.cfg;
     let exit_state = barrier_ids.len() as u32 + 1;
-    let mut starts = vec![(0u32, LLVMGetEntryBasicBlock(kv))];
-    let mut by_id: Vec<(&LLVMBasicBlockRef, &u32)> = barrier_ids.iter().collect();
+    let mut starts = vec![(0u32, cfg.entry())];
+    let mut by_id: Vec<(&BlockId, &u32)> = barrier_ids.iter().collect();
     by_id.sort_by_key(|(_, id)| **id);
     for (&bb, &id) in by_id {
-        starts.push((id, prepare::successors(bb)[0]));
+        starts.push((id, cfg.succs(bb)[0]));
     }
-    let cfg = &fa.cfg;
     starts
         .into_iter()
         .map(|(state, entry)| {
-            let mut member: HashSet<LLVMBasicBlockRef> = HashSet::new();
+            let mut member: HashSet<BlockId> = HashSet::new();
             let mut exits: Vec<u32> = Vec::new();
             let mut work = vec![entry];
             while let Some(b) = work.pop() {
@@ -257,17 +281,16 @@ unsafe fn regions(fa: &FunctionAnalyses<'_>, kv: LLVMValueRef, barrier_ids: &Has
                 if !member.insert(b) {
                     continue;
                 }
-                let succ = prepare::successors(b);
+                let succ = cfg.succs(b);
                 if succ.is_empty() && !exits.contains(&exit_state) {
                     exits.push(exit_state);
                 }
-                work.extend(succ);
+                work.extend_from_slice(succ);
             }
             exits.sort();
-            let order = |b: LLVMBasicBlockRef| cfg.id_of_ref(b).and_then(|id| cfg.cfg.rpo_position(id)).unwrap_or(usize::MAX);
-            let mut blocks: Vec<LLVMBasicBlockRef> = member.into_iter().collect();
-            blocks.sort_by_key(|&b| order(b));
-            Region { state, entry, blocks, exit_states: exits }
+            let mut blocks: Vec<BlockId> = member.into_iter().collect();
+            blocks.sort_by_key(|&b| cfg.rpo_position(b).unwrap_or(usize::MAX));
+            RegionBlocks { state, entry, blocks, exit_states: exits }
         })
         .collect()
 }

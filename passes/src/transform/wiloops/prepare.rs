@@ -8,11 +8,16 @@
 //!
 //! The kernel itself is consumed by the pass; these edits never reach output.
 
+use crate::analysis::cache::FunctionAnalyses;
+use crate::cfg::BlockId;
+use crate::function_cfg::FunctionCfg;
+use crate::ir::Value;
 use crate::kernel_model::{builtin_of, Builtin};
+use inkwell::values::AsValueRef;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::LLVMOpcode;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// A barrier block after splitting, and where it came from.
 pub struct BarrierSite {
@@ -41,28 +46,16 @@ pub(super) unsafe fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
     out
 }
 
-pub(super) unsafe fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
-    let t = LLVMGetBasicBlockTerminator(bb);
-    if t.is_null() {
-        return Vec::new();
-    }
-    (0..LLVMGetNumSuccessors(t)).map(|i| LLVMGetSuccessor(t, i)).collect()
-}
-
 /// Deletes the blocks the entry cannot reach. No work-item runs them, yet a
 /// barrier there would start a region and the analyses would see blocks
 /// outside the CFG's traversal; clang and `llvm-stress` both emit such blocks.
 /// Their values can only be used in other unreachable blocks or in phis of
 /// reachable ones (for the dead edge), which lose that incoming entry.
-pub unsafe fn remove_unreachable_blocks(f: LLVMValueRef) {
-    let mut reachable: HashSet<LLVMBasicBlockRef> = HashSet::new();
-    let mut work = vec![LLVMGetEntryBasicBlock(f)];
-    while let Some(b) = work.pop() {
-        if reachable.insert(b) {
-            work.extend(successors(b));
-        }
-    }
-    let dead: Vec<LLVMBasicBlockRef> = blocks(f).into_iter().filter(|b| !reachable.contains(b)).collect();
+pub unsafe fn remove_unreachable_blocks(fcfg: &FunctionCfg<'_>) {
+    let cfg = &fcfg.cfg;
+    let (live, dead): (Vec<BlockId>, Vec<BlockId>) = cfg.blocks().partition(|&b| cfg.is_reachable(b));
+    let reachable: HashSet<LLVMBasicBlockRef> = live.into_iter().map(|b| fcfg.block(b).as_mut_ptr()).collect();
+    let dead: Vec<LLVMBasicBlockRef> = dead.into_iter().map(|b| fcfg.block(b).as_mut_ptr()).collect();
     if dead.is_empty() {
         return;
     }
@@ -186,22 +179,19 @@ pub struct Demoted {
     pub shared: bool,
 }
 
-/// Demotes every non-alloca value live into a barrier block. `shareable`
-/// says which values may live in one per-work-group slot.
+/// Demotes every non-alloca value live into a barrier block (by the
+/// function's [`liveness`](crate::analysis::liveness), computed before any
+/// change). `shareable` says which values may live in one per-work-group slot.
 pub unsafe fn demote_cross_barrier_values(
-    f: LLVMValueRef,
-    barrier_blocks: &HashSet<LLVMBasicBlockRef>,
+    fa: &FunctionAnalyses<'_>,
+    barrier_blocks: &[BlockId],
     shareable: &dyn Fn(LLVMValueRef) -> bool,
 ) -> Result<Vec<Demoted>, String> {
-    let all = blocks(f);
-    let mut preds: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> = HashMap::new();
-    for &b in &all {
-        for s in successors(b) {
-            preds.entry(s).or_default().push(b);
-        }
-    }
+    let f = fa.cfg.function.as_value_ref();
+    let liveness = fa.liveness();
+    let live_at_barrier: HashSet<Value<'_>> = barrier_blocks.iter().flat_map(|&b| liveness.live_in(b)).collect();
     let mut crossing = Vec::new();
-    for &b in &all {
+    for b in blocks(f) {
         for v in instructions(b) {
             // Work-item builtins, and cheap arithmetic on them, are
             // recomputed wherever they are used.
@@ -211,7 +201,7 @@ pub unsafe fn demote_cross_barrier_values(
             {
                 continue;
             }
-            if live_across_barrier(v, b, &preds, barrier_blocks) {
+            if live_at_barrier.contains(&Value::from_raw(v)) {
                 if !LLVMIsATerminatorInst(v).is_null() {
                     return Err(format!("the result of '{}' is live across a barrier", crate::ir::print_value(v)));
                 }
@@ -334,55 +324,6 @@ pub unsafe fn use_blocks(v: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
         }
     }
     out
-}
-
-/// Whether a path from a use of `v` back to its definition passes a barrier:
-/// SSA liveness, walked backwards from each use.
-unsafe fn live_across_barrier(
-    v: LLVMValueRef,
-    def: LLVMBasicBlockRef,
-    preds: &HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>>,
-    barrier_blocks: &HashSet<LLVMBasicBlockRef>,
-) -> bool {
-    let mut seen: HashSet<LLVMBasicBlockRef> = HashSet::new();
-    let mut work: Vec<LLVMBasicBlockRef> = Vec::new();
-    let mut u = LLVMGetFirstUse(v);
-    while !u.is_null() {
-        let user = LLVMGetUser(u);
-        u = LLVMGetNextUse(u);
-        if LLVMIsAInstruction(user).is_null() {
-            continue;
-        }
-        if !LLVMIsAPHINode(user).is_null() {
-            // A phi use happens at the end of the incoming block.
-            for i in 0..LLVMCountIncoming(user) {
-                if LLVMGetIncomingValue(user, i) == v {
-                    let from = LLVMGetIncomingBlock(user, i);
-                    if from != def {
-                        work.push(from);
-                    }
-                }
-            }
-        } else {
-            let ub = LLVMGetInstructionParent(user);
-            if ub != def {
-                work.push(ub);
-            }
-        }
-    }
-    while let Some(b) = work.pop() {
-        if !seen.insert(b) {
-            continue;
-        }
-        if barrier_blocks.contains(&b) {
-            return true;
-        }
-        if let Some(ps) = preds.get(&b) {
-            // The definition ends the live range on this path.
-            work.extend(ps.iter().copied().filter(|&p| p != def));
-        }
-    }
-    false
 }
 
 /// Whether `i` is an instruction whose opcode has no meaning per work-item on
