@@ -20,7 +20,7 @@
 
 use super::layout::{Layout, Slot};
 use crate::kernel_model::{builtin_of, Builtin};
-use crate::wg_abi::field;
+use crate::wg_abi::{field, Scalar, CTX_FIELDS};
 use llvm_sys::core::*;
 use llvm_sys::debuginfo::*;
 use llvm_sys::prelude::*;
@@ -99,13 +99,22 @@ impl Emitter {
         let i32t = LLVMInt32TypeInContext(ctx);
         let i8t = LLVMInt8TypeInContext(ctx);
         let ptr = LLVMPointerTypeInContext(ctx, 0);
-        let arr3 = LLVMArrayType2(i64t, 3);
-        let mut fields = [arr3, arr3, arr3, arr3, i32t, LLVMArrayType2(i32t, 3), ptr, ptr];
+        let mut fields: Vec<LLVMTypeRef> = CTX_FIELDS
+            .iter()
+            .map(|f| {
+                let t = match f.scalar {
+                    Scalar::U32 => i32t,
+                    Scalar::U64 => i64t,
+                    Scalar::Ptr => ptr,
+                };
+                f.array.map_or(t, |n| LLVMArrayType2(t, n as u64))
+            })
+            .collect();
         let ctx_ty = LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0);
         let mut params = [ptr, ptr];
         let fn_ty = LLVMFunctionType(i32t, params.as_mut_ptr(), 2, 0);
         let f = LLVMAddFunction(module, cs(&crate::wg_abi::wg_function(name)).as_ptr(), fn_ty);
-        let exit_state = barrier_blocks.len() as u32 + 1;
+        let exit_state = crate::wg_abi::exit_id(barrier_blocks.len() as u32);
         let kind = |k: &str| LLVMGetMDKindIDInContext(ctx, k.as_ptr().cast(), k.len() as u32);
         Emitter {
             ctx,
@@ -791,6 +800,8 @@ impl Emitter {
         };
         global_u64(&crate::wg_abi::scratch_per_item_symbol(name), self.layout.scratch_per_item);
         global_u64(&crate::wg_abi::local_bytes_symbol(name), self.layout.local_bytes);
+        assert_eq!(barrier_names.len() as u32, crate::wg_abi::barrier_table_len(self.barrier_blocks.len() as u32));
+        global_u64(&crate::wg_abi::barrier_count_symbol(name), barrier_names.len() as u64);
         if let Some(r) = ring {
             global_u64(&crate::wg_abi::wgi_ring_symbol(name), r);
         }

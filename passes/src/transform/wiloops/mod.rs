@@ -203,9 +203,9 @@ unsafe fn lower_kernel<'ctx>(
 
     let mut emitter = Emitter::new(module, kv, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.emit(&regions)?;
-    let mut barrier_names = vec!["the kernel's entry".to_string()];
+    let mut barrier_names = vec![crate::wg_abi::ENTRY_NAME.to_string()];
     barrier_names.extend(sites.iter().map(|s| s.description.clone()));
-    barrier_names.push("the kernel's exit".to_string());
+    barrier_names.push(crate::wg_abi::EXIT_NAME.to_string());
     let ring = if interleave > 1 {
         let ring = emitter.emit_interleaved(name, &regions, interleave as usize)?;
         if ring.is_none() {
@@ -258,7 +258,7 @@ struct RegionBlocks {
 /// The regions of a prepared kernel: from the entry and after each barrier.
 fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>) -> Vec<RegionBlocks> {
     let cfg = &fa.cfg.cfg;
-    let exit_state = barrier_ids.len() as u32 + 1;
+    let exit_state = crate::wg_abi::exit_id(barrier_ids.len() as u32);
     let mut starts = vec![(0u32, cfg.entry())];
     let mut by_id: Vec<(&BlockId, &u32)> = barrier_ids.iter().collect();
     by_id.sort_by_key(|(_, id)| **id);
