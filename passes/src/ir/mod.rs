@@ -11,11 +11,14 @@
 //!   cloning, retargeting.
 //! - [`names`]: names and printed forms, with `opt`'s slot numbering.
 //! - [`value`]: typed handles and walks.
+//! - `edit`: types, an instruction builder and in-place edits on the handles.
 
+mod edit;
 mod module;
 mod names;
 pub mod value;
 
+pub use edit::{branches_to, delete_block, insert_block_before, Builder, Ty};
 pub use module::*;
 pub use names::*;
 pub use value::{instructions, parameters, target_triple, Inst, Value};

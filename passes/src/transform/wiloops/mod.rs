@@ -55,10 +55,11 @@ mod prepare;
 
 use crate::analysis::cache::{AnalysisCache, FunctionAnalyses};
 use crate::cfg::{BlockId, Cfg};
-use crate::ir::{defined_functions, function_name, SlotNames};
+use crate::ir::{defined_functions, function_name, SlotNames, Value};
 use crate::kernel_model::is_kernel;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use emit::{Emitter, Region};
+use inkwell::targets::TargetData;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -104,9 +105,10 @@ impl ModulePass for WorkItemLoops {
             return Ok(Changed::Nothing);
         }
         let simt_callees = unsafe { crate::transform::call_graph::CallGraph::new(cx.module.as_mut_ptr()).builtin_users() };
+        let td = TargetData::create(&cx.module.get_data_layout().as_str().to_string_lossy());
         for k in kernels {
             let name = function_name(k);
-            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), cx.analyses, k, &name, &simt_callees, self) }
+            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), &td, cx.analyses, k, &name, &simt_callees, self) }
                 .map_err(|message| PassError::Unsupported { pass: NAME.into(), message: format!("kernel '{name}': {message}") })?;
             for w in warnings {
                 let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
@@ -121,6 +123,7 @@ impl ModulePass for WorkItemLoops {
 /// Lowers one kernel; returns warnings.
 unsafe fn lower_kernel<'ctx>(
     module: LLVMModuleRef,
+    td: &TargetData,
     analyses: &mut AnalysisCache<'ctx>,
     k: FunctionValue<'ctx>,
     name: &str,
@@ -141,12 +144,12 @@ unsafe fn lower_kernel<'ctx>(
     }
     prepare::remove_unreachable_blocks(&analyses.get(k).cfg);
     let names = SlotNames::new(k);
-    let sites = prepare::split_at_barriers(kv, &names);
+    let sites = prepare::split_at_barriers(k, &names);
     let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
-        sites.iter().enumerate().map(|(i, s)| (s.block, i as u32 + 1)).collect();
+        sites.iter().enumerate().map(|(i, s)| (s.block.as_mut_ptr(), i as u32 + 1)).collect();
     if !sites.is_empty() {
-        for bb in prepare::blocks(kv) {
-            for i in prepare::instructions(bb) {
+        for bb in k.get_basic_block_iter() {
+            for i in crate::ir::instructions(bb) {
                 if let Some(reason) = prepare::unsupported_reason(i) {
                     return Err(reason);
                 }
@@ -170,11 +173,11 @@ unsafe fn lower_kernel<'ctx>(
     // work-items of a region run one after another, so such a read would see
     // a later work-item's update... Each region instead reads the slot once,
     // before its work-item loop (emit.rs), and only writes follow.
-    let shareable = |v: LLVMValueRef| {
-        if uniformity.is_divergent_raw(v) {
+    let shareable = |v: Value<'ctx>| {
+        if uniformity.is_divergent(v) {
             return false;
         }
-        let Some(def) = cfg.id_of_ref(LLVMGetInstructionParent(v)) else { return false };
+        let Some(def) = v.as_inst().and_then(|i| cfg.id(i.block())) else { return false };
         let mut l = loops.innermost(def);
         while let Some(id) = l {
             if uniformity.divergent_loop_headers().contains(&loops.get(id).header) {
@@ -182,7 +185,7 @@ unsafe fn lower_kernel<'ctx>(
             }
             l = loops.get(id).parent;
         }
-        let uses: Vec<BlockId> = prepare::use_blocks(v).into_iter().filter_map(|u| cfg.id_of_ref(u)).collect();
+        let uses: Vec<BlockId> = prepare::use_blocks(v).into_iter().filter_map(|u| cfg.id(u)).collect();
         !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(&cfg.cfg, def, u, r)))
     };
     let mut barrier_blocks: Vec<BlockId> = barrier_ids.keys().copied().collect();
@@ -199,7 +202,7 @@ unsafe fn lower_kernel<'ctx>(
         .collect();
     let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
         barrier_ids.into_iter().map(|(b, id)| (cfg.block(b).as_mut_ptr(), id)).collect();
-    let layout = layout::compute(module, kv, &demoted)?;
+    let layout = layout::compute(td, k, &demoted)?;
 
     let mut emitter = Emitter::new(module, kv, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.emit(&regions)?;
@@ -297,11 +300,11 @@ fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>) -> Ve
 
 /// Barriers control dependent on a divergent branch: legal only if every
 /// dynamic instance is still reached by all work-items, so warn, not reject.
-fn divergent_barrier_warnings(fa: &FunctionAnalyses<'_>, sites: &[prepare::BarrierSite]) -> Vec<String> {
+fn divergent_barrier_warnings(fa: &FunctionAnalyses<'_>, sites: &[prepare::BarrierSite<'_>]) -> Vec<String> {
     let names = SlotNames::new(fa.cfg.function);
     let mut out = Vec::new();
     for site in sites {
-        let Some(b) = fa.cfg.id_of_ref(site.block) else { continue };
+        let Some(b) = fa.cfg.id(site.block) else { continue };
         // Iterated control dependence: the barrier runs when the branches it
         // depends on go its way, and those branches run when theirs do.
         let mut divergent: Vec<BlockId> = Vec::new();

@@ -68,7 +68,7 @@ impl Emitter {
         let mut phis: Vec<(LLVMValueRef, LLVMValueRef)> = Vec::new();
         for &kb in &r.blocks {
             LLVMPositionBuilderAtEnd(self.b, bmap[&kb]);
-            for i in super::super::prepare::instructions(kb) {
+            for i in instructions(kb) {
                 self.clone_instruction(i, &mut vmap, &bmap, &exits, &mut phis)?;
             }
         }
@@ -93,7 +93,7 @@ impl Emitter {
             // Defined in another region: recomputed here, never stored.
             return Ok(self.builtin_for(v));
         }
-        if !LLVMIsAInstruction(v).is_null() && super::super::prepare::rematerializable(v) {
+        if !LLVMIsAInstruction(v).is_null() && super::super::prepare::rematerializable(crate::ir::Value::from_raw(v)) {
             // Cheap arithmetic on work-item ids from another region:
             // recomputed at the use, from its recomputed operands.
             let c = LLVMInstructionClone(v);

@@ -128,5 +128,5 @@ pub(super) fn chain(regions: &[Region], exit_state: u32) -> Option<Vec<&Region>>
 
 /// Instructions in a region: the seed's measure of a statement's size.
 pub(super) fn region_size(r: &Region) -> u64 {
-    r.blocks.iter().map(|&b| unsafe { super::super::prepare::instructions(b).len() as u64 }).sum()
+    r.blocks.iter().map(|&b| unsafe { instructions(b).len() as u64 }).sum()
 }

@@ -208,3 +208,15 @@ pub(super) unsafe fn add_incoming(phi: LLVMValueRef, v: LLVMValueRef, from: LLVM
     let mut bs = [from];
     LLVMAddIncoming(phi, vs.as_mut_ptr(), bs.as_mut_ptr(), 1);
 }
+
+/// The instructions of a kernel block, as raw values (for the builders not
+/// yet moved onto `crate::ir`).
+pub(super) unsafe fn instructions(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    let mut i = LLVMGetFirstInstruction(bb);
+    while !i.is_null() {
+        out.push(i);
+        i = LLVMGetNextInstruction(i);
+    }
+    out
+}
