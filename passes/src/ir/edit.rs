@@ -54,6 +54,13 @@ impl<'ctx> Ty<'ctx> {
         unsafe { Value::from_raw(LLVMGetPoison(self.raw)) }
     }
 
+    /// The return type of a function type.
+    pub fn return_type(self) -> Ty<'ctx> {
+        assert_eq!(self.kind(), LLVMTypeKind::LLVMFunctionTypeKind, "the return type of a non-function type");
+        // SAFETY: `raw` is a live function type.
+        Ty { raw: unsafe { LLVMGetReturnType(self.raw) }, _ctx: PhantomData }
+    }
+
     /// Allocation size in bytes under `td` (`sizeof` in C).
     pub fn abi_size(self, td: &TargetData) -> u64 {
         // SAFETY: `raw` is a live sized type and `td` a live target data.
@@ -145,6 +152,12 @@ impl<'ctx> Value<'ctx> {
         assert_eq!(self.ty(), new.ty(), "replacement of another type");
         // SAFETY: both are live values of one type.
         unsafe { LLVMReplaceAllUsesWith(self.raw(), new.raw()) }
+    }
+
+    /// Whether anything uses the value (instructions, constants, globals).
+    pub fn has_uses(self) -> bool {
+        // SAFETY: `raw` is a live value.
+        unsafe { !LLVMGetFirstUse(self.raw()).is_null() }
     }
 
     /// Sets the name (LLVM makes it unique in the function).
@@ -269,6 +282,13 @@ pub fn delete_block(bb: BasicBlock<'_>) {
     // SAFETY: `bb` is a live block; LLVM removes it from its function and
     // frees it with its instructions. Its handles end here.
     unsafe { LLVMDeleteBasicBlock(bb.as_mut_ptr()) }
+}
+
+/// Deletes a function nothing uses any more. Its handles end here.
+pub fn delete_function(f: inkwell::values::FunctionValue<'_>) {
+    assert!(!Value::from(f).has_uses(), "deleting a function still in use");
+    // SAFETY: `f` is a live function with no uses; LLVM frees it and its body.
+    unsafe { LLVMDeleteFunction(inkwell::values::AsValueRef::as_value_ref(&f)) }
 }
 
 /// An instruction builder; every instruction it makes goes where it was

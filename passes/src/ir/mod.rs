@@ -18,7 +18,7 @@ mod module;
 mod names;
 pub mod value;
 
-pub use edit::{branches_to, delete_block, insert_block_before, Builder, Ty};
+pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
 pub use module::*;
 pub use names::*;
 pub use value::{instructions, parameters, target_triple, Inst, Value};

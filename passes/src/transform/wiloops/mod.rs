@@ -59,9 +59,9 @@ use crate::ir::{defined_functions, function_name, SlotNames, Value};
 use crate::kernel_model::is_kernel;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use emit::{Emitter, Region};
+use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::targets::TargetData;
 use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -121,6 +121,9 @@ impl ModulePass for WorkItemLoops {
 }
 
 /// Lowers one kernel; returns warnings.
+///
+/// # Safety
+/// `module` must be the module that holds `k`, and `simt_callees` functions of it.
 unsafe fn lower_kernel<'ctx>(
     module: LLVMModuleRef,
     td: &TargetData,
@@ -132,13 +135,12 @@ unsafe fn lower_kernel<'ctx>(
 ) -> Result<Vec<String>, String> {
     let interleave = options.interleave;
     let kv = k.as_value_ref();
-    let ret = LLVMGetReturnType(LLVMGlobalGetValueType(kv));
-    if LLVMGetTypeKind(ret) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+    if !Value::from(k).global_value_type().return_type().is_void() {
         return Err("kernels must return void".into());
     }
-    let byval = LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5);
-    for i in 0..LLVMCountParams(kv) {
-        if !LLVMGetEnumAttributeAtIndex(kv, i + 1, byval).is_null() {
+    let byval = Attribute::get_named_enum_kind_id("byval");
+    for i in 0..k.count_params() {
+        if k.get_enum_attribute(AttributeLoc::Param(i), byval).is_some() {
             return Err(format!("parameter {i} is passed by value (byval), which is not supported yet"));
         }
     }
@@ -222,10 +224,10 @@ unsafe fn lower_kernel<'ctx>(
         None
     };
     emitter.emit_symbols(name, &barrier_names, ring);
-    if !LLVMGetFirstUse(kv).is_null() {
+    if Value::from(k).has_uses() {
         return Err("the kernel is also called as a function, which is not supported".into());
     }
-    LLVMDeleteFunction(kv);
+    crate::ir::delete_function(k);
     Ok(warnings)
 }
 
