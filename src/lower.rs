@@ -96,7 +96,7 @@ fn opencl_leftover(module: &Module<'_>) -> Option<String> {
             for i in bb.get_instructions() {
                 let v = i.as_value_ref();
                 let is_call = unsafe { !llvm_sys::core::LLVMIsACallInst(v).is_null() };
-                if is_call && builtin_of(unsafe { simt_passes::ir::Inst::from_raw(v) }).is_some() {
+                if is_call && unsafe { simt_passes::ir::Value::from_raw(v) }.as_inst().and_then(builtin_of).is_some() {
                     let callee = simt_passes::ir::called_function_name(v).unwrap_or_default();
                     if !callee.starts_with("llvm.") {
                         return Some(format!("'{name}' calls the OpenCL built-in '{callee}'"));

@@ -30,37 +30,138 @@
 //!          /* 2: compiled for another work-group size (local-size=…)         */
 //! const uint64_t simt_wg_K_scratch_per_item;
 //! const uint64_t simt_wg_K_local_bytes;
+//! const uint64_t simt_wg_K_barrier_count;  /* entries in simt_wg_K_barriers */
 //! const char *const simt_wg_K_barriers[]; /* barrier id -> "file:line:col" or */
 //!                                         /* "block %name": id 0 is the entry, */
 //!                                         /* the last id is the kernel's exit  */
 //! ```
 //!
 //! Work-group sizes are uniform: the global size is `num_groups * local_size`.
+//!
+//! The struct is defined once, in the table [`CTX_FIELDS`] (with the Rust
+//! [`WgContext`] and the LLVM field indices [`field`] from the same list);
+//! `test-ir/aot/simt_wg.h` is generated from it ([`c_header`]) and checked by
+//! a C compiler with `offsetof` (`passes/tests/wg_abi_header.rs`).
 
-/// Bit-for-bit the C struct above.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct WgContext {
-    pub group_id: [u64; 3],
-    pub num_groups: [u64; 3],
-    pub local_size: [u64; 3],
-    pub global_offset: [u64; 3],
-    pub work_dim: u32,
-    pub error: [u32; 3],
-    pub local_mem: *mut u8,
-    pub scratch: *mut u8,
+/// The scalar type of a context field (or of its array elements).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    U32,
+    U64,
+    /// `void *`, address space 0.
+    Ptr,
 }
 
-/// Field indices of [`WgContext`] in the LLVM struct type the pass builds.
-pub mod field {
-    pub const GROUP_ID: u32 = 0;
-    pub const NUM_GROUPS: u32 = 1;
-    pub const LOCAL_SIZE: u32 = 2;
-    pub const GLOBAL_OFFSET: u32 = 3;
-    pub const WORK_DIM: u32 = 4;
-    pub const ERROR: u32 = 5;
-    pub const LOCAL_MEM: u32 = 6;
-    pub const SCRATCH: u32 = 7;
+impl Scalar {
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Scalar::U32 => "uint32_t",
+            Scalar::U64 => "uint64_t",
+            Scalar::Ptr => "void *",
+        }
+    }
+}
+
+/// One field of `struct simt_wg_ctx`: everything the pass (the LLVM struct
+/// type), the runtime ([`WgContext`]) and C (`simt_wg.h`) need to agree on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CtxField {
+    pub name: &'static str,
+    pub scalar: Scalar,
+    /// Array length, `None` for a scalar field.
+    pub array: Option<u32>,
+    /// Byte offset in the struct (from the `#[repr(C)]` definition).
+    pub offset: usize,
+    /// The comment in `simt_wg.h`.
+    pub doc: &'static str,
+}
+
+/// Defines, from one list, the `#[repr(C)]` struct [`WgContext`], its field
+/// indices in [`field`] (the LLVM struct's element numbers) and [`CTX_FIELDS`].
+macro_rules! wg_context {
+    ($($index:literal $konst:ident $name:ident: $rust:ty = $scalar:ident $(x $len:literal)?, $doc:literal;)*) => {
+        /// Bit-for-bit `struct simt_wg_ctx` (the module documentation).
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug)]
+        pub struct WgContext {
+            $(#[doc = $doc] pub $name: $rust,)*
+        }
+
+        /// Field indices of [`WgContext`] in the LLVM struct type the pass builds.
+        pub mod field {
+            $(pub const $konst: u32 = $index;)*
+        }
+
+        /// The fields of [`WgContext`], in order.
+        pub const CTX_FIELDS: &[CtxField] = &[
+            $(CtxField {
+                name: stringify!($name),
+                scalar: Scalar::$scalar,
+                array: wg_context!(@len $($len)?),
+                offset: std::mem::offset_of!(WgContext, $name),
+                doc: $doc,
+            },)*
+        ];
+    };
+    (@len) => { None };
+    (@len $len:literal) => { Some($len) };
+}
+
+wg_context! {
+    0 GROUP_ID group_id: [u64; 3] = U64 x 3, "this work-group's id";
+    1 NUM_GROUPS num_groups: [u64; 3] = U64 x 3, "work-groups in the launch, per dimension";
+    2 LOCAL_SIZE local_size: [u64; 3] = U64 x 3, "work-items per work-group, per dimension";
+    3 GLOBAL_OFFSET global_offset: [u64; 3] = U64 x 3, "the launch's global offset";
+    4 WORK_DIM work_dim: u32 = U32, "1, 2 or 3";
+    5 ERROR error: [u32; 3] = U32 x 3, "on return 1: two barrier ids that disagreed, then 0";
+    6 LOCAL_MEM local_mem: *mut u8 = Ptr, "simt_wg_K_local_bytes (+ __local arguments)";
+    7 SCRATCH scratch: *mut u8 = Ptr, "simt_wg_K_scratch_per_item x work-items, 64-byte aligned";
+}
+
+/// `struct simt_wg_ctx` in C, generated from [`CTX_FIELDS`].
+pub fn c_struct() -> String {
+    let mut out = String::from("struct simt_wg_ctx {\n");
+    for f in CTX_FIELDS {
+        let decl = match (f.scalar, f.array) {
+            (Scalar::Ptr, None) => format!("void *{};", f.name),
+            (s, None) => format!("{} {};", s.c_name(), f.name),
+            (s, Some(n)) => format!("{} {}[{n}];", s.c_name(), f.name),
+        };
+        out += &format!("  {decl:<26} /* {} */\n", f.doc);
+    }
+    out += "};\n";
+    out
+}
+
+/// `test-ir/aot/simt_wg.h`, generated from this module's tables; a test
+/// checks the file is up to date (`SIMT_BLESS=1` rewrites it).
+pub fn c_header() -> String {
+    format!(
+        r#"/* The C ABI of work-group functions made by simt-wiloops. GENERATED from
+ * passes/src/wg_abi.rs (the authoritative description) by its tests: edit
+ * the tables there and run them with SIMT_BLESS=1. For a kernel K,
+ * `simt-opt -passes='always-inline,simt-lower-ocl-builtins,simt-wiloops,default<O3>'
+ *  -mtriple=x86_64-unknown-linux-gnu --filetype=obj K.ll -o K.o` defines: */
+#ifndef SIMT_WG_H
+#define SIMT_WG_H
+#include <stdint.h>
+
+{c_struct}
+/* args[i] points at the value of kernel parameter i (for a buffer: at the
+ * buffer's address). Returns 0, 1 if work-items reached different barriers,
+ * 2 if compiled for another work-group size. simt_wg_K_barriers holds
+ * simt_wg_K_barrier_count names: id 0 the entry, then each barrier, last the exit. */
+#define SIMT_WG_DECLARE(K)                                                     \
+  uint32_t simt_wg_##K(void *const *args, struct simt_wg_ctx *ctx);           \
+  extern const uint64_t simt_wg_##K##_scratch_per_item;                        \
+  extern const uint64_t simt_wg_##K##_local_bytes;                             \
+  extern const uint64_t simt_wg_##K##_barrier_count;                           \
+  extern const char *const simt_wg_##K##_barriers[];
+
+#endif
+"#,
+        c_struct = c_struct()
+    )
 }
 
 /// `extern "C" fn(args, ctx) -> status`.
@@ -103,6 +204,28 @@ pub fn local_bytes_symbol(kernel: &str) -> String {
 pub fn barriers_symbol(kernel: &str) -> String {
     format!("simt_wg_{kernel}_barriers")
 }
+
+/// `const uint64_t simt_wg_K_barrier_count`: the number of names in
+/// `simt_wg_K_barriers`, [`barrier_table_len`] of the kernel's barriers.
+pub fn barrier_count_symbol(kernel: &str) -> String {
+    format!("simt_wg_{kernel}_barrier_count")
+}
+
+/// The barrier-name table, indexed by barrier id (the states the
+/// dispatcher runs on): id 0 is the kernel's entry, ids `1..=n` its `n`
+/// barriers in layout order, id `n + 1` (= [`exit_id`]) its exit.
+pub fn barrier_table_len(barriers: u32) -> u32 {
+    barriers + 2
+}
+
+/// The id of the kernel's exit in a kernel with `barriers` barriers.
+pub fn exit_id(barriers: u32) -> u32 {
+    barriers + 1
+}
+
+/// The names of the table's first and last entries.
+pub const ENTRY_NAME: &str = "the kernel's entry";
+pub const EXIT_NAME: &str = "the kernel's exit";
 
 /// Alignment of every context array and of `scratch` itself.
 pub const SCRATCH_ALIGN: usize = 64;

@@ -125,16 +125,11 @@ pub fn compile(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<
     let scratch_per_item = read_u64(wg_abi::scratch_per_item_symbol(kernel))?;
     let local_bytes = read_u64(wg_abi::local_bytes_symbol(kernel))?;
     let barriers = jit.lookup(&wg_abi::barriers_symbol(kernel))? as *const *const std::ffi::c_char;
-    // Entry, one name per barrier, exit: the table ends with the exit's name.
-    let mut barrier_names = Vec::new();
-    loop {
-        let s = unsafe { CStr::from_ptr(*barriers.add(barrier_names.len())) }.to_string_lossy().into_owned();
-        let last = s == "the kernel's exit";
-        barrier_names.push(s);
-        if last {
-            break;
-        }
-    }
+    // Entry, one name per barrier, exit: the ABI says how many.
+    let count = read_u64(wg_abi::barrier_count_symbol(kernel))? as usize;
+    let barrier_names = (0..count)
+        .map(|i| unsafe { CStr::from_ptr(*barriers.add(i)) }.to_string_lossy().into_owned())
+        .collect();
     // Present only when the pass could interleave this kernel.
     let interleaved = match (opts.interleave > 1, jit.lookup(&wg_abi::wgi_ring_symbol(kernel))) {
         (true, Ok(ring)) => {

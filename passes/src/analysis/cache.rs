@@ -5,7 +5,7 @@
 //! trusted: each entry remembers the CFG it was computed on, and asking for a
 //! function whose blocks or edges changed since recomputes everything. That
 //! check costs one walk over the terminators, far less than any analysis.
-//! Analyses that read instructions as well as the CFG (uniformity) are dropped
+//! Analyses that read instructions as well as the CFG (uniformity, liveness) are dropped
 //! by [`AnalysisCache::invalidate_values`], which the driver calls after any
 //! pass that reports a change; after LLVM's own passes the whole cache goes.
 //!
@@ -19,6 +19,7 @@
 use crate::analysis::control_deps::ControlDeps;
 use crate::analysis::cycles::CycleInfo;
 use crate::analysis::dominators::DomTree;
+use crate::analysis::liveness::FunctionLiveness;
 use crate::analysis::loops::LoopInfo;
 use crate::analysis::post_dominators::PostDomTree;
 use crate::analysis::uniformity::Uniformity;
@@ -38,6 +39,7 @@ pub struct FunctionAnalyses<'ctx> {
     cycles: OnceCell<CycleInfo>,
     control_deps: OnceCell<ControlDeps>,
     uniformity: OnceCell<Uniformity>,
+    liveness: OnceCell<FunctionLiveness<'ctx>>,
 }
 
 impl<'ctx> FunctionAnalyses<'ctx> {
@@ -50,6 +52,7 @@ impl<'ctx> FunctionAnalyses<'ctx> {
             cycles: OnceCell::new(),
             control_deps: OnceCell::new(),
             uniformity: OnceCell::new(),
+            liveness: OnceCell::new(),
         }
     }
 
@@ -75,6 +78,10 @@ impl<'ctx> FunctionAnalyses<'ctx> {
 
     pub fn uniformity(&self) -> &Uniformity {
         self.uniformity.get_or_init(|| Uniformity::compute(&self.cfg, self.cycles()))
+    }
+
+    pub fn liveness(&self) -> &FunctionLiveness<'ctx> {
+        self.liveness.get_or_init(|| FunctionLiveness::compute(&self.cfg))
     }
 }
 
@@ -111,6 +118,7 @@ impl<'ctx> AnalysisCache<'ctx> {
     pub fn invalidate_values(&mut self) {
         for e in self.entries.values_mut() {
             e.uniformity = OnceCell::new();
+            e.liveness = OnceCell::new();
         }
     }
 
@@ -147,6 +155,7 @@ impl<'ctx> AnalysisCache<'ctx> {
             check!(cycles, "cycle info");
             check!(control_deps, "control dependences");
             check!(uniformity, "uniformity");
+            check!(liveness, "liveness");
         }
         Ok(())
     }

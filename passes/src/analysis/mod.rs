@@ -8,5 +8,6 @@ pub mod loops;
 pub mod post_dominators;
 pub mod private_memory;
 pub mod cache;
+pub mod liveness;
 pub mod uniformity;
 pub mod convergence;

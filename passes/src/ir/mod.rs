@@ -13,8 +13,10 @@
 //! - [`value`]: typed handles and walks.
 //! - [`block`]: terminators, successors and what selects each edge.
 //! - [`metadata`]: named metadata, debug locations.
+//! - `edit`: types, an instruction builder and in-place edits on the handles.
 
 pub mod block;
+mod edit;
 pub mod metadata;
 mod module;
 mod names;
@@ -22,6 +24,7 @@ pub mod value;
 
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
+pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
 pub use module::*;
 pub use names::*;
 pub use value::{instructions, parameters, target_triple, Inst, Value};

@@ -293,6 +293,21 @@ impl<'ctx> Inst<'ctx> {
         assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr));
         unsafe { LLVMGetNumArgOperands(self.raw) }
     }
+
+    /// A phi's incoming entries: each value with the block it comes from.
+    pub fn incoming(self) -> Vec<(Value<'ctx>, BasicBlock<'ctx>)> {
+        assert!(self.is_phi(), "incoming entries of a non-phi");
+        // SAFETY: `raw` is a live phi; indices are below its incoming count,
+        // and its incoming blocks are live blocks of the same context.
+        unsafe {
+            (0..LLVMCountIncoming(self.raw))
+                .map(|k| {
+                    let bb = BasicBlock::new(LLVMGetIncomingBlock(self.raw, k)).expect("a phi's incoming block is not null");
+                    (Value::from_raw(LLVMGetIncomingValue(self.raw, k)), bb)
+                })
+                .collect()
+        }
+    }
 }
 
 impl<'ctx> From<InstructionValue<'ctx>> for Inst<'ctx> {

@@ -56,7 +56,7 @@ impl CallGraph {
         if LLVMIsACallInst(i).is_null() {
             return;
         }
-        if builtin_of(unsafe { crate::ir::Inst::from_raw(i) }).is_some() {
+        if unsafe { crate::ir::Value::from_raw(i) }.as_inst().and_then(builtin_of).is_some() {
             self.direct_builtin_users.insert(f);
             return;
         }

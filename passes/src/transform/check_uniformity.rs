@@ -206,7 +206,7 @@ unsafe fn is_check_call(i: LLVMValueRef) -> bool {
 /// Calls after which the lanes running on may not be those that ran before:
 /// barriers and calls into unknown code (intrinsics are neither).
 unsafe fn may_regroup(call: LLVMValueRef) -> bool {
-    if crate::kernel_model::builtin_of(crate::ir::Inst::from_raw(call)) == Some(crate::kernel_model::Builtin::Barrier) {
+    if unsafe { crate::ir::Value::from_raw(call) }.as_inst().and_then(crate::kernel_model::builtin_of) == Some(crate::kernel_model::Builtin::Barrier) {
         return true;
     }
     let callee = LLVMGetCalledValue(call);

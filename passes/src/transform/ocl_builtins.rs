@@ -163,7 +163,7 @@ const SEQ_CST: LLVMAtomicOrdering = LLVMAtomicOrdering::LLVMAtomicOrderingSequen
 /// The replacement for one call (`Some(null)` for a void call now erased),
 /// `None` to leave it, or an error naming an unsupported built-in.
 unsafe fn lower(b: LLVMBuilderRef, m: LLVMModuleRef, i: LLVMValueRef, base: &str, params: &str) -> Result<Option<LLVMValueRef>, String> {
-    if crate::kernel_model::builtin_of(crate::ir::Inst::from_raw(i)).is_some() {
+    if unsafe { crate::ir::Value::from_raw(i) }.as_inst().and_then(crate::kernel_model::builtin_of).is_some() {
         return Ok(None);
     }
     let code = first_param_code(params);

@@ -1044,7 +1044,7 @@ impl Dec {
             let k = ["eq", "le", "lt", "ge", "gt"].iter().position(|&n| n == k).ok_or_else(|| format!("unknown lane mask '{name}'"))?;
             return Ok(Some(SpecialKind::LaneMask(k as u8)));
         }
-        match builtin_of(unsafe { simt_passes::ir::Inst::from_raw(i) }) {
+        match unsafe { simt_passes::ir::Value::from_raw(i) }.as_inst().and_then(builtin_of) {
             Some(Builtin::Barrier) | None => Ok(None),
             Some(b) => {
                 if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(i)) > 64 {
@@ -1641,7 +1641,7 @@ impl Dec {
             }
             return Ok(());
         }
-        if let Some(b) = builtin_of(unsafe { simt_passes::ir::Inst::from_raw(i) }) {
+        if let Some(b) = unsafe { simt_passes::ir::Value::from_raw(i) }.as_inst().and_then(builtin_of) {
             if b == Builtin::Barrier {
                 if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
                     return Err(format!("'{name}' (a barrier that returns a value) is not supported"));

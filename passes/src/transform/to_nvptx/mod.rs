@@ -275,7 +275,7 @@ unsafe fn replace_builtins(m: LLVMModuleRef) -> Result<(), String> {
     let i32t = LLVMInt32TypeInContext(ctx);
     let b = LLVMCreateBuilderInContext(ctx);
     for call in all_calls(m) {
-        let Some(builtin) = builtin_of(unsafe { crate::ir::Inst::from_raw(call) }) else { continue };
+        let Some(builtin) = unsafe { crate::ir::Value::from_raw(call) }.as_inst().and_then(builtin_of) else { continue };
         let callee = crate::ir::called_function_name(call).unwrap_or_default();
         if callee.starts_with("llvm.nvvm.") {
             continue; // already CUDA dialect

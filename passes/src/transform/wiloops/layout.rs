@@ -10,10 +10,11 @@
 //!   group of `n` finds allocation `a` at `scratch + offset(a)·n + w·size(a)`
 //!   and consecutive work-items touch consecutive addresses.
 
-use super::prepare::{blocks, instructions, Demoted};
-use llvm_sys::core::*;
+use super::prepare::Demoted;
+use crate::ir::{instructions, Value};
+use inkwell::targets::TargetData;
+use inkwell::values::FunctionValue;
 use llvm_sys::prelude::*;
-use llvm_sys::target::*;
 use std::collections::HashSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,45 +41,43 @@ fn align_to(x: u64, a: u64) -> u64 {
 }
 
 /// Lays out the local variables `kernel` uses and all of its allocas.
-pub unsafe fn compute(module: LLVMModuleRef, kernel: LLVMValueRef, demoted: &[Demoted]) -> Result<Layout, String> {
-    let td = LLVMGetModuleDataLayout(module);
+pub fn compute(td: &TargetData, kernel: FunctionValue<'_>, demoted: &[Demoted<'_>]) -> Result<Layout, String> {
     let mut layout = Layout::default();
     let mut local = 0u64;
     for g in local_globals_used(kernel) {
-        let ty = LLVMGlobalGetValueType(g);
-        if LLVMIsDeclaration(g) != 0 {
+        let ty = g.global_value_type();
+        if g.is_declaration() {
             return Err(format!(
                 "dynamically sized local memory ('{}') is not supported yet",
-                crate::ir::print_value(g).lines().next().unwrap_or_default()
+                g.print().lines().next().unwrap_or_default()
             ));
         }
-        let align = (LLVMGetAlignment(g) as u64).max(LLVMABIAlignmentOfType(td, ty) as u64).max(16);
+        let align = (g.alignment() as u64).max(ty.abi_alignment(td)).max(16);
         local = align_to(local, align);
-        layout.local_globals.push((g, local));
-        local += LLVMABISizeOfType(td, ty);
+        layout.local_globals.push((g.raw(), local));
+        local += ty.abi_size(td);
     }
-    let shared: HashSet<LLVMValueRef> = demoted.iter().filter(|d| d.shared).map(|d| d.alloca).collect();
+    let shared: HashSet<Value<'_>> = demoted.iter().filter(|d| d.shared).map(|d| d.alloca.value()).collect();
     let mut per_item = 0u64;
-    for bb in blocks(kernel) {
+    for bb in kernel.get_basic_block_iter() {
         for i in instructions(bb) {
-            if LLVMIsAAllocaInst(i).is_null() {
+            if !i.is_alloca() {
                 continue;
             }
-            let count = LLVMGetOperand(i, 0);
-            if LLVMIsAConstantInt(count).is_null() {
-                return Err(format!("'{}': variable-sized private arrays are not supported", crate::ir::print_value(i)));
-            }
-            let ty = LLVMGetAllocatedType(i);
-            let size = LLVMABISizeOfType(td, ty) * LLVMConstIntGetZExtValue(count);
-            let align = (LLVMGetAlignment(i) as u64).max(LLVMABIAlignmentOfType(td, ty) as u64);
+            let Some(count) = i.operand(0).is_constant_int().then(|| i.operand(0).const_u64()).flatten() else {
+                return Err(format!("'{}': variable-sized private arrays are not supported", i.value().print()));
+            };
+            let ty = i.allocated_type();
+            let size = ty.abi_size(td) * count;
+            let align = (i.value().alignment() as u64).max(ty.abi_alignment(td));
             let size = align_to(size.max(1), align);
-            if shared.contains(&i) {
+            if shared.contains(&i.value()) {
                 local = align_to(local, align);
-                layout.slots.push((i, Slot::Shared { local_offset: local }));
+                layout.slots.push((i.raw(), Slot::Shared { local_offset: local }));
                 local += size;
             } else {
                 per_item = align_to(per_item, align);
-                layout.slots.push((i, Slot::PerItem { offset: per_item, size }));
+                layout.slots.push((i.raw(), Slot::PerItem { offset: per_item, size }));
                 per_item += size;
             }
         }
@@ -90,26 +89,24 @@ pub unsafe fn compute(module: LLVMModuleRef, kernel: LLVMValueRef, demoted: &[De
 
 /// Addrspace-3 globals referenced by `kernel`'s instructions, directly or
 /// through constant expressions, in first-use order.
-unsafe fn local_globals_used(kernel: LLVMValueRef) -> Vec<LLVMValueRef> {
+fn local_globals_used(kernel: FunctionValue<'_>) -> Vec<Value<'_>> {
     let mut found = Vec::new();
     let mut seen = HashSet::new();
-    fn visit(v: LLVMValueRef, found: &mut Vec<LLVMValueRef>, seen: &mut HashSet<LLVMValueRef>) {
-        unsafe {
-            if !LLVMIsAGlobalVariable(v).is_null() {
-                if LLVMGetPointerAddressSpace(LLVMTypeOf(v)) == ADDRSPACE_LOCAL && seen.insert(v) {
-                    found.push(v);
-                }
-            } else if !LLVMIsAConstantExpr(v).is_null() && seen.insert(v) {
-                for k in 0..LLVMGetNumOperands(v) as u32 {
-                    visit(LLVMGetOperand(v, k), found, seen);
-                }
+    fn visit<'ctx>(v: Value<'ctx>, found: &mut Vec<Value<'ctx>>, seen: &mut HashSet<Value<'ctx>>) {
+        if v.is_global_variable() {
+            if v.address_space() == Some(ADDRSPACE_LOCAL) && seen.insert(v) {
+                found.push(v);
+            }
+        } else if v.is_constant_expr() && seen.insert(v) {
+            for k in 0..v.num_operands() {
+                visit(v.operand(k), found, seen);
             }
         }
     }
-    for bb in blocks(kernel) {
+    for bb in kernel.get_basic_block_iter() {
         for i in instructions(bb) {
-            for k in 0..LLVMGetNumOperands(i) as u32 {
-                visit(LLVMGetOperand(i, k), &mut found, &mut seen);
+            for op in i.operands() {
+                visit(op, &mut found, &mut seen);
             }
         }
     }

@@ -53,14 +53,15 @@ pub mod groups;
 mod layout;
 mod prepare;
 
-use crate::analysis::cache::FunctionAnalyses;
-use crate::cfg::BlockId;
-use crate::ir::{defined_functions, function_name, SlotNames};
+use crate::analysis::cache::{AnalysisCache, FunctionAnalyses};
+use crate::cfg::{BlockId, Cfg};
+use crate::ir::{defined_functions, function_name, SlotNames, Value};
 use crate::kernel_model::is_kernel;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use emit::{Emitter, Region};
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::targets::TargetData;
 use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -104,9 +105,10 @@ impl ModulePass for WorkItemLoops {
             return Ok(Changed::Nothing);
         }
         let simt_callees = unsafe { crate::transform::call_graph::CallGraph::new(cx.module.as_mut_ptr()).builtin_users() };
+        let td = TargetData::create(&cx.module.get_data_layout().as_str().to_string_lossy());
         for k in kernels {
             let name = function_name(k);
-            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), k, &name, &simt_callees, self) }
+            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), &td, cx.analyses, k, &name, &simt_callees, self) }
                 .map_err(|message| PassError::Unsupported { pass: NAME.into(), message: format!("kernel '{name}': {message}") })?;
             for w in warnings {
                 let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
@@ -119,33 +121,37 @@ impl ModulePass for WorkItemLoops {
 }
 
 /// Lowers one kernel; returns warnings.
-unsafe fn lower_kernel(
+///
+/// # Safety
+/// `module` must be the module that holds `k`, and `simt_callees` functions of it.
+unsafe fn lower_kernel<'ctx>(
     module: LLVMModuleRef,
-    k: FunctionValue<'_>,
+    td: &TargetData,
+    analyses: &mut AnalysisCache<'ctx>,
+    k: FunctionValue<'ctx>,
     name: &str,
     simt_callees: &HashSet<LLVMValueRef>,
     options: &WorkItemLoops,
 ) -> Result<Vec<String>, String> {
     let interleave = options.interleave;
     let kv = k.as_value_ref();
-    let ret = LLVMGetReturnType(LLVMGlobalGetValueType(kv));
-    if LLVMGetTypeKind(ret) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+    if !Value::from(k).global_value_type().return_type().is_void() {
         return Err("kernels must return void".into());
     }
-    let byval = LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5);
-    for i in 0..LLVMCountParams(kv) {
-        if !LLVMGetEnumAttributeAtIndex(kv, i + 1, byval).is_null() {
+    let byval = Attribute::get_named_enum_kind_id("byval");
+    for i in 0..k.count_params() {
+        if k.get_enum_attribute(AttributeLoc::Param(i), byval).is_some() {
             return Err(format!("parameter {i} is passed by value (byval), which is not supported yet"));
         }
     }
-    prepare::remove_unreachable_blocks(kv);
+    prepare::remove_unreachable_blocks(&analyses.get(k).cfg);
     let names = SlotNames::new(k);
-    let sites = prepare::split_at_barriers(kv, &names);
+    let sites = prepare::split_at_barriers(k, &names);
     let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
-        sites.iter().enumerate().map(|(i, s)| (s.block, i as u32 + 1)).collect();
+        sites.iter().enumerate().map(|(i, s)| (s.block.as_mut_ptr(), i as u32 + 1)).collect();
     if !sites.is_empty() {
-        for bb in prepare::blocks(kv) {
-            for i in prepare::instructions(bb) {
+        for bb in k.get_basic_block_iter() {
+            for i in crate::ir::instructions(bb) {
                 if let Some(reason) = prepare::unsupported_reason(i) {
                     return Err(reason);
                 }
@@ -153,42 +159,58 @@ unsafe fn lower_kernel(
         }
     }
 
-    let fa = FunctionAnalyses::new(k);
-    let mut warnings = divergent_barrier_warnings(&fa, &sites);
+    // The CFG changed (barriers split, dead blocks gone): the cache rebuilds
+    // the view, and every analysis below is computed on it once.
+    let fa = analyses.get(k);
+    let mut warnings = divergent_barrier_warnings(fa, &sites);
     let uniformity = fa.uniformity();
     let loops = fa.loops();
-    let regions = regions(&fa, kv, &barrier_ids);
-    let region_sets: Vec<HashSet<LLVMBasicBlockRef>> = regions.iter().map(|r| r.blocks.iter().copied().collect()).collect();
+    let cfg = &fa.cfg;
+    let barrier_ids: HashMap<BlockId, u32> =
+        barrier_ids.iter().map(|(&b, &id)| (cfg.id_of_ref(b).expect("barrier blocks are reachable"), id)).collect();
+    let region_blocks = regions(fa, &barrier_ids);
+    let region_sets: Vec<HashSet<BlockId>> = region_blocks.iter().map(|r| r.blocks.iter().copied().collect()).collect();
     // One slot per work-group is right for a value equal in all work-items
     // as long as, within a region, no read of it can follow a write to it:
     // work-items of a region run one after another, so such a read would see
     // a later work-item's update... Each region instead reads the slot once,
     // before its work-item loop (emit.rs), and only writes follow.
-    let shareable = |v: LLVMValueRef| {
-        if uniformity.is_divergent_raw(v) {
+    let shareable = |v: Value<'ctx>| {
+        if uniformity.is_divergent(v) {
             return false;
         }
-        let def = LLVMGetInstructionParent(v);
-        let Some(b) = fa.cfg.id_of_ref(def) else { return false };
-        let mut l = loops.innermost(b);
+        let Some(def) = v.as_inst().and_then(|i| cfg.id(i.block())) else { return false };
+        let mut l = loops.innermost(def);
         while let Some(id) = l {
             if uniformity.divergent_loop_headers().contains(&loops.get(id).header) {
                 return false;
             }
             l = loops.get(id).parent;
         }
-        let uses = prepare::use_blocks(v);
-        !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(def, u, r)))
+        let uses: Vec<BlockId> = prepare::use_blocks(v).into_iter().filter_map(|u| cfg.id(u)).collect();
+        !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(&cfg.cfg, def, u, r)))
     };
-    let barrier_set: HashSet<LLVMBasicBlockRef> = barrier_ids.keys().copied().collect();
-    let demoted = prepare::demote_cross_barrier_values(kv, &barrier_set, &shareable)?;
-    let layout = layout::compute(module, kv, &demoted)?;
+    let mut barrier_blocks: Vec<BlockId> = barrier_ids.keys().copied().collect();
+    barrier_blocks.sort();
+    let demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &shareable)?;
+    let regions: Vec<Region> = region_blocks
+        .into_iter()
+        .map(|r| Region {
+            state: r.state,
+            entry: cfg.block(r.entry).as_mut_ptr(),
+            blocks: r.blocks.iter().map(|&b| cfg.block(b).as_mut_ptr()).collect(),
+            exit_states: r.exit_states,
+        })
+        .collect();
+    let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
+        barrier_ids.into_iter().map(|(b, id)| (cfg.block(b).as_mut_ptr(), id)).collect();
+    let layout = layout::compute(td, k, &demoted)?;
 
     let mut emitter = Emitter::new(module, kv, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.emit(&regions)?;
-    let mut barrier_names = vec!["the kernel's entry".to_string()];
+    let mut barrier_names = vec![crate::wg_abi::ENTRY_NAME.to_string()];
     barrier_names.extend(sites.iter().map(|s| s.description.clone()));
-    barrier_names.push("the kernel's exit".to_string());
+    barrier_names.push(crate::wg_abi::EXIT_NAME.to_string());
     let ring = if interleave > 1 {
         let ring = emitter.emit_interleaved(name, &regions, interleave as usize)?;
         if ring.is_none() {
@@ -202,23 +224,22 @@ unsafe fn lower_kernel(
         None
     };
     emitter.emit_symbols(name, &barrier_names, ring);
-    drop(fa);
-    if !LLVMGetFirstUse(kv).is_null() {
+    if Value::from(k).has_uses() {
         return Err("the kernel is also called as a function, which is not supported".into());
     }
-    LLVMDeleteFunction(kv);
+    crate::ir::delete_function(k);
     Ok(warnings)
 }
 
 /// Whether the end of `from` (where a demoted value is stored, after its
 /// definition) can reach `to` (where it is loaded) inside region `r`: `to` is
 /// `from` itself (a use after the definition) or reachable along region edges.
-unsafe fn reaches_within(from: LLVMBasicBlockRef, to: LLVMBasicBlockRef, r: &HashSet<LLVMBasicBlockRef>) -> bool {
+fn reaches_within(cfg: &Cfg, from: BlockId, to: BlockId, r: &HashSet<BlockId>) -> bool {
     if from == to {
         return true;
     }
-    let mut seen: HashSet<LLVMBasicBlockRef> = HashSet::new();
-    let mut work = prepare::successors(from);
+    let mut seen: HashSet<BlockId> = HashSet::new();
+    let mut work: Vec<BlockId> = cfg.succs(from).to_vec();
     while let Some(b) = work.pop() {
         if !r.contains(&b) || !seen.insert(b) {
             continue;
@@ -226,25 +247,33 @@ unsafe fn reaches_within(from: LLVMBasicBlockRef, to: LLVMBasicBlockRef, r: &Has
         if b == to {
             return true;
         }
-        work.extend(prepare::successors(b));
+        work.extend_from_slice(cfg.succs(b));
     }
     false
 }
 
+/// A region as blocks of the CFG view (see [`Region`]).
+struct RegionBlocks {
+    state: u32,
+    entry: BlockId,
+    blocks: Vec<BlockId>,
+    exit_states: Vec<u32>,
+}
+
 /// The regions of a prepared kernel: from the entry and after each barrier.
-unsafe fn regions(fa: &FunctionAnalyses<'_>, kv: LLVMValueRef, barrier_ids: &HashMap<LLVMBasicBlockRef, u32>) -> Vec<Region> {
-    let exit_state = barrier_ids.len() as u32 + 1;
-    let mut starts = vec![(0u32, LLVMGetEntryBasicBlock(kv))];
-    let mut by_id: Vec<(&LLVMBasicBlockRef, &u32)> = barrier_ids.iter().collect();
+fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>) -> Vec<RegionBlocks> {
+    let cfg = &fa.cfg.cfg;
+    let exit_state = crate::wg_abi::exit_id(barrier_ids.len() as u32);
+    let mut starts = vec![(0u32, cfg.entry())];
+    let mut by_id: Vec<(&BlockId, &u32)> = barrier_ids.iter().collect();
     by_id.sort_by_key(|(_, id)| **id);
     for (&bb, &id) in by_id {
-        starts.push((id, prepare::successors(bb)[0]));
+        starts.push((id, cfg.succs(bb)[0]));
     }
-    let cfg = &fa.cfg;
     starts
         .into_iter()
         .map(|(state, entry)| {
-            let mut member: HashSet<LLVMBasicBlockRef> = HashSet::new();
+            let mut member: HashSet<BlockId> = HashSet::new();
             let mut exits: Vec<u32> = Vec::new();
             let mut work = vec![entry];
             while let Some(b) = work.pop() {
@@ -257,28 +286,27 @@ unsafe fn regions(fa: &FunctionAnalyses<'_>, kv: LLVMValueRef, barrier_ids: &Has
                 if !member.insert(b) {
                     continue;
                 }
-                let succ = prepare::successors(b);
+                let succ = cfg.succs(b);
                 if succ.is_empty() && !exits.contains(&exit_state) {
                     exits.push(exit_state);
                 }
-                work.extend(succ);
+                work.extend_from_slice(succ);
             }
             exits.sort();
-            let order = |b: LLVMBasicBlockRef| cfg.id_of_ref(b).and_then(|id| cfg.cfg.rpo_position(id)).unwrap_or(usize::MAX);
-            let mut blocks: Vec<LLVMBasicBlockRef> = member.into_iter().collect();
-            blocks.sort_by_key(|&b| order(b));
-            Region { state, entry, blocks, exit_states: exits }
+            let mut blocks: Vec<BlockId> = member.into_iter().collect();
+            blocks.sort_by_key(|&b| cfg.rpo_position(b).unwrap_or(usize::MAX));
+            RegionBlocks { state, entry, blocks, exit_states: exits }
         })
         .collect()
 }
 
 /// Barriers control dependent on a divergent branch: legal only if every
 /// dynamic instance is still reached by all work-items, so warn, not reject.
-fn divergent_barrier_warnings(fa: &FunctionAnalyses<'_>, sites: &[prepare::BarrierSite]) -> Vec<String> {
+fn divergent_barrier_warnings(fa: &FunctionAnalyses<'_>, sites: &[prepare::BarrierSite<'_>]) -> Vec<String> {
     let names = SlotNames::new(fa.cfg.function);
     let mut out = Vec::new();
     for site in sites {
-        let Some(b) = fa.cfg.id_of_ref(site.block) else { continue };
+        let Some(b) = fa.cfg.id(site.block) else { continue };
         // Iterated control dependence: the barrier runs when the branches it
         // depends on go its way, and those branches run when theirs do.
         let mut divergent: Vec<BlockId> = Vec::new();

@@ -8,45 +8,21 @@
 //!
 //! The kernel itself is consumed by the pass; these edits never reach output.
 
+use crate::analysis::cache::FunctionAnalyses;
+use crate::cfg::BlockId;
+use crate::function_cfg::FunctionCfg;
+use crate::ir::{branches_to, delete_block, insert_block_before, instructions, Builder, Inst, Value};
 use crate::kernel_model::{builtin_of, Builtin};
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use inkwell::basic_block::BasicBlock;
+use inkwell::values::FunctionValue;
 use llvm_sys::LLVMOpcode;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// A barrier block after splitting, and where it came from.
-pub struct BarrierSite {
-    pub block: LLVMBasicBlockRef,
+pub struct BarrierSite<'ctx> {
+    pub block: BasicBlock<'ctx>,
     /// `file:line:col` when the call has a debug location, else the block.
     pub description: String,
-}
-
-pub(super) unsafe fn instructions(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut i = LLVMGetFirstInstruction(bb);
-    while !i.is_null() {
-        out.push(i);
-        i = LLVMGetNextInstruction(i);
-    }
-    out
-}
-
-pub(super) unsafe fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    let mut out = Vec::new();
-    let mut b = LLVMGetFirstBasicBlock(f);
-    while !b.is_null() {
-        out.push(b);
-        b = LLVMGetNextBasicBlock(b);
-    }
-    out
-}
-
-pub(super) unsafe fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
-    let t = LLVMGetBasicBlockTerminator(bb);
-    if t.is_null() {
-        return Vec::new();
-    }
-    (0..LLVMGetNumSuccessors(t)).map(|i| LLVMGetSuccessor(t, i)).collect()
 }
 
 /// Deletes the blocks the entry cannot reach. No work-item runs them, yet a
@@ -54,218 +30,158 @@ pub(super) unsafe fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef>
 /// outside the CFG's traversal; clang and `llvm-stress` both emit such blocks.
 /// Their values can only be used in other unreachable blocks or in phis of
 /// reachable ones (for the dead edge), which lose that incoming entry.
-pub unsafe fn remove_unreachable_blocks(f: LLVMValueRef) {
-    let mut reachable: HashSet<LLVMBasicBlockRef> = HashSet::new();
-    let mut work = vec![LLVMGetEntryBasicBlock(f)];
-    while let Some(b) = work.pop() {
-        if reachable.insert(b) {
-            work.extend(successors(b));
-        }
-    }
-    let dead: Vec<LLVMBasicBlockRef> = blocks(f).into_iter().filter(|b| !reachable.contains(b)).collect();
+pub fn remove_unreachable_blocks(fcfg: &FunctionCfg<'_>) {
+    let cfg = &fcfg.cfg;
+    let (live, dead): (Vec<BlockId>, Vec<BlockId>) = cfg.blocks().partition(|&b| cfg.is_reachable(b));
+    let reachable: HashSet<BasicBlock<'_>> = live.into_iter().map(|b| fcfg.block(b)).collect();
+    let dead: Vec<BasicBlock<'_>> = dead.into_iter().map(|b| fcfg.block(b)).collect();
     if dead.is_empty() {
         return;
     }
     for &b in &reachable {
-        for phi in instructions(b).into_iter().take_while(|i| !LLVMIsAPHINode(*i).is_null()) {
-            if (0..LLVMCountIncoming(phi)).any(|k| !reachable.contains(&LLVMGetIncomingBlock(phi, k))) {
+        let phis: Vec<Inst<'_>> = instructions(b).take_while(|i| i.is_phi()).collect();
+        for phi in phis {
+            if phi.incoming().iter().any(|(_, from)| !reachable.contains(from)) {
                 keep_incoming_from(phi, &reachable);
             }
         }
     }
     for &b in &dead {
         for i in instructions(b) {
-            let ty = LLVMTypeOf(i);
-            if LLVMGetTypeKind(ty) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
-                LLVMReplaceAllUsesWith(i, LLVMGetPoison(ty));
+            if !i.is_void() {
+                i.value().replace_all_uses_with(i.ty().poison());
             }
         }
     }
     for b in dead {
-        LLVMDeleteBasicBlock(b);
+        delete_block(b);
     }
 }
 
 /// Rebuilds `phi` with only its entries from `keep` (the C API cannot
 /// remove an incoming entry).
-unsafe fn keep_incoming_from(phi: LLVMValueRef, keep: &HashSet<LLVMBasicBlockRef>) {
-    let mut vals: Vec<LLVMValueRef> = Vec::new();
-    let mut blocks: Vec<LLVMBasicBlockRef> = Vec::new();
-    for j in 0..LLVMCountIncoming(phi) {
-        if keep.contains(&LLVMGetIncomingBlock(phi, j)) {
-            vals.push(LLVMGetIncomingValue(phi, j));
-            blocks.push(LLVMGetIncomingBlock(phi, j));
-        }
-    }
-    let builder = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(phi)));
-    LLVMPositionBuilderBefore(builder, phi);
-    let mut len = 0usize;
-    let p = LLVMGetValueName2(phi, &mut len);
-    let name = std::ffi::CString::new(std::slice::from_raw_parts(p.cast::<u8>(), len)).unwrap_or_default();
-    let new = LLVMBuildPhi(builder, LLVMTypeOf(phi), c"".as_ptr());
-    LLVMAddIncoming(new, vals.as_mut_ptr(), blocks.as_mut_ptr(), vals.len() as u32);
-    LLVMReplaceAllUsesWith(phi, new);
-    LLVMInstructionEraseFromParent(phi);
-    LLVMSetValueName2(new, name.as_ptr(), len);
-    LLVMDisposeBuilder(builder);
+fn keep_incoming_from<'ctx>(phi: Inst<'ctx>, keep: &HashSet<BasicBlock<'ctx>>) {
+    let entries: Vec<_> = phi.incoming().into_iter().filter(|(_, from)| keep.contains(from)).collect();
+    let mut b = Builder::new(phi.value());
+    b.position_before(phi);
+    let name = phi.value().name_bytes();
+    let new = b.phi(phi.ty(), "");
+    new.add_incoming(&entries);
+    phi.value().replace_all_uses_with(new.value());
+    phi.erase();
+    new.value().set_name(&name);
 }
 
 /// Splits every barrier into a block of its own; returns them in layout order.
-pub unsafe fn split_at_barriers(f: LLVMValueRef, names: &crate::ir::SlotNames) -> Vec<BarrierSite> {
-    let ctx = LLVMGetTypeContext(LLVMTypeOf(f));
-    let builder = LLVMCreateBuilderInContext(ctx);
-    let mut calls: Vec<(LLVMValueRef, String)> = Vec::new();
-    for bb in blocks(f) {
-        let name = names.of_value(LLVMBasicBlockAsValue(bb)).to_string();
+pub fn split_at_barriers<'ctx>(f: FunctionValue<'ctx>, names: &crate::ir::SlotNames) -> Vec<BarrierSite<'ctx>> {
+    let mut calls: Vec<(Inst<'ctx>, String)> = Vec::new();
+    for bb in f.get_basic_block_iter() {
+        let name = names.of_block(bb).to_string();
         for i in instructions(bb) {
-            if builtin_of(unsafe { crate::ir::Inst::from_raw(i) }) == Some(Builtin::Barrier) {
+            if builtin_of(i) == Some(Builtin::Barrier) {
                 calls.push((i, name.clone()));
             }
         }
     }
     let mut sites = Vec::new();
     for (ordinal, (call, block_name)) in calls.into_iter().enumerate() {
-        let description = crate::kernel_model::describe_barrier(unsafe { crate::ir::Inst::from_raw(call) }, &block_name, ordinal + 1);
-        let bb = LLVMGetInstructionParent(call);
-        let head = LLVMInsertBasicBlockInContext(ctx, bb, c"wi.head".as_ptr());
-        let mid = LLVMInsertBasicBlockInContext(ctx, bb, c"wi.barrier".as_ptr());
+        let description = crate::kernel_model::describe_barrier(call, &block_name, ordinal + 1);
+        let bb = call.block();
+        let head = insert_block_before(bb, "wi.head");
+        let mid = insert_block_before(bb, "wi.barrier");
         // Every edge into bb now enters head, which takes the phis along.
-        let preds: Vec<LLVMValueRef> = users_of_block(bb);
-        for t in preds {
-            for s in 0..LLVMGetNumSuccessors(t) {
-                if LLVMGetSuccessor(t, s) == bb {
-                    LLVMSetSuccessor(t, s, head);
+        for t in branches_to(bb) {
+            for (s, to) in t.successors().into_iter().enumerate() {
+                if to == bb {
+                    t.set_successor(s as u32, head);
                 }
             }
         }
-        for i in instructions(bb) {
-            if i == call {
-                break;
-            }
-            move_to_end(builder, i, head);
+        for i in instructions(bb).take_while(|&i| i != call).collect::<Vec<_>>() {
+            i.move_to_end(head);
         }
-        move_to_end(builder, call, mid);
-        LLVMBuildBr(builder, bb);
-        LLVMPositionBuilderAtEnd(builder, head);
-        LLVMBuildBr(builder, mid);
+        call.move_to_end(mid);
+        let mut b = Builder::new(call.value());
+        b.position_at_end(mid);
+        b.br(bb);
+        b.position_at_end(head);
+        b.br(mid);
         sites.push(BarrierSite { block: mid, description });
     }
-    LLVMDisposeBuilder(builder);
     sites
-}
-
-/// Moves `i` to the end of `to`, keeping its name (a plain builder insert
-/// would clear it, and names make errors readable).
-unsafe fn move_to_end(builder: LLVMBuilderRef, i: LLVMValueRef, to: LLVMBasicBlockRef) {
-    let mut len = 0usize;
-    let p = LLVMGetValueName2(i, &mut len);
-    let name = std::ffi::CString::new(std::slice::from_raw_parts(p.cast::<u8>(), len)).unwrap_or_default();
-    LLVMInstructionRemoveFromParent(i);
-    LLVMPositionBuilderAtEnd(builder, to);
-    LLVMInsertIntoBuilderWithName(builder, i, name.as_ptr());
-}
-
-/// Terminators that branch to `bb`.
-unsafe fn users_of_block(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb));
-    while !u.is_null() {
-        let user = LLVMGetUser(u);
-        if !LLVMIsATerminatorInst(user).is_null() && !out.contains(&user) {
-            out.push(user);
-        }
-        u = LLVMGetNextUse(u);
-    }
-    out
 }
 
 /// A value demoted to memory: its alloca, and whether one slot per
 /// work-group suffices (uniform, and no divergent loop exit in between).
-pub struct Demoted {
-    pub alloca: LLVMValueRef,
+pub struct Demoted<'ctx> {
+    pub alloca: Inst<'ctx>,
     pub shared: bool,
 }
 
-/// Demotes every non-alloca value live into a barrier block. `shareable`
-/// says which values may live in one per-work-group slot.
-pub unsafe fn demote_cross_barrier_values(
-    f: LLVMValueRef,
-    barrier_blocks: &HashSet<LLVMBasicBlockRef>,
-    shareable: &dyn Fn(LLVMValueRef) -> bool,
-) -> Result<Vec<Demoted>, String> {
-    let all = blocks(f);
-    let mut preds: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> = HashMap::new();
-    for &b in &all {
-        for s in successors(b) {
-            preds.entry(s).or_default().push(b);
-        }
-    }
+/// Demotes every non-alloca value live into a barrier block (by the
+/// function's [`liveness`](crate::analysis::liveness), computed before any
+/// change). `shareable` says which values may live in one per-work-group slot.
+pub fn demote_cross_barrier_values<'ctx>(
+    fa: &FunctionAnalyses<'ctx>,
+    barrier_blocks: &[BlockId],
+    shareable: &dyn Fn(Value<'ctx>) -> bool,
+) -> Result<Vec<Demoted<'ctx>>, String> {
+    let liveness = fa.liveness();
+    let live_at_barrier: HashSet<Value<'ctx>> = barrier_blocks.iter().flat_map(|&b| liveness.live_in(b)).collect();
     let mut crossing = Vec::new();
-    for &b in &all {
+    for &b in fa.cfg.blocks() {
         for v in instructions(b) {
             // Work-item builtins, and cheap arithmetic on them, are
             // recomputed wherever they are used.
-            if LLVMGetTypeKind(LLVMTypeOf(v)) == llvm_sys::LLVMTypeKind::LLVMVoidTypeKind
-                || !LLVMIsAAllocaInst(v).is_null()
-                || rematerializable(v)
-            {
+            if v.is_void() || v.is_alloca() || rematerializable(v.value()) {
                 continue;
             }
-            if live_across_barrier(v, b, &preds, barrier_blocks) {
-                if !LLVMIsATerminatorInst(v).is_null() {
-                    return Err(format!("the result of '{}' is live across a barrier", crate::ir::print_value(v)));
+            if live_at_barrier.contains(&v.value()) {
+                if v.is_terminator() {
+                    return Err(format!("the result of '{}' is live across a barrier", v.value().print()));
                 }
                 crossing.push(v);
             }
         }
     }
-    let ctx = LLVMGetTypeContext(LLVMTypeOf(f));
-    let builder = LLVMCreateBuilderInContext(ctx);
-    let entry = LLVMGetEntryBasicBlock(f);
+    let Some(entry) = fa.cfg.blocks().first().copied() else { return Ok(Vec::new()) };
     let mut out = Vec::new();
     for v in crossing {
-        let ty = LLVMTypeOf(v);
-        LLVMPositionBuilderBefore(builder, LLVMGetFirstInstruction(entry));
-        let slot = LLVMBuildAlloca(builder, ty, c"wi.live".as_ptr());
-        out.push(Demoted { alloca: slot, shared: shareable(v) });
+        let ty = v.ty();
+        let mut b = Builder::new(v.value());
+        b.position_before(instructions(entry).next().expect("the entry block has a terminator"));
+        let slot = b.alloca(ty, "wi.live");
+        out.push(Demoted { alloca: slot, shared: shareable(v.value()) });
         // Loads at the uses first, so the store below is not among them.
-        let mut uses = Vec::new();
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            uses.push(LLVMGetUser(u));
-            u = LLVMGetNextUse(u);
-        }
-        uses.dedup();
-        for user in uses {
-            if !LLVMIsAPHINode(user).is_null() {
-                for i in 0..LLVMCountIncoming(user) {
-                    if LLVMGetIncomingValue(user, i) == v {
-                        let from = LLVMGetIncomingBlock(user, i);
-                        LLVMPositionBuilderBefore(builder, LLVMGetBasicBlockTerminator(from));
-                        let ld = LLVMBuildLoad2(builder, ty, slot, c"".as_ptr());
-                        LLVMSetOperand(user, i, ld);
+        let mut users = v.users();
+        users.dedup();
+        for user in users {
+            if user.is_phi() {
+                for (k, (inc, from)) in user.incoming().into_iter().enumerate() {
+                    if inc == v.value() {
+                        b.position_before(from.get_terminator().expect("a phi's incoming block is terminated").into());
+                        let ld = b.load(ty, slot.value(), "");
+                        user.set_operand(k as u32, ld.value());
                     }
                 }
             } else {
-                LLVMPositionBuilderBefore(builder, user);
-                let ld = LLVMBuildLoad2(builder, ty, slot, c"".as_ptr());
-                for i in 0..LLVMGetNumOperands(user) as u32 {
-                    if LLVMGetOperand(user, i) == v {
-                        LLVMSetOperand(user, i, ld);
+                b.position_before(user);
+                let ld = b.load(ty, slot.value(), "");
+                for k in 0..user.num_operands() {
+                    if user.operand(k) == v.value() {
+                        user.set_operand(k, ld.value());
                     }
                 }
             }
         }
-        let def_block = LLVMGetInstructionParent(v);
-        if LLVMIsAPHINode(v).is_null() {
-            LLVMPositionBuilderBefore(builder, LLVMGetNextInstruction(v));
+        if v.is_phi() {
+            let first_non_phi = instructions(v.block()).find(|i| !i.is_phi());
+            b.position_before(first_non_phi.expect("block has a terminator"));
         } else {
-            let first_non_phi = instructions(def_block).into_iter().find(|i| LLVMIsAPHINode(*i).is_null());
-            LLVMPositionBuilderBefore(builder, first_non_phi.expect("block has a terminator"));
+            b.position_before(v.next().expect("a value is not a terminator"));
         }
-        LLVMBuildStore(builder, v, slot);
+        b.store(v.value(), slot.value());
     }
-    LLVMDisposeBuilder(builder);
     Ok(out)
 }
 
@@ -274,27 +190,25 @@ pub unsafe fn demote_cross_barrier_values(
 /// at most `REMAT_DEPTH` levels over builtins, constants and kernel arguments
 /// (`(uint)get_local_id(0) * 4 + offset`). Recomputing them keeps the
 /// vectorizer's view of work-item ids exact, and costs a few instructions.
-pub unsafe fn rematerializable(v: LLVMValueRef) -> bool {
+pub fn rematerializable(v: Value<'_>) -> bool {
     remat_depth(v, REMAT_DEPTH)
 }
 
 const REMAT_DEPTH: u32 = 4;
 
-unsafe fn remat_depth(v: LLVMValueRef, depth: u32) -> bool {
-    if !LLVMIsAConstant(v).is_null() || !LLVMIsAArgument(v).is_null() {
+fn remat_depth(v: Value<'_>, depth: u32) -> bool {
+    if v.is_constant() || v.is_argument() {
         return true;
     }
-    if LLVMIsAInstruction(v).is_null() {
-        return false;
-    }
-    if builtin_of(unsafe { crate::ir::Inst::from_raw(v) }).is_some() {
+    let Some(i) = v.as_inst() else { return false };
+    if builtin_of(i).is_some() {
         return true;
     }
     if depth == 0 {
         return false;
     }
     let pure = matches!(
-        LLVMGetInstructionOpcode(v),
+        i.opcode(),
         LLVMOpcode::LLVMTrunc
             | LLVMOpcode::LLVMZExt
             | LLVMOpcode::LLVMSExt
@@ -309,91 +223,32 @@ unsafe fn remat_depth(v: LLVMValueRef, depth: u32) -> bool {
             | LLVMOpcode::LLVMXor
             | LLVMOpcode::LLVMICmp
     );
-    pure && (0..LLVMGetNumOperands(v) as u32).all(|i| remat_depth(LLVMGetOperand(v, i), depth - 1))
+    pure && i.operands().all(|op| remat_depth(op, depth - 1))
 }
 
 /// The blocks where `v` is used; a phi uses its value at the end of the
 /// incoming block.
-pub unsafe fn use_blocks(v: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+pub fn use_blocks<'ctx>(v: Value<'ctx>) -> Vec<BasicBlock<'ctx>> {
     let mut out = Vec::new();
-    let mut u = LLVMGetFirstUse(v);
-    while !u.is_null() {
-        let user = LLVMGetUser(u);
-        u = LLVMGetNextUse(u);
-        if LLVMIsAInstruction(user).is_null() {
-            continue;
-        }
-        if LLVMIsAPHINode(user).is_null() {
-            out.push(LLVMGetInstructionParent(user));
+    for user in v.users() {
+        if user.is_phi() {
+            out.extend(user.incoming().into_iter().filter(|&(inc, _)| inc == v).map(|(_, from)| from));
         } else {
-            for i in 0..LLVMCountIncoming(user) {
-                if LLVMGetIncomingValue(user, i) == v {
-                    out.push(LLVMGetIncomingBlock(user, i));
-                }
-            }
+            out.push(user.block());
         }
     }
     out
 }
 
-/// Whether a path from a use of `v` back to its definition passes a barrier:
-/// SSA liveness, walked backwards from each use.
-unsafe fn live_across_barrier(
-    v: LLVMValueRef,
-    def: LLVMBasicBlockRef,
-    preds: &HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>>,
-    barrier_blocks: &HashSet<LLVMBasicBlockRef>,
-) -> bool {
-    let mut seen: HashSet<LLVMBasicBlockRef> = HashSet::new();
-    let mut work: Vec<LLVMBasicBlockRef> = Vec::new();
-    let mut u = LLVMGetFirstUse(v);
-    while !u.is_null() {
-        let user = LLVMGetUser(u);
-        u = LLVMGetNextUse(u);
-        if LLVMIsAInstruction(user).is_null() {
-            continue;
-        }
-        if !LLVMIsAPHINode(user).is_null() {
-            // A phi use happens at the end of the incoming block.
-            for i in 0..LLVMCountIncoming(user) {
-                if LLVMGetIncomingValue(user, i) == v {
-                    let from = LLVMGetIncomingBlock(user, i);
-                    if from != def {
-                        work.push(from);
-                    }
-                }
-            }
-        } else {
-            let ub = LLVMGetInstructionParent(user);
-            if ub != def {
-                work.push(ub);
-            }
-        }
-    }
-    while let Some(b) = work.pop() {
-        if !seen.insert(b) {
-            continue;
-        }
-        if barrier_blocks.contains(&b) {
-            return true;
-        }
-        if let Some(ps) = preds.get(&b) {
-            // The definition ends the live range on this path.
-            work.extend(ps.iter().copied().filter(|&p| p != def));
-        }
-    }
-    false
-}
-
 /// Whether `i` is an instruction whose opcode has no meaning per work-item on
 /// a CPU (we reject rather than miscompile).
-pub unsafe fn unsupported_reason(i: LLVMValueRef) -> Option<String> {
-    match LLVMGetInstructionOpcode(i) {
+pub fn unsupported_reason(i: Inst<'_>) -> Option<String> {
+    match i.opcode() {
         LLVMOpcode::LLVMIndirectBr | LLVMOpcode::LLVMCallBr => {
-            Some(format!("'{}': computed jumps are not supported in kernels with barriers", crate::ir::print_value(i)))
+            Some(format!("'{}': computed jumps are not supported in kernels with barriers", i.value().print()))
         }
-        LLVMOpcode::LLVMAlloca if LLVMIsAConstantInt(LLVMGetOperand(i, 0)).is_null() => {
-            Some(format!("'{}': variable-sized private arrays are not supported", crate::ir::print_value(i)))
+        LLVMOpcode::LLVMAlloca if !i.operand(0).is_constant_int() => {
+            Some(format!("'{}': variable-sized private arrays are not supported", i.value().print()))
         }
         _ => None,
     }
