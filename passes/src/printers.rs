@@ -10,7 +10,7 @@ use crate::analysis::convergence::{Convergence, DivergenceFacts};
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{Changed, ModulePass, Opt, PassContext, PassDecl, PassError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Analysis {
@@ -35,6 +35,29 @@ impl Analysis {
             Analysis::Convergence => "simt-convergence",
         }
     }
+}
+
+/// The printers' registry entries, one per analysis.
+pub const PRINTERS: &[PassDecl] = &[
+    printer("print<simt-cfg>", "blocks in layout order with successors and reverse post-order", |_| built(Analysis::Cfg)),
+    printer("print<simt-domtree>", "immediate dominators (Semi-NCA)", |_| built(Analysis::DomTree)),
+    printer("print<simt-postdomtree>", "immediate post-dominators (virtual exit, infinite loops rooted)", |_| built(Analysis::PostDomTree)),
+    printer("print<simt-loops>", "natural loops: nesting, latches, exiting and exit blocks; irreducible cycles", |_| built(Analysis::Loops)),
+    printer("print<simt-ctrldeps>", "control dependences with edge labels", |_| built(Analysis::ControlDeps)),
+    printer("print<simt-uniformity>", "divergent values, branches, join blocks and loops of SIMT kernels", |_| built(Analysis::Uniformity)),
+    printer(
+        "print<simt-convergence>",
+        "convergence markers of seed 000's queue walk, with reasons; all vs divergent-only counts",
+        |_| built(Analysis::Convergence),
+    ),
+];
+
+const fn printer(name: &'static str, summary: &'static str, build: fn(&[Opt]) -> Result<Box<dyn ModulePass>, PassError>) -> PassDecl {
+    PassDecl { name, summary, seed: None, options: &[], hidden: false, build }
+}
+
+fn built(a: Analysis) -> Result<Box<dyn ModulePass>, PassError> {
+    Ok(Box::new(Printer(a)))
 }
 
 pub struct Printer(pub Analysis);

@@ -198,8 +198,9 @@ fn run(args: &Args) -> Result<(), ToolError> {
 /// The text of `-print-passes`.
 fn print_passes() -> String {
     let mut text = "simt passes (mix freely with LLVM's in -passes=; LLVM's are listed by `opt -print-passes`):\n".to_string();
-    for p in simt_passes::registry::passes().iter().filter(|p| !p.hidden) {
-        text += &format!("  {:<28} {}\n", p.name, p.summary);
+    for p in simt_passes::registry::passes().filter(|p| !p.hidden) {
+        let seed = p.seed.map(|s| format!("[seed {s}] ")).unwrap_or_default();
+        text += &format!("  {:<28} {seed}{}\n", p.name, p.summary);
         for (opt, meaning) in p.options {
             text += &format!("  {:<28}   <{opt}>: {meaning}\n", "");
         }

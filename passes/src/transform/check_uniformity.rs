@@ -234,3 +234,18 @@ unsafe fn type_suffix(ty: LLVMTypeRef) -> String {
         _ => print_type(ty).chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect(),
     }
 }
+
+impl crate::pass::DeclaredPass for CheckUniformity {
+    const NAME: &'static str = "simt-check-uniformity";
+    const SUMMARY: &'static str = "calls @simt.check.uniform.<ty>(v, id) at every value and use the uniformity analysis calls uniform (run-time oracle)";
+    const OPTIONS: &'static [(&'static str, &'static str)] =
+        &[("assume-uniform", "claim every value and branch uniform (to show the oracle sees a wrong claim)")];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match (key, value) {
+            ("assume-uniform", None) => self.assume_uniform = true,
+            _ => return Err(crate::pass::unknown_option::<Self>(key)),
+        }
+        Ok(())
+    }
+}

@@ -606,3 +606,22 @@ pub(crate) unsafe fn rebuild_call(
     LLVMInstructionEraseFromParent(call);
     Ok(new)
 }
+
+impl crate::pass::DeclaredPass for Converge {
+    const NAME: &'static str = "simt-converge";
+    const SUMMARY: &'static str = "calls to @simt.converge(i32 block) where threads should reconverge (joins, loop exits)";
+    const SEED: Option<&'static str> = Some("000");
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[
+        ("divergent-only", "only where divergent branches' paths meet and at exits of loops with divergent exits"),
+        ("intrinsics", "give markers llvm.experimental.convergence entry/loop/anchor tokens"),
+    ];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match (key, value) {
+            ("divergent-only", None) => self.divergent_only = true,
+            ("intrinsics", None) => self.intrinsics = true,
+            _ => return Err(crate::pass::unknown_option::<Self>(key)),
+        }
+        Ok(())
+    }
+}

@@ -25,6 +25,7 @@ use llvm_sys::prelude::*;
 use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMTypeKind};
 use std::ffi::CString;
 
+#[derive(Default)]
 pub struct LowerOclBuiltins;
 
 const NAME: &str = "simt-lower-ocl-builtins";
@@ -335,6 +336,11 @@ unsafe fn mul_hi(b: LLVMBuilderRef, x: LLVMValueRef, y: LLVMValueRef, signed: bo
     let p = LLVMBuildMul(b, ext(x), ext(y), c"".as_ptr());
     let hi = LLVMBuildLShr(b, p, LLVMConstInt(wide, bits as u64, 0), c"".as_ptr());
     LLVMBuildTrunc(b, hi, ty, c"".as_ptr())
+}
+
+impl crate::pass::DeclaredPass for LowerOclBuiltins {
+    const NAME: &'static str = "simt-lower-ocl-builtins";
+    const SUMMARY: &'static str = "OpenCL C built-in calls (atomics, math, integer) become LLVM IR for CPUs";
 }
 
 #[cfg(test)]

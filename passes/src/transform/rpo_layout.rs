@@ -16,6 +16,7 @@ use crate::ir::defined_functions;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use llvm_sys::core::LLVMMoveBasicBlockAfter;
 
+#[derive(Default)]
 pub struct RpoLayout;
 
 impl ModulePass for RpoLayout {
@@ -42,4 +43,10 @@ impl ModulePass for RpoLayout {
         }
         Ok(changed)
     }
+}
+
+impl crate::pass::DeclaredPass for RpoLayout {
+    const NAME: &'static str = "simt-rpo-layout";
+    const SUMMARY: &'static str = "lays blocks out in reverse post-order (loop bodies before exits) so PC order is a good reconvergence priority";
+    const SEED: Option<&'static str> = Some("000");
 }

@@ -27,6 +27,7 @@ use inkwell::module::Module;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 
+#[derive(Default)]
 pub struct StripMarkers;
 
 const NAME: &str = "simt-strip-markers";
@@ -116,4 +117,10 @@ unsafe fn strip_function(builder: LLVMBuilderRef, f: LLVMValueRef) -> Result<boo
         changed = true;
     }
     Ok(changed)
+}
+
+impl crate::pass::DeclaredPass for StripMarkers {
+    const NAME: &'static str = "simt-strip-markers";
+    const SUMMARY: &'static str = "removes @simt.converge calls and convergence control tokens and bundles, for lowering";
+    const SEED: Option<&'static str> = Some("000");
 }

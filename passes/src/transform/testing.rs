@@ -5,6 +5,7 @@
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use llvm_sys::core::*;
 
+#[derive(Default)]
 pub struct BreakModule;
 
 impl ModulePass for BreakModule {
@@ -25,4 +26,10 @@ impl ModulePass for BreakModule {
         }
         Ok(Changed::Cfg)
     }
+}
+
+impl crate::pass::DeclaredPass for BreakModule {
+    const NAME: &'static str = "simt-testing-break-module";
+    const SUMMARY: &'static str = "testing hook: removes the first function's entry terminator";
+    const HIDDEN: bool = true;
 }

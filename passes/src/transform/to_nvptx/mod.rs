@@ -43,6 +43,7 @@ mod math;
 mod rebuild;
 mod unsupported;
 
+#[derive(Default)]
 pub struct ToNvptx;
 
 const NAME: &str = "simt-to-nvptx";
@@ -335,4 +336,9 @@ unsafe fn replace_builtins(m: LLVMModuleRef) -> Result<(), String> {
     }
     LLVMDisposeBuilder(b);
     Ok(())
+}
+
+impl crate::pass::DeclaredPass for ToNvptx {
+    const NAME: &'static str = "simt-to-nvptx";
+    const SUMMARY: &'static str = "OpenCL C kernels (spir64) become CUDA-dialect IR for nvptx64: builtins, barriers, local arguments";
 }

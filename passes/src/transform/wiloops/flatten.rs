@@ -28,6 +28,7 @@ use llvm_sys::prelude::*;
 use llvm_sys::LLVMAttributeFunctionIndex;
 use std::collections::{HashMap, HashSet};
 
+#[derive(Default)]
 pub struct FlattenCalls;
 
 pub const NAME: &str = "simt-flatten-calls";
@@ -185,4 +186,9 @@ unsafe fn run_always_inline(m: LLVMModuleRef) -> Result<(), String> {
 
 unsafe fn name_of(f: LLVMValueRef) -> String {
     crate::ir::value_name_of(f)
+}
+
+impl crate::pass::DeclaredPass for FlattenCalls {
+    const NAME: &'static str = NAME;
+    const SUMMARY: &'static str = "inlines into kernels every call to a function that uses barriers or work-item builtins (pocl's Flatten)";
 }

@@ -333,3 +333,30 @@ fn divergent_barrier_warnings(fa: &FunctionAnalyses<'_>, sites: &[prepare::Barri
     }
     out
 }
+
+impl crate::pass::DeclaredPass for WorkItemLoops {
+    const NAME: &'static str = NAME;
+    const SUMMARY: &'static str = "kernels with barriers become CPU functions running one work-group (work-item loops)";
+    const SEED: Option<&'static str> = Some("001");
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[
+        ("interleave=N", "also emit simt_wgi_K, interleaving N work-groups in balanced loop groups"),
+        ("local-size=X,Y,Z", "specialise for this work-group size (constant trip counts, as pocl does)"),
+    ];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match (key, value.map(str::parse::<u32>)) {
+            ("interleave", Some(Ok(n))) if (1..=64).contains(&n) => self.interleave = n,
+            ("local-size", _) => {
+                let dims: Vec<u64> = value.unwrap_or("").split(',').filter_map(|d| d.trim().parse().ok()).collect();
+                if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
+                    return Err(format!("local-size takes 1 to 3 positive sizes, got '{}'", value.unwrap_or("")));
+                }
+                let mut size = [1u64; 3];
+                size[..dims.len()].copy_from_slice(&dims);
+                self.local_size = Some(size);
+            }
+            _ => return Err(format!("unknown or invalid option '{key}' (expected interleave=N, N in 1..=64, or local-size=X,Y,Z)")),
+        }
+        Ok(())
+    }
+}
