@@ -6,7 +6,7 @@
 //! `opt` names them.
 
 use crate::analysis::cache::FunctionAnalyses;
-use crate::analysis::convergence::{Convergence, DivergenceFacts};
+use crate::analysis::convergence::DivergenceFacts;
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
@@ -212,7 +212,7 @@ fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(
 fn print_convergence(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
     let cfg = &fa.cfg.cfg;
     let li = fa.loops();
-    let c = Convergence::compute(cfg, li);
+    let c = fa.convergence();
     let divergent = c.divergent_only(cfg, li, &DivergenceFacts::of(fa.uniformity()));
     out.push_str(&format!("  walk: {}\n", join(c.walk().iter().copied(), name)));
     for &b in c.marked() {

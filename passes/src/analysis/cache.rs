@@ -17,6 +17,7 @@
 //! `scripts/test`).
 
 use crate::analysis::control_deps::ControlDeps;
+use crate::analysis::convergence::Convergence;
 use crate::analysis::cycles::CycleInfo;
 use crate::analysis::dominators::DomTree;
 use crate::analysis::liveness::FunctionLiveness;
@@ -37,6 +38,7 @@ pub struct FunctionAnalyses<'ctx> {
     postdom: OnceCell<PostDomTree>,
     loops: OnceCell<LoopInfo>,
     cycles: OnceCell<CycleInfo>,
+    convergence: OnceCell<Convergence>,
     control_deps: OnceCell<ControlDeps>,
     uniformity: OnceCell<Uniformity>,
     liveness: OnceCell<FunctionLiveness<'ctx>>,
@@ -50,6 +52,7 @@ impl<'ctx> FunctionAnalyses<'ctx> {
             postdom: OnceCell::new(),
             loops: OnceCell::new(),
             cycles: OnceCell::new(),
+            convergence: OnceCell::new(),
             control_deps: OnceCell::new(),
             uniformity: OnceCell::new(),
             liveness: OnceCell::new(),
@@ -70,6 +73,11 @@ impl<'ctx> FunctionAnalyses<'ctx> {
 
     pub fn cycles(&self) -> &CycleInfo {
         self.cycles.get_or_init(|| CycleInfo::compute(&self.cfg.cfg))
+    }
+
+    /// Seed 000's convergence points (a function of the CFG and its loops).
+    pub fn convergence(&self) -> &Convergence {
+        self.convergence.get_or_init(|| Convergence::compute(&self.cfg.cfg, self.loops()))
     }
 
     pub fn control_deps(&self) -> &ControlDeps {
@@ -154,6 +162,7 @@ impl<'ctx> AnalysisCache<'ctx> {
             check!(loops, "loop info");
             check!(cycles, "cycle info");
             check!(control_deps, "control dependences");
+            check!(convergence, "convergence points");
             check!(uniformity, "uniformity");
             check!(liveness, "liveness");
         }
