@@ -22,13 +22,11 @@
 //! removed and every nested cycle is contracted to one node, ordering the nodes
 //! by the reverse post-order position of their headers is a topological order.
 //!
-//! Each level is one strongly-connected-component pass (petgraph's iterative
-//! Kosaraju: a recursive Tarjan overflows on 100k-block chains) over that
-//! level's blocks, so the whole hierarchy costs O(blocks × nesting depth).
+//! Each level is one strongly-connected-component pass over that level's
+//! blocks (`scc.rs`), so the whole hierarchy costs O(blocks × nesting depth).
 
+use crate::analysis::scc::Scratch;
 use crate::cfg::{BlockId, Cfg};
-use petgraph::algo::kosaraju_scc;
-use petgraph::graph::{DiGraph, NodeIndex};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CycleId(pub u32);
@@ -84,70 +82,21 @@ impl CycleInfo {
         let n = cfg.len();
         let mut cycles: Vec<Cycle> = Vec::new();
         let mut innermost: Vec<Option<CycleId>> = vec![None; n];
-        // Scratch indexed by block, reset after each use so every level costs
-        // only its own size.
-        let mut local = vec![u32::MAX; n];
-        let mut member = vec![false; n];
-        // (blocks of the region, the cycle they form, its header whose
-        // incoming edges are removed)
+        let mut scratch = Scratch::new(cfg);
+        // (blocks of the region, the cycle they form, whose header's incoming
+        // edges are removed)
         let mut regions: Vec<(Vec<BlockId>, Option<CycleId>)> = vec![(cfg.rpo().to_vec(), None)];
         while let Some((region, parent)) = regions.pop() {
             let removed = parent.map(|p| cycles[p.index()].header);
-            for (i, &b) in region.iter().enumerate() {
-                local[b.index()] = i as u32;
-            }
-            let mut g: DiGraph<(), ()> = DiGraph::with_capacity(region.len(), 0);
-            for _ in &region {
-                g.add_node(());
-            }
-            for &b in &region {
-                for &s in cfg.succs(b) {
-                    if local[s.index()] != u32::MAX && Some(s) != removed {
-                        g.add_edge(NodeIndex::new(local[b.index()] as usize), NodeIndex::new(local[s.index()] as usize), ());
-                    }
-                }
-            }
-            for &b in &region {
-                local[b.index()] = u32::MAX;
-            }
-            for scc in kosaraju_scc(&g) {
-                let mut blocks: Vec<BlockId> = scc.iter().map(|v| region[v.index()]).collect();
-                let is_cycle = blocks.len() > 1 || (cfg.succs(blocks[0]).contains(&blocks[0]) && Some(blocks[0]) != removed);
-                if !is_cycle {
-                    continue;
-                }
-                blocks.sort();
-                for &b in &blocks {
-                    member[b.index()] = true;
-                }
-                let entries: Vec<BlockId> = blocks
-                    .iter()
-                    .copied()
-                    .filter(|&b| b == cfg.entry() || cfg.preds(b).iter().any(|p| cfg.is_reachable(*p) && !member[p.index()]))
-                    .collect();
-                let mut exits: Vec<BlockId> =
-                    blocks.iter().flat_map(|&b| cfg.succs(b).iter().copied()).filter(|s| !member[s.index()]).collect();
-                exits.sort();
-                exits.dedup();
-                for &b in &blocks {
-                    member[b.index()] = false;
-                }
+            for blocks in scratch.cyclic_sccs(cfg, &region, removed) {
+                let entries = scratch.entries(cfg, &blocks);
+                let exits = scratch.exits(cfg, &blocks);
                 let header = *blocks.iter().min_by_key(|b| cfg.rpo_position(**b)).expect("a cycle has blocks");
                 let id = CycleId(cycles.len() as u32);
                 for &b in &blocks {
                     innermost[b.index()] = Some(id);
                 }
-                cycles.push(Cycle {
-                    header,
-                    entries,
-                    blocks: blocks.clone(),
-                    exits,
-                    parent,
-                    children: Vec::new(),
-                    depth: 0,
-                    pre: 0,
-                    end: 0,
-                });
+                cycles.push(Cycle { header, entries, blocks: blocks.clone(), exits, parent, children: Vec::new(), depth: 0, pre: 0, end: 0 });
                 if let Some(p) = parent {
                     cycles[p.index()].children.push(id);
                 }

@@ -14,15 +14,12 @@
 //! dominates it and is not a natural loop. Such irreducible cycles are found by
 //! the recursive strongly-connected-component decomposition of Havlak /
 //! LLVM's `GenericCycleInfo`: take the SCCs, record each one's entry blocks,
-//! remove the entries and repeat inside. Passes that need reducible control flow
-//! report these cycles by name instead of mis-transforming them. SCCs come
-//! from petgraph's Kosaraju, which is iterative: Tarjan's is recursive and
-//! overflows the stack on 100k-block functions.
+//! remove the entries and repeat inside (`scc.rs`). Passes that need reducible
+//! control flow report these cycles by name instead of mis-transforming them.
 
 use crate::analysis::dominators::DomTree;
 use crate::cfg::{BlockId, Cfg};
-use petgraph::algo::kosaraju_scc;
-use petgraph::graph::{DiGraph, NodeIndex};
+use crate::analysis::scc::Scratch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LoopId(pub u32);
@@ -225,54 +222,12 @@ impl LoopInfo {
 
 /// Cycles (over reachable blocks) with more than one entry, outermost first.
 fn irreducible_cycles(cfg: &Cfg) -> Vec<IrreducibleCycle> {
-    let n = cfg.len();
     let mut found = Vec::new();
-    // Scratch arrays indexed by block, allocated once and reset after use so
-    // the whole decomposition stays linear in the blocks per nesting level.
-    let mut in_region = vec![false; n];
-    let mut local = vec![u32::MAX; n];
-    let mut member = vec![false; n];
+    let mut scratch = Scratch::new(cfg);
     let mut regions: Vec<Vec<BlockId>> = vec![cfg.rpo().to_vec()];
     while let Some(region) = regions.pop() {
-        for &b in &region {
-            in_region[b.index()] = true;
-        }
-        let mut g: DiGraph<(), ()> = DiGraph::with_capacity(region.len(), 0);
-        for (i, &b) in region.iter().enumerate() {
-            g.add_node(());
-            local[b.index()] = i as u32;
-        }
-        for &b in &region {
-            for &s in cfg.succs(b) {
-                if in_region[s.index()] {
-                    g.add_edge(NodeIndex::new(local[b.index()] as usize), NodeIndex::new(local[s.index()] as usize), ());
-                }
-            }
-        }
-        for &b in &region {
-            in_region[b.index()] = false;
-            local[b.index()] = u32::MAX;
-        }
-        for scc in kosaraju_scc(&g) {
-            let mut blocks: Vec<BlockId> = scc.iter().map(|v| region[v.index()]).collect();
-            let is_cycle = blocks.len() > 1 || cfg.succs(blocks[0]).contains(&blocks[0]);
-            if !is_cycle {
-                continue;
-            }
-            blocks.sort();
-            for &b in &blocks {
-                member[b.index()] = true;
-            }
-            let entries: Vec<BlockId> = blocks
-                .iter()
-                .copied()
-                .filter(|&b| {
-                    b == cfg.entry() || cfg.preds(b).iter().any(|p| cfg.is_reachable(*p) && !member[p.index()])
-                })
-                .collect();
-            for &b in &blocks {
-                member[b.index()] = false;
-            }
+        for blocks in scratch.cyclic_sccs(cfg, &region, None) {
+            let entries = scratch.entries(cfg, &blocks);
             let inner: Vec<BlockId> = blocks.iter().copied().filter(|b| !entries.contains(b)).collect();
             if entries.len() > 1 {
                 found.push(IrreducibleCycle { entries, blocks });

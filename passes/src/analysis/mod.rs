@@ -7,6 +7,7 @@ pub mod dominators;
 pub mod loops;
 pub mod post_dominators;
 pub mod private_memory;
+pub mod scc;
 pub mod cache;
 pub mod liveness;
 pub mod uniformity;
