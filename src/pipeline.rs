@@ -88,9 +88,19 @@ pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, ToolEr
             _ => steps.push(Step::Llvm(element)),
         }
     }
-    for step in &steps {
+    for step in &mut steps {
         if let Step::Llvm(run) = step {
-            check_llvm_pipeline(run, tm)?;
+            if let Err(e) = check_llvm_pipeline(run, tm) {
+                // LLVM infers a pipeline's kind from its first element, so
+                // `instcombine,default<O2>` is a function pipeline that cannot
+                // hold a module one (`opt` rejects it too). Nested in
+                // `module(…)`, each element is adapted to the module level.
+                let nested = format!("module({run})");
+                if split_top_level(run)?.len() < 2 || check_llvm_pipeline(&nested, tm).is_err() {
+                    return Err(e);
+                }
+                *run = nested;
+            }
         }
     }
     Ok(steps)
@@ -221,6 +231,10 @@ mod tests {
         let names: Vec<String> = steps.iter().map(Step::name).collect();
         assert_eq!(names, vec!["instcombine,dce", "print<simt-domtree>", "sroa"]);
         assert!(matches!(parse("instcombyne", None), Err(ToolError::Pass { err: PassError::UnknownPass { .. } })));
+        // A function pass then a module pipeline: nested in module(…).
+        let steps = parse("print<simt-uniformity>,instcombine,default<O2>", None).unwrap();
+        assert_eq!(steps.iter().map(Step::name).collect::<Vec<_>>(), vec!["print<simt-uniformity>", "module(instcombine,default<O2>)"]);
+        assert!(parse("instcombine,instcombyne", None).is_err());
         assert!(matches!(parse("function(print<simt-domtree>)", None), Err(ToolError::Usage(_))));
     }
 }
