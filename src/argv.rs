@@ -1,6 +1,7 @@
 //! LLVM tools take long options with one dash (`-passes=…`, `-mtriple=…`) as
 //! well as two. clap wants two, so known long names written with one dash are
-//! rewritten before parsing, and `-O0`…`-O3` become `--opt-level=N`.
+//! rewritten before parsing, and `-O0`…`-O3`, `-Os`, `-Oz` become
+//! `--opt-level=N`.
 
 /// Rewrites `args` (without the program name) for clap.
 pub fn normalize(args: impl IntoIterator<Item = String>, long_names: &[&str]) -> Vec<String> {
@@ -14,7 +15,7 @@ pub fn normalize(args: impl IntoIterator<Item = String>, long_names: &[&str]) ->
         }
         let body = &a[1..];
         let name = body.split('=').next().unwrap_or(body);
-        if let Some(level) = body.strip_prefix('O').filter(|l| l.len() == 1 && l.as_bytes()[0].is_ascii_digit()) {
+        if let Some(level) = body.strip_prefix('O').filter(|l| matches!(*l, "0" | "1" | "2" | "3" | "s" | "z")) {
             out.push(format!("--opt-level={level}"));
         } else if name.len() > 1 && long_names.contains(&name) {
             out.push(format!("-{a}"));
@@ -32,9 +33,12 @@ mod tests {
     #[test]
     fn single_dash_long_options() {
         let got = normalize(
-            ["-passes=dce", "-S", "-o", "x.ll", "-O2", "--mcpu=sm_90", "-", "-print-after-all", "-Ox"].map(String::from),
+            ["-passes=dce", "-S", "-o", "x.ll", "-O2", "--mcpu=sm_90", "-", "-print-after-all", "-Ox", "-Oz"].map(String::from),
             &["passes", "print-after-all"],
         );
-        assert_eq!(got, vec!["--passes=dce", "-S", "-o", "x.ll", "--opt-level=2", "--mcpu=sm_90", "-", "--print-after-all", "-Ox"]);
+        assert_eq!(
+            got,
+            vec!["--passes=dce", "-S", "-o", "x.ll", "--opt-level=2", "--mcpu=sm_90", "-", "--print-after-all", "-Ox", "--opt-level=z"]
+        );
     }
 }

@@ -16,3 +16,14 @@ pub mod launch;
 pub mod guard;
 pub mod runner;
 pub mod stats;
+
+/// `--version` of both tools: simt's version and the LLVM it runs on.
+pub fn version() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let (mut major, mut minor, mut patch) = (0u32, 0u32, 0u32);
+        // SAFETY: LLVMGetVersion only writes the three integers it is given.
+        unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+        format!("{} (LLVM {major}.{minor}.{patch})", env!("CARGO_PKG_VERSION"))
+    })
+}

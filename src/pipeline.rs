@@ -186,7 +186,7 @@ pub fn run<'ctx>(
                 }
                 let bare = pass.name().split('<').next().unwrap_or_default().to_string();
                 if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {
-                    let _ = write!(diag, "; *** IR Dump After {} on [module] ***\n{}", pass.name(), module.print_to_string());
+                    let _ = write!(diag, "; *** IR Dump After {} on [module] ***\n{}", pass.name(), module.print_to_string().to_string_lossy());
                 }
             }
             Step::Llvm(run) => {

@@ -14,7 +14,7 @@ use std::io::IsTerminal;
 const TOOL: &str = "simt-opt";
 
 #[derive(Parser, Debug)]
-#[command(name = TOOL, version, about = "Optimise SIMT kernels: simt passes and LLVM's in one pipeline, lowering to x86-64 and NVPTX")]
+#[command(name = TOOL, version = simt::version(), about = "Optimise SIMT kernels: simt passes and LLVM's in one pipeline, lowering to x86-64 and NVPTX")]
 struct Args {
     /// Input file (.ll or .bc); `-` reads standard input.
     #[arg(default_value = "-")]
@@ -31,9 +31,10 @@ struct Args {
     /// Pipeline, e.g. 'print<simt-uniformity>,instcombine,default<O2>'.
     #[arg(long)]
     passes: Option<String>,
-    /// -O0..-O3: shorthand for -passes='default<ON>' (and the codegen level).
-    #[arg(long = "opt-level", value_parser = clap::value_parser!(u8).range(0..=3))]
-    opt_level: Option<u8>,
+    /// -O0..-O3, -Os, -Oz: shorthand for -passes='default<ON>' (and the
+    /// codegen level; -Os and -Oz generate code as -O2 does, as llc).
+    #[arg(long = "opt-level", value_parser = ["0", "1", "2", "3", "s", "z"])]
+    opt_level: Option<String>,
     /// Verify the module after every pass (ours are always verified).
     #[arg(long = "verify-each")]
     verify_each: bool,
@@ -105,7 +106,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
     if args.print_passes {
         return diag::write_stdout(print_passes().as_bytes());
     }
-    let pipeline_text = match (&args.passes, args.opt_level) {
+    let pipeline_text = match (&args.passes, args.opt_level.as_deref()) {
         (Some(_), Some(_)) if args.filetype.is_none() => {
             return Err(ToolError::Usage("cannot specify -O# and -passes= together; use -passes='default<O#>'".into()))
         }
@@ -127,7 +128,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
         triple: args.mtriple.clone(),
         cpu: args.mcpu.clone(),
         features: args.mattr.clone(),
-        opt_level: args.opt_level.unwrap_or(2),
+        opt_level: args.opt_level.as_deref().and_then(|l| l.parse().ok()).unwrap_or(2),
     };
     let triple = lower::effective_triple(&spec, &module);
     let tm = lower::target_machine(&triple, &spec)?;

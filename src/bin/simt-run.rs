@@ -25,7 +25,7 @@ const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
 #[derive(Parser, Debug)]
 #[command(
     name = TOOL,
-    version,
+    version = simt::version(),
     about = "Run a SIMT kernel (OpenCL or CUDA LLVM IR) on this machine's cores",
     override_usage = "simt-run KERNEL.ll --kernel NAME --global X[,Y,Z] --local X[,Y,Z] --arg SPEC... [OPTIONS]\n       simt-run --launch FILE [KERNEL.ll] [OPTIONS]",
     after_help = LAUNCH_HELP
