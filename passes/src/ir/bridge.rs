@@ -8,9 +8,9 @@
 //! first and answer `None` for those.
 
 use super::edit::Ty;
-use super::value::Value;
-use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicValue, BasicValueEnum, FunctionValue};
+use super::value::{Inst, Value};
+use inkwell::types::{AsTypeRef, BasicTypeEnum, PointerType};
+use inkwell::values::{BasicValue, BasicValueEnum, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::LLVMTypeKind;
 
@@ -65,6 +65,15 @@ impl<'ctx> Value<'ctx> {
     }
 }
 
+impl<'ctx> Inst<'ctx> {
+    /// The instruction as inkwell's handle (to position inkwell's builder).
+    pub fn as_instruction_value(self) -> InstructionValue<'ctx> {
+        // SAFETY: `raw` is a live instruction of a context that lives for
+        // `'ctx` (type invariant), which is what inkwell's handle requires.
+        unsafe { InstructionValue::new(self.raw()) }
+    }
+}
+
 impl<'ctx> Ty<'ctx> {
     /// The type as inkwell's basic type; `None` for other kinds (void,
     /// function, label, token, metadata, target extension types).
@@ -73,4 +82,11 @@ impl<'ctx> Ty<'ctx> {
         // (type invariant), of a kind `BasicTypeEnum::new` accepts (checked).
         is_basic_kind(self.kind()).then(|| unsafe { BasicTypeEnum::new(self.raw()) })
     }
+}
+
+/// The address space of an inkwell pointer type (inkwell's `AddressSpace`
+/// does not give its number back).
+pub fn pointer_address_space(t: PointerType<'_>) -> u32 {
+    // SAFETY: `t` is a live pointer type (inkwell invariant).
+    unsafe { LLVMGetPointerAddressSpace(t.as_type_ref()) }
 }

@@ -27,6 +27,7 @@ mod module;
 mod names;
 pub mod value;
 
+pub use bridge::pointer_address_space;
 pub use calls::{has_fn_attribute, CallBuilder};
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
