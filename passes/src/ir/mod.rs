@@ -13,15 +13,22 @@
 //! - [`value`]: typed handles and walks.
 //! - [`block`]: terminators, successors and what selects each edge.
 //! - [`metadata`]: named metadata, debug locations.
+//! - [`calls`]: call sites (callee, attributes, operand bundles) and a
+//!   builder for calls inkwell cannot make (returning `token`, with bundles,
+//!   rebuilt with other bundles); `bridge`: handles to and from inkwell.
 //! - `edit`: types, an instruction builder and in-place edits on the handles.
 
 pub mod block;
+mod bridge;
+pub mod calls;
 mod edit;
 pub mod metadata;
 mod module;
 mod names;
 pub mod value;
 
+pub use bridge::pointer_address_space;
+pub use calls::{has_fn_attribute, CallBuilder};
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};

@@ -41,14 +41,13 @@
 //! terminator in the same block). The instrumented module is for executing,
 //! not for optimising: the calls are opaque to LLVM.
 
-use crate::ir::{defined_functions, function_name, print_type, print_value};
+use crate::ir::{defined_functions, function_name, instructions, pointer_address_space, Inst, Value};
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
-use inkwell::values::AsValueRef;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use inkwell::builder::Builder;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::BasicMetadataValueEnum;
+use llvm_sys::LLVMOpcode;
 use std::collections::HashSet;
-use std::ffi::CString;
 
 /// Prefix of the check functions' names.
 pub const CHECK_PREFIX: &str = "simt.check.uniform.";
@@ -78,160 +77,165 @@ impl ModulePass for CheckUniformity {
 }
 
 /// One planned check: the value, where the call goes, and the texts.
-struct Plan {
-    value: LLVMValueRef,
+struct Plan<'ctx> {
+    value: Value<'ctx>,
     /// Insert before this instruction.
-    before: LLVMValueRef,
+    before: Inst<'ctx>,
     use_text: String,
 }
 
 /// Instruments every defined function; returns the number of checks placed.
 fn instrument(cx: &mut PassContext<'_, '_>, assume_uniform: bool) -> usize {
     let module = cx.module;
-    let m = module.as_mut_ptr();
-    let mut plans: Vec<(String, Vec<Plan>)> = Vec::new();
+    let mut plans: Vec<(String, Vec<Plan<'_>>)> = Vec::new();
     for f in defined_functions(module) {
         let fa = cx.analyses.get(f);
         let u = fa.uniformity();
-        let uniform = |v: LLVMValueRef| assume_uniform || !u.is_divergent_raw(v);
+        let uniform = |v: Value<'_>| assume_uniform || !u.is_divergent(v);
         let mut list = Vec::new();
-        for (bi, bb) in fa.cfg.blocks().iter().enumerate() {
+        for (bi, &bb) in fa.cfg.blocks().iter().enumerate() {
             let block_id = crate::cfg::BlockId(bi as u32);
             let branch_uniform = assume_uniform || !u.is_divergent_branch(block_id);
-            let mut checked: HashSet<LLVMValueRef> = HashSet::new();
-            let insts: Vec<LLVMValueRef> = bb.get_instructions().map(|i| i.as_value_ref()).collect();
-            let first_non_phi = insts.iter().copied().find(|&i| unsafe { LLVMIsAPHINode(i).is_null() });
+            let mut checked: HashSet<Value<'_>> = HashSet::new();
+            let insts: Vec<Inst<'_>> = instructions(bb).collect();
+            let first_non_phi = insts.iter().copied().find(|i| !i.is_phi());
             for &i in &insts {
-                unsafe {
-                    if is_check_call(i) {
-                        continue;
-                    }
-                    let is_phi = !LLVMIsAPHINode(i).is_null();
-                    let is_term = !LLVMIsATerminatorInst(i).is_null();
-                    let claimed = if is_term { branch_uniform } else { uniform(i) };
-                    if is_phi {
-                        if claimed && checkable(LLVMTypeOf(i)) {
-                            if let Some(at) = first_non_phi {
-                                list.push(Plan { value: i, before: at, use_text: "its definition".into() });
-                                checked.insert(i);
-                            }
-                        }
-                        continue;
-                    }
-                    // Uses.
-                    if claimed {
-                        let ops: Vec<LLVMValueRef> = match LLVMGetInstructionOpcode(i) {
-                            LLVMOpcode::LLVMBr if LLVMIsConditional(i) != 0 => vec![LLVMGetCondition(i)],
-                            LLVMOpcode::LLVMBr => vec![],
-                            LLVMOpcode::LLVMSwitch => vec![LLVMGetOperand(i, 0)],
-                            _ => {
-                                let n = LLVMGetNumOperands(i) as u32;
-                                let callee = if LLVMIsACallInst(i).is_null() { None } else { Some(n - 1) };
-                                (0..n).filter(|&k| Some(k) != callee).map(|k| LLVMGetOperand(i, k)).collect()
-                            }
-                        };
-                        for op in ops {
-                            if op.is_null() || checked.contains(&op) {
-                                continue;
-                            }
-                            if LLVMIsAInstruction(op).is_null() && LLVMIsAArgument(op).is_null() {
-                                continue;
-                            }
-                            if !checkable(LLVMTypeOf(op)) {
-                                continue;
-                            }
-                            list.push(Plan { value: op, before: i, use_text: print_value(i) });
-                            checked.insert(op);
+                if is_check_call(i) {
+                    continue;
+                }
+                let is_term = i.is_terminator();
+                let claimed = if is_term { branch_uniform } else { uniform(i.value()) };
+                if i.is_phi() {
+                    if claimed && checkable(i.value()) {
+                        if let Some(at) = first_non_phi {
+                            list.push(Plan { value: i.value(), before: at, use_text: "its definition".into() });
+                            checked.insert(i.value());
                         }
                     }
-                    // The result.
-                    if !is_term && claimed && checkable(LLVMTypeOf(i)) {
-                        let next = LLVMGetNextInstruction(i);
-                        if !next.is_null() {
-                            list.push(Plan { value: i, before: next, use_text: "its definition".into() });
-                            checked.insert(i);
+                    continue;
+                }
+                // Uses.
+                if claimed {
+                    let ops: Vec<Value<'_>> = match i.opcode() {
+                        LLVMOpcode::LLVMBr if i.is_conditional_terminator() => vec![i.operand(0)],
+                        LLVMOpcode::LLVMBr => vec![],
+                        LLVMOpcode::LLVMSwitch => vec![i.operand(0)],
+                        _ => {
+                            let n = i.num_operands();
+                            let callee = if i.is_call() { Some(n - 1) } else { None };
+                            (0..n).filter(|&k| Some(k) != callee).map(|k| i.operand(k)).collect()
                         }
+                    };
+                    for op in ops {
+                        if op.raw().is_null() || checked.contains(&op) {
+                            continue;
+                        }
+                        if op.as_inst().is_none() && !op.is_argument() {
+                            continue;
+                        }
+                        if !checkable(op) {
+                            continue;
+                        }
+                        list.push(Plan { value: op, before: i, use_text: i.value().print() });
+                        checked.insert(op);
                     }
-                    if !LLVMIsACallInst(i).is_null() && may_regroup(i) {
-                        // A barrier or unknown call: lanes may regroup.
-                        checked.clear();
+                }
+                // The result.
+                if !is_term && claimed && checkable(i.value()) {
+                    if let Some(next) = i.next() {
+                        list.push(Plan { value: i.value(), before: next, use_text: "its definition".into() });
+                        checked.insert(i.value());
                     }
+                }
+                if i.is_call() && may_regroup(i) {
+                    // A barrier or unknown call: lanes may regroup.
+                    checked.clear();
                 }
             }
         }
         plans.push((function_name(f), list));
     }
 
+    let ctx = module.get_context();
+    let builder: Builder<'_> = ctx.create_builder();
+    let i32t = ctx.i32_type();
+    let mut id = module.get_global_metadata_size(CHECK_TABLE);
     let mut placed = 0usize;
-    unsafe {
-        let ctx = LLVMGetModuleContext(m);
-        let builder = LLVMCreateBuilderInContext(ctx);
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let void = LLVMVoidTypeInContext(ctx);
-        let table = CString::new(CHECK_TABLE).expect("no NUL");
-        let mut id = LLVMGetNamedMetadataNumOperands(m, table.as_ptr());
-        let md = |s: &str| LLVMMDStringInContext2(ctx, s.as_ptr().cast(), s.len());
-        for (fname, list) in plans {
-            for p in list {
-                let ty = LLVMTypeOf(p.value);
-                let fname_c = format!("{CHECK_PREFIX}{}", type_suffix(ty));
-                let cname = CString::new(fname_c).expect("no NUL");
-                let mut params = [ty, i32t];
-                let fty = LLVMFunctionType(void, params.as_mut_ptr(), 2, 0);
-                let mut callee = LLVMGetNamedFunction(m, cname.as_ptr());
-                if callee.is_null() {
-                    callee = LLVMAddFunction(m, cname.as_ptr(), fty);
-                }
-                LLVMPositionBuilderBefore(builder, p.before);
-                let mut args = [p.value, LLVMConstInt(i32t, id as u64, 0)];
-                LLVMBuildCall2(builder, fty, callee, args.as_mut_ptr(), 2, c"".as_ptr());
-                let value_text = print_value(p.value);
-                let mut ops = [md(&fname), md(&value_text), md(&p.use_text)];
-                let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 3);
-                LLVMAddNamedMetadataOperand(m, table.as_ptr(), LLVMMetadataAsValue(ctx, node));
-                id += 1;
-                placed += 1;
-            }
+    for (fname, list) in plans {
+        for p in list {
+            let ty = p.value.as_basic().expect("checkable values are of basic types").get_type();
+            let fty = ctx.void_type().fn_type(&[ty.into(), i32t.into()], false);
+            let cname = format!("{CHECK_PREFIX}{}", type_suffix(ty));
+            let callee = module.get_function(&cname).unwrap_or_else(|| module.add_function(&cname, fty, None));
+            builder.position_before(&p.before.as_instruction_value());
+            let args: [BasicMetadataValueEnum<'_>; 2] =
+                [p.value.as_basic().expect("checked").into(), i32t.const_int(id as u64, false).into()];
+            builder
+                .build_indirect_call(fty, callee.as_global_value().as_pointer_value(), &args, "")
+                .expect("a positioned builder");
+            let value_text = p.value.print();
+            let node = ctx.metadata_node(&[
+                ctx.metadata_string(&fname).into(),
+                ctx.metadata_string(&value_text).into(),
+                ctx.metadata_string(&p.use_text).into(),
+            ]);
+            module.add_global_metadata(CHECK_TABLE, &node).expect("a metadata node");
+            id += 1;
+            placed += 1;
         }
-        LLVMDisposeBuilder(builder);
     }
     placed
 }
 
 /// Whether the check call was placed by this pass.
-unsafe fn is_check_call(i: LLVMValueRef) -> bool {
-    !LLVMIsACallInst(i).is_null() && crate::ir::called_function_name(i).is_some_and(|n| n.starts_with(CHECK_PREFIX))
+fn is_check_call(i: Inst<'_>) -> bool {
+    i.is_call() && i.called_function_name().is_some_and(|n| n.starts_with(CHECK_PREFIX))
 }
 
 /// Calls after which the lanes running on may not be those that ran before:
 /// barriers and calls into unknown code (intrinsics are neither).
-unsafe fn may_regroup(call: LLVMValueRef) -> bool {
-    if unsafe { crate::ir::Value::from_raw(call) }.as_inst().and_then(crate::kernel_model::builtin_of) == Some(crate::kernel_model::Builtin::Barrier) {
+fn may_regroup(call: Inst<'_>) -> bool {
+    if crate::kernel_model::builtin_of(call) == Some(crate::kernel_model::Builtin::Barrier) {
         return true;
     }
-    let callee = LLVMGetCalledValue(call);
-    callee.is_null() || LLVMIsAFunction(callee).is_null() || LLVMGetIntrinsicID(callee) == 0
+    call.called_function().is_none_or(|f| f.get_intrinsic_id() == 0)
 }
 
-/// Types the checks handle: integers up to 64 bits, float, double, pointers
-/// and vectors of those.
-unsafe fn checkable(ty: LLVMTypeRef) -> bool {
-    match LLVMGetTypeKind(ty) {
-        LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(ty) <= 64,
-        LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind | LLVMTypeKind::LLVMPointerTypeKind => true,
-        LLVMTypeKind::LLVMVectorTypeKind => checkable(LLVMGetElementType(ty)) && LLVMGetTypeKind(LLVMGetElementType(ty)) != LLVMTypeKind::LLVMVectorTypeKind,
+/// Whether the value's type is one the checks handle: integers up to 64
+/// bits, float, double, pointers and vectors of those.
+fn checkable(v: Value<'_>) -> bool {
+    v.as_basic().is_some_and(|b| checkable_type(b.get_type()))
+}
+
+fn checkable_type(ty: BasicTypeEnum<'_>) -> bool {
+    match ty {
+        BasicTypeEnum::IntType(t) => t.get_bit_width() <= 64,
+        BasicTypeEnum::FloatType(t) => is_f32(t) || is_f64(t),
+        BasicTypeEnum::PointerType(_) => true,
+        BasicTypeEnum::VectorType(t) => {
+            let e = t.get_element_type();
+            checkable_type(e) && !e.is_vector_type()
+        }
         _ => false,
     }
 }
 
+fn is_f32(t: inkwell::types::FloatType<'_>) -> bool {
+    t == t.get_context().f32_type()
+}
+
+fn is_f64(t: inkwell::types::FloatType<'_>) -> bool {
+    t == t.get_context().f64_type()
+}
+
 /// `i32`, `p1`, `v4f32`: the type in a function name.
-unsafe fn type_suffix(ty: LLVMTypeRef) -> String {
-    match LLVMGetTypeKind(ty) {
-        LLVMTypeKind::LLVMPointerTypeKind => format!("p{}", LLVMGetPointerAddressSpace(ty)),
-        LLVMTypeKind::LLVMFloatTypeKind => "f32".into(),
-        LLVMTypeKind::LLVMDoubleTypeKind => "f64".into(),
-        LLVMTypeKind::LLVMVectorTypeKind => format!("v{}{}", LLVMGetVectorSize(ty), type_suffix(LLVMGetElementType(ty))),
-        _ => print_type(ty).chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect(),
+fn type_suffix(ty: BasicTypeEnum<'_>) -> String {
+    match ty {
+        BasicTypeEnum::PointerType(t) => format!("p{}", pointer_address_space(t)),
+        BasicTypeEnum::FloatType(t) if is_f32(t) => "f32".into(),
+        BasicTypeEnum::FloatType(t) if is_f64(t) => "f64".into(),
+        BasicTypeEnum::VectorType(t) => format!("v{}{}", t.get_size(), type_suffix(t.get_element_type())),
+        _ => ty.print_to_string().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect(),
     }
 }
 

@@ -81,11 +81,14 @@
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::convergence::{Convergence, DivergenceFacts};
 use crate::cfg::BlockId;
-use crate::ir::{called_function_name, defined_functions, function_name};
+use crate::ir::{defined_functions, function_name, has_fn_attribute, instructions, CallBuilder, Inst, Value};
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
-use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::basic_block::BasicBlock;
+use inkwell::intrinsics::Intrinsic;
+use inkwell::module::Module;
+use inkwell::values::FunctionValue;
+use llvm_sys::LLVMOpcode;
 use std::collections::HashMap;
 
 /// The marker function's name; its type is `void (i32)`.
@@ -115,14 +118,14 @@ impl ModulePass for Converge {
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let module = cx.module.as_mut_ptr();
+        let module = cx.module;
         let mut changed = false;
         for f in defined_functions(cx.module) {
             let plan = Plan::new(cx.analyses.get(f), self.divergent_only);
             if plan.marks.is_empty() {
                 continue;
             }
-            let outcome = unsafe { apply(module, f, &plan, self.intrinsics) }
+            let outcome = apply(module, f, &plan, self.intrinsics)
                 .map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
             if let Some(w) = outcome.warning {
                 let _ = writeln!(cx.out, "{NAME}: warning: function '{}': {w}", function_name(f));
@@ -135,8 +138,8 @@ impl ModulePass for Converge {
 
 /// The marked blocks of one function and the loop nest the tokens follow,
 /// taken from the analyses before the IR changes.
-struct Plan {
-    blocks: Vec<LLVMBasicBlockRef>,
+struct Plan<'ctx> {
+    blocks: Vec<BasicBlock<'ctx>>,
     marks: Vec<BlockId>,
     /// Natural loops: header and parent (indices into this list).
     loops: Vec<(BlockId, Option<usize>)>,
@@ -149,8 +152,8 @@ struct Plan {
     irreducible: Vec<bool>,
 }
 
-impl Plan {
-    fn new(fa: &FunctionAnalyses<'_>, divergent_only: bool) -> Plan {
+impl<'ctx> Plan<'ctx> {
+    fn new(fa: &FunctionAnalyses<'ctx>, divergent_only: bool) -> Plan<'ctx> {
         let cfg = &fa.cfg.cfg;
         let li = fa.loops();
         let conv = Convergence::compute(cfg, li);
@@ -179,7 +182,7 @@ impl Plan {
             })
             .collect();
         let innermost = cfg.blocks().map(|b| li.innermost(b).map(|l| l.0 as usize)).collect();
-        let blocks = fa.cfg.blocks().iter().map(|b| b.as_mut_ptr()).collect();
+        let blocks = fa.cfg.blocks().to_vec();
         Plan { blocks, marks, loops, innermost, heart_ok, irreducible }
     }
 
@@ -208,19 +211,17 @@ struct Outcome {
     warning: Option<String>,
 }
 
-unsafe fn apply(module: LLVMModuleRef, f: FunctionValue<'_>, plan: &Plan, intrinsics: bool) -> Result<Outcome, String> {
-    let fv = f.as_value_ref();
-    let ctx = LLVMGetModuleContext(module);
+fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, plan: &Plan<'ctx>, intrinsics: bool) -> Result<Outcome, String> {
     let marker = marker_function(module)?;
-    let controlled = uses_convergence_control(fv);
+    let controlled = uses_convergence_control(f);
     let mut warning = None;
     let mut use_tokens = intrinsics && !controlled;
-    let users = if use_tokens { convergent_calls(fv) } else { Vec::new() };
-    if users.iter().any(|&c| !LLVMIsACallBrInst(c).is_null()) {
+    let users = if use_tokens { convergent_calls(f) } else { Vec::new() };
+    if users.iter().any(|c| c.is_callbr()) {
         warning = Some("a convergent callbr cannot carry a convergencectrl bundle; plain markers used".to_string());
         use_tokens = false;
     }
-    let marked: Vec<(BlockId, LLVMBasicBlockRef)> = plan
+    let marked: Vec<(BlockId, BasicBlock<'ctx>)> = plan
         .marks
         .iter()
         .map(|&b| (b, plan.blocks[b.index()]))
@@ -229,24 +230,23 @@ unsafe fn apply(module: LLVMModuleRef, f: FunctionValue<'_>, plan: &Plan, intrin
     if marked.is_empty() && users.is_empty() {
         return Ok(Outcome { changed: false, warning });
     }
-    let builder = LLVMCreateBuilderInContext(ctx);
+    let mut builder = CallBuilder::new(Value::from(f));
 
     if !use_tokens {
         for &(b, bb) in &marked {
-            LLVMPositionBuilderBefore(builder, first_after_tokens(bb));
-            let token = if controlled { Some(build_intrinsic(module, builder, "anchor", None, "simt.anchor")) } else { None };
-            build_marker(module, builder, marker, b.0, token);
+            builder.position_before(first_after_tokens(bb));
+            let token = if controlled { Some(build_intrinsic(module, &mut builder, "anchor", None, "simt.anchor")) } else { None };
+            build_marker(module, &mut builder, marker, b.0, token);
         }
-        LLVMDisposeBuilder(builder);
         return Ok(Outcome { changed: !marked.is_empty(), warning });
     }
 
     // Which tokens are needed: each user's, and each needed heart's parent.
-    let index: HashMap<LLVMBasicBlockRef, BlockId> =
+    let index: HashMap<BasicBlock<'ctx>, BlockId> =
         plan.blocks.iter().enumerate().map(|(i, &bb)| (bb, BlockId(i as u32))).collect();
     let mut needed = vec![false; plan.loops.len()];
     let mut need_root = false;
-    let user_tokens: Vec<Token> = users.iter().map(|&c| plan.token_of(index[&LLVMGetInstructionParent(c)])).collect();
+    let user_tokens: Vec<Token> = users.iter().map(|c| plan.token_of(index[&c.block()])).collect();
     for t in marked.iter().map(|&(b, _)| plan.token_of(b)).chain(user_tokens.iter().copied()) {
         match t {
             Token::Root => need_root = true,
@@ -263,20 +263,20 @@ unsafe fn apply(module: LLVMModuleRef, f: FunctionValue<'_>, plan: &Plan, intrin
             Token::Anchor => {}
         }
     }
-    let entry = LLVMGetEntryBasicBlock(fv);
     let root = if need_root {
-        LLVMPositionBuilderBefore(builder, LLVMGetFirstInstruction(entry));
-        let convergent = has_fn_attr(fv, "convergent");
+        let entry = f.get_first_basic_block().expect("a defined function has an entry block");
+        builder.position_before(entry.get_first_instruction().expect("the entry block is not empty").into());
+        let convergent = has_fn_attribute(f, "convergent");
         Some(if convergent {
-            build_intrinsic(module, builder, "entry", None, "simt.entry")
+            build_intrinsic(module, &mut builder, "entry", None, "simt.entry")
         } else {
-            build_intrinsic(module, builder, "anchor", None, "simt.root")
+            build_intrinsic(module, &mut builder, "anchor", None, "simt.root")
         })
     } else {
         None
     };
     // Hearts, outer loops first (a parent's header dominates its children's).
-    let mut hearts: Vec<Option<LLVMValueRef>> = vec![None; plan.loops.len()];
+    let mut hearts: Vec<Option<Value<'ctx>>> = vec![None; plan.loops.len()];
     let mut order: Vec<usize> = (0..plan.loops.len()).filter(|&l| needed[l]).collect();
     order.sort_by_key(|&l| depth(plan, l));
     for l in order {
@@ -285,30 +285,29 @@ unsafe fn apply(module: LLVMModuleRef, f: FunctionValue<'_>, plan: &Plan, intrin
             Some(p) => hearts[p].expect("outer heart built first"),
             None => root.expect("root built"),
         };
-        LLVMPositionBuilderBefore(builder, insertion_point(header).ok_or("loop header without an insertion point")?);
-        hearts[l] = Some(build_intrinsic(module, builder, "loop", Some(parent), "simt.loop"));
+        builder.position_before(insertion_point(header).ok_or("loop header without an insertion point")?);
+        hearts[l] = Some(build_intrinsic(module, &mut builder, "loop", Some(parent), "simt.loop"));
     }
-    let token_value = |t: Token, builder: LLVMBuilderRef| match t {
+    let token_value = |t: Token, builder: &mut CallBuilder<'ctx>| match t {
         Token::Root => root.expect("root built"),
         Token::Heart(l) => hearts[l].expect("heart built"),
         Token::Anchor => build_intrinsic(module, builder, "anchor", None, "simt.anchor"),
     };
     for &(b, bb) in &marked {
         // After the heart, if this block is a header (the heart must come first).
-        LLVMPositionBuilderBefore(builder, first_after_tokens(bb));
-        let t = token_value(plan.token_of(b), builder);
-        build_marker(module, builder, marker, b.0, Some(t));
+        builder.position_before(first_after_tokens(bb));
+        let t = token_value(plan.token_of(b), &mut builder);
+        build_marker(module, &mut builder, marker, b.0, Some(t));
     }
     for (&call, &t) in users.iter().zip(&user_tokens) {
-        LLVMPositionBuilderBefore(builder, call);
-        let token = token_value(t, builder);
-        rebuild_call(builder, call, &|_| true, Some(token))?;
+        builder.position_before(call);
+        let token = token_value(t, &mut builder);
+        builder.rebuild_call(call, &|_| true, &[(BUNDLE, &[token])])?;
     }
-    LLVMDisposeBuilder(builder);
     Ok(Outcome { changed: true, warning })
 }
 
-fn depth(plan: &Plan, mut l: usize) -> usize {
+fn depth(plan: &Plan<'_>, mut l: usize) -> usize {
     let mut d = 0;
     while let Some(p) = plan.loops[l].1 {
         d += 1;
@@ -318,23 +317,18 @@ fn depth(plan: &Plan, mut l: usize) -> usize {
 }
 
 /// `@simt.converge`, declared with its attributes if the module lacks it.
-unsafe fn marker_function(module: LLVMModuleRef) -> Result<LLVMValueRef, String> {
-    let ctx = LLVMGetModuleContext(module);
-    let void = LLVMVoidTypeInContext(ctx);
-    let mut params = [LLVMInt32TypeInContext(ctx)];
-    let fty = LLVMFunctionType(void, params.as_mut_ptr(), 1, 0);
-    let name = c"simt.converge";
-    let existing = LLVMGetNamedFunction(module, name.as_ptr());
-    if !existing.is_null() {
-        if LLVMGlobalGetValueType(existing) != fty {
+fn marker_function<'ctx>(module: &Module<'ctx>) -> Result<FunctionValue<'ctx>, String> {
+    let ctx = module.get_context();
+    let fty = ctx.void_type().fn_type(&[ctx.i32_type().into()], false);
+    if let Some(existing) = module.get_function(MARKER) {
+        if existing.get_type() != fty {
             return Err(format!("@{MARKER} already exists with another type (expected void (i32))"));
         }
         return Ok(existing);
     }
-    let f = LLVMAddFunction(module, name.as_ptr(), fty);
+    let f = module.add_function(MARKER, fty, None);
     for (attr, value) in [("convergent", 0u64), ("nounwind", 0), ("willreturn", 0), ("memory", INACCESSIBLE_MEM_READWRITE)] {
-        let kind = LLVMGetEnumAttributeKindForName(attr.as_ptr().cast(), attr.len());
-        LLVMAddAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, value));
+        f.add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(Attribute::get_named_enum_kind_id(attr), value));
     }
     Ok(f)
 }
@@ -343,268 +337,99 @@ unsafe fn marker_function(module: LLVMModuleRef) -> Result<LLVMValueRef, String>
 /// (ModRef) per location, `InaccessibleMem` being location 1.
 const INACCESSIBLE_MEM_READWRITE: u64 = 3 << 2;
 
-unsafe fn build_marker(
-    module: LLVMModuleRef,
-    builder: LLVMBuilderRef,
-    marker: LLVMValueRef,
+fn build_marker<'ctx>(
+    module: &Module<'ctx>,
+    builder: &mut CallBuilder<'ctx>,
+    marker: FunctionValue<'ctx>,
     id: u32,
-    token: Option<LLVMValueRef>,
-) -> LLVMValueRef {
-    let ctx = LLVMGetModuleContext(module);
-    let mut args = [LLVMConstInt(LLVMInt32TypeInContext(ctx), id as u64, 0)];
-    build_call(builder, LLVMGlobalGetValueType(marker), marker, &mut args, token, "")
+    token: Option<Value<'ctx>>,
+) -> Inst<'ctx> {
+    let id = Value::from_basic(module.get_context().i32_type().const_int(id as u64, false));
+    match token {
+        None => builder.call(marker, &[id], &[], ""),
+        Some(t) => builder.call(marker, &[id], &[(BUNDLE, &[t])], ""),
+    }
 }
 
 /// `call token @llvm.experimental.convergence.KIND() [convergencectrl(parent)]`.
-/// Built through the C API: inkwell panics on calls returning `token`.
-unsafe fn build_intrinsic(
-    module: LLVMModuleRef,
-    builder: LLVMBuilderRef,
+/// Built by the IR layer's call builder: inkwell panics on calls returning `token`.
+fn build_intrinsic<'ctx>(
+    module: &Module<'ctx>,
+    builder: &mut CallBuilder<'ctx>,
     kind: &str,
-    parent: Option<LLVMValueRef>,
+    parent: Option<Value<'ctx>>,
     name: &str,
-) -> LLVMValueRef {
+) -> Value<'ctx> {
     let full = format!("{INTRINSIC_PREFIX}{kind}");
-    let id = LLVMLookupIntrinsicID(full.as_ptr().cast(), full.len());
-    assert!(id != 0, "LLVM knows {full}");
-    let decl = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
-    build_call(builder, LLVMGlobalGetValueType(decl), decl, &mut [], parent, name)
-}
-
-unsafe fn build_call(
-    builder: LLVMBuilderRef,
-    fty: LLVMTypeRef,
-    callee: LLVMValueRef,
-    args: &mut [LLVMValueRef],
-    token: Option<LLVMValueRef>,
-    name: &str,
-) -> LLVMValueRef {
-    let cname = std::ffi::CString::new(name).expect("no NUL");
-    match token {
-        None => LLVMBuildCall2(builder, fty, callee, args.as_mut_ptr(), args.len() as u32, cname.as_ptr()),
-        Some(t) => {
-            let mut targs = [t];
-            let bundle = LLVMCreateOperandBundle(BUNDLE.as_ptr().cast(), BUNDLE.len(), targs.as_mut_ptr(), 1);
-            let mut bundles = [bundle];
-            let call = LLVMBuildCallWithOperandBundles(
-                builder,
-                fty,
-                callee,
-                args.as_mut_ptr(),
-                args.len() as u32,
-                bundles.as_mut_ptr(),
-                1,
-                cname.as_ptr(),
-            );
-            LLVMDisposeOperandBundle(bundle);
-            call
-        }
-    }
+    let decl = Intrinsic::find(&full)
+        .unwrap_or_else(|| panic!("LLVM knows {full}"))
+        .get_declaration(module, &[])
+        .unwrap_or_else(|| panic!("{full} is not overloaded"));
+    let call = match parent {
+        None => builder.call(decl, &[], &[], name),
+        Some(p) => builder.call(decl, &[], &[(BUNDLE, &[p])], name),
+    };
+    call.value()
 }
 
 /// Where a marker goes: after the phis and any exception-handling pad; `None`
 /// for blocks that can hold nothing else (`catchswitch`).
-unsafe fn insertion_point(bb: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
-    let mut i = LLVMGetFirstInstruction(bb);
-    while !i.is_null() && (!LLVMIsAPHINode(i).is_null() || !LLVMIsALandingPadInst(i).is_null() || !LLVMIsAFuncletPadInst(i).is_null()) {
-        i = LLVMGetNextInstruction(i);
-    }
-    (!i.is_null() && LLVMIsACatchSwitchInst(i).is_null()).then_some(i)
+fn insertion_point(bb: BasicBlock<'_>) -> Option<Inst<'_>> {
+    let i = instructions(bb).find(|i| {
+        !matches!(i.opcode(), LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMLandingPad | LLVMOpcode::LLVMCatchPad | LLVMOpcode::LLVMCleanupPad)
+    })?;
+    (i.opcode() != LLVMOpcode::LLVMCatchSwitch).then_some(i)
 }
 
 /// The insertion point, past convergence tokens already placed there.
-unsafe fn first_after_tokens(bb: LLVMBasicBlockRef) -> LLVMValueRef {
+fn first_after_tokens(bb: BasicBlock<'_>) -> Inst<'_> {
     let mut i = insertion_point(bb).expect("checked");
     while is_convergence_intrinsic(i) {
-        i = LLVMGetNextInstruction(i);
+        i = i.next().expect("a call is not a terminator");
     }
     i
 }
 
-unsafe fn has_marker(bb: LLVMBasicBlockRef, marker: LLVMValueRef) -> bool {
-    let mut i = LLVMGetFirstInstruction(bb);
-    while !i.is_null() {
-        if !LLVMIsACallInst(i).is_null() && LLVMGetCalledValue(i) == marker {
-            return true;
-        }
-        i = LLVMGetNextInstruction(i);
-    }
-    false
+fn has_marker<'ctx>(bb: BasicBlock<'ctx>, marker: FunctionValue<'ctx>) -> bool {
+    instructions(bb).any(|i| i.is_call() && i.called_value() == Some(Value::from(marker)))
 }
 
-unsafe fn has_fn_attr(f: LLVMValueRef, name: &str) -> bool {
-    let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
-    !LLVMGetEnumAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, kind).is_null()
-}
-
-pub(crate) unsafe fn is_convergence_intrinsic(i: LLVMValueRef) -> bool {
-    !LLVMIsACallInst(i).is_null() && called_function_name(i).is_some_and(|n| n.starts_with(INTRINSIC_PREFIX))
+pub(crate) fn is_convergence_intrinsic(i: Inst<'_>) -> bool {
+    i.is_call() && i.called_function_name().is_some_and(|n| n.starts_with(INTRINSIC_PREFIX))
 }
 
 /// Whether a call site is convergent (its own attribute or its callee's).
-pub(crate) unsafe fn is_convergent_call(i: LLVMValueRef) -> bool {
-    if LLVMIsACallInst(i).is_null() && LLVMIsAInvokeInst(i).is_null() && LLVMIsACallBrInst(i).is_null() {
+pub(crate) fn is_convergent_call(i: Inst<'_>) -> bool {
+    if !i.is_call_site() {
         return false;
     }
-    let kind = LLVMGetEnumAttributeKindForName(c"convergent".as_ptr(), 10);
-    if !LLVMGetCallSiteEnumAttribute(i, llvm_sys::LLVMAttributeFunctionIndex, kind).is_null() {
-        return true;
-    }
-    let callee = LLVMGetCalledValue(i);
-    !callee.is_null() && !LLVMIsAFunction(callee).is_null() && has_fn_attr(callee, "convergent")
+    i.has_call_site_fn_attribute("convergent") || i.called_function().is_some_and(|f| has_fn_attribute(f, "convergent"))
 }
 
-/// The tags of a call's operand bundles.
-pub(crate) unsafe fn bundle_tags(call: LLVMValueRef) -> Vec<String> {
-    if LLVMIsACallInst(call).is_null() && LLVMIsAInvokeInst(call).is_null() {
-        return Vec::new();
+/// The tags of a call's or invoke's operand bundles (none for anything else).
+pub(crate) fn bundle_tags(call: Inst<'_>) -> Vec<String> {
+    if call.is_call() || call.is_invoke() {
+        call.bundle_tags()
+    } else {
+        Vec::new()
     }
-    (0..LLVMGetNumOperandBundles(call))
-        .map(|i| {
-            let b = LLVMGetOperandBundleAtIndex(call, i);
-            let mut len = 0;
-            let p = LLVMGetOperandBundleTag(b, &mut len);
-            let tag = String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned();
-            LLVMDisposeOperandBundle(b);
-            tag
-        })
-        .collect()
 }
 
 /// Every instruction of `f`, in layout order.
-pub(crate) unsafe fn instructions(f: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut bb = LLVMGetFirstBasicBlock(f);
-    while !bb.is_null() {
-        let mut i = LLVMGetFirstInstruction(bb);
-        while !i.is_null() {
-            out.push(i);
-            i = LLVMGetNextInstruction(i);
-        }
-        bb = LLVMGetNextBasicBlock(bb);
-    }
-    out
+pub(crate) fn function_instructions(f: FunctionValue<'_>) -> Vec<Inst<'_>> {
+    f.get_basic_block_iter().flat_map(instructions).collect()
 }
 
 /// Whether the function already uses convergence control tokens.
-unsafe fn uses_convergence_control(f: LLVMValueRef) -> bool {
-    instructions(f).into_iter().any(|i| is_convergence_intrinsic(i) || bundle_tags(i).iter().any(|t| t == BUNDLE))
+fn uses_convergence_control(f: FunctionValue<'_>) -> bool {
+    function_instructions(f).into_iter().any(|i| is_convergence_intrinsic(i) || bundle_tags(i).iter().any(|t| t == BUNDLE))
 }
 
 /// The convergent calls that must carry a token once the function is
 /// controlled: all but the convergence intrinsics, markers of an earlier plain
 /// run included.
-unsafe fn convergent_calls(f: LLVMValueRef) -> Vec<LLVMValueRef> {
-    instructions(f).into_iter().filter(|&i| is_convergent_call(i) && !is_convergence_intrinsic(i)).collect()
-}
-
-/// Replaces the call or invoke `call` by one with the same callee, arguments,
-/// attributes, calling convention, tail-call kind, fast-math flags, metadata,
-/// debug location and name, keeping the operand bundles `keep` accepts and
-/// adding a `convergencectrl` bundle with `token`. `builder` must be
-/// positioned before `call`. Returns the new instruction.
-pub(crate) unsafe fn rebuild_call(
-    builder: LLVMBuilderRef,
-    call: LLVMValueRef,
-    keep: &dyn Fn(&str) -> bool,
-    token: Option<LLVMValueRef>,
-) -> Result<LLVMValueRef, String> {
-    let is_invoke = !LLVMIsAInvokeInst(call).is_null();
-    if LLVMIsACallInst(call).is_null() && !is_invoke {
-        return Err("only calls and invokes can have their operand bundles rebuilt".into());
-    }
-    let fty = LLVMGetCalledFunctionType(call);
-    let callee = LLVMGetCalledValue(call);
-    let nargs = LLVMGetNumArgOperands(call);
-    let mut args: Vec<LLVMValueRef> = (0..nargs).map(|i| LLVMGetOperand(call, i)).collect();
-    let mut bundles: Vec<LLVMOperandBundleRef> = Vec::new();
-    for i in 0..LLVMGetNumOperandBundles(call) {
-        let b = LLVMGetOperandBundleAtIndex(call, i);
-        let mut len = 0;
-        let p = LLVMGetOperandBundleTag(b, &mut len);
-        let tag = String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned();
-        if keep(&tag) {
-            bundles.push(b);
-        } else {
-            LLVMDisposeOperandBundle(b);
-        }
-    }
-    if let Some(t) = token {
-        let mut targs = [t];
-        bundles.push(LLVMCreateOperandBundle(BUNDLE.as_ptr().cast(), BUNDLE.len(), targs.as_mut_ptr(), 1));
-    }
-    let mut len = 0;
-    let name_ptr = LLVMGetValueName2(call, &mut len);
-    let name = std::ffi::CString::new(std::slice::from_raw_parts(name_ptr.cast::<u8>(), len)).unwrap_or_default();
-    LLVMSetValueName2(call, c"".as_ptr(), 0);
-    let new = if is_invoke {
-        LLVMBuildInvokeWithOperandBundles(
-            builder,
-            fty,
-            callee,
-            args.as_mut_ptr(),
-            nargs,
-            LLVMGetNormalDest(call),
-            LLVMGetUnwindDest(call),
-            bundles.as_mut_ptr(),
-            bundles.len() as u32,
-            name.as_ptr(),
-        )
-    } else {
-        LLVMBuildCallWithOperandBundles(
-            builder,
-            fty,
-            callee,
-            args.as_mut_ptr(),
-            nargs,
-            bundles.as_mut_ptr(),
-            bundles.len() as u32,
-            name.as_ptr(),
-        )
-    };
-    for b in bundles {
-        LLVMDisposeOperandBundle(b);
-    }
-    LLVMSetInstructionCallConv(new, LLVMGetInstructionCallConv(call));
-    if !is_invoke {
-        LLVMSetTailCallKind(new, LLVMGetTailCallKind(call));
-    }
-    let mut indices = vec![llvm_sys::LLVMAttributeFunctionIndex, llvm_sys::LLVMAttributeReturnIndex];
-    indices.extend(1..=nargs);
-    for idx in indices {
-        let n = LLVMGetCallSiteAttributeCount(call, idx);
-        if n == 0 {
-            continue;
-        }
-        let mut attrs: Vec<LLVMAttributeRef> = vec![std::ptr::null_mut(); n as usize];
-        LLVMGetCallSiteAttributes(call, idx, attrs.as_mut_ptr());
-        for a in attrs {
-            LLVMAddCallSiteAttribute(new, idx, a);
-        }
-    }
-    if LLVMCanValueUseFastMathFlags(call) != 0 {
-        LLVMSetFastMathFlags(new, LLVMGetFastMathFlags(call));
-    }
-    let ctx = LLVMGetTypeContext(LLVMTypeOf(call));
-    let mut count = 0usize;
-    let entries = LLVMInstructionGetAllMetadataOtherThanDebugLoc(call, &mut count);
-    for k in 0..count as u32 {
-        let kind = LLVMValueMetadataEntriesGetKind(entries, k);
-        let md = LLVMValueMetadataEntriesGetMetadata(entries, k);
-        LLVMSetMetadata(new, kind, LLVMMetadataAsValue(ctx, md));
-    }
-    if !entries.is_null() {
-        LLVMDisposeValueMetadataEntries(entries);
-    }
-    let loc = llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(call);
-    if !loc.is_null() {
-        llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(new, loc);
-    }
-    if LLVMGetTypeKind(LLVMTypeOf(call)) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
-        LLVMReplaceAllUsesWith(call, new);
-    }
-    LLVMInstructionEraseFromParent(call);
-    Ok(new)
+fn convergent_calls(f: FunctionValue<'_>) -> Vec<Inst<'_>> {
+    function_instructions(f).into_iter().filter(|&i| is_convergent_call(i) && !is_convergence_intrinsic(i)).collect()
 }
 
 impl crate::pass::DeclaredPass for Converge {

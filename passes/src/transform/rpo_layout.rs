@@ -14,7 +14,6 @@
 use crate::function_cfg::FunctionCfg;
 use crate::ir::defined_functions;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
-use llvm_sys::core::LLVMMoveBasicBlockAfter;
 
 #[derive(Default)]
 pub struct RpoLayout;
@@ -34,7 +33,7 @@ impl ModulePass for RpoLayout {
                 continue;
             }
             for w in order.windows(2) {
-                unsafe { LLVMMoveBasicBlockAfter(fc.block(w[1]).as_mut_ptr(), fc.block(w[0]).as_mut_ptr()) };
+                fc.block(w[1]).move_after(fc.block(w[0])).expect("blocks of a function");
             }
             changed = Changed::Cfg;
         }

@@ -20,12 +20,11 @@
 //! Limitation: a `callbr` with a `convergencectrl` bundle cannot be rebuilt
 //! through the C API and is reported as unsupported.
 
-use crate::ir::called_function_name;
+use crate::ir::{delete_function, CallBuilder, Value};
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
-use crate::transform::converge::{bundle_tags, instructions, is_convergence_intrinsic, rebuild_call, BUNDLE, INTRINSIC_PREFIX, MARKER};
+use crate::transform::converge::{bundle_tags, function_instructions, is_convergence_intrinsic, BUNDLE, INTRINSIC_PREFIX, MARKER};
 use inkwell::module::Module;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use inkwell::values::FunctionValue;
 
 #[derive(Default)]
 pub struct StripMarkers;
@@ -45,57 +44,42 @@ impl ModulePass for StripMarkers {
 
 /// Removes markers, bundles and tokens from every function; whether anything changed.
 pub fn strip_module(module: &Module<'_>) -> Result<bool, String> {
-    let m = module.as_mut_ptr();
     let mut changed = false;
-    unsafe {
-        let builder = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            let result = strip_function(builder, f);
-            match result {
-                Ok(c) => changed |= c,
-                Err(e) => {
-                    LLVMDisposeBuilder(builder);
-                    return Err(e);
-                }
-            }
-            f = LLVMGetNextFunction(f);
-        }
-        LLVMDisposeBuilder(builder);
-        // The declarations left without uses: the marker and the intrinsics.
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            let next = LLVMGetNextFunction(f);
-            let name = crate::ir::function_name(inkwell::values::FunctionValue::new(f).expect("a function"));
-            if (name == MARKER || name.starts_with(INTRINSIC_PREFIX)) && LLVMIsDeclaration(f) != 0 && LLVMGetFirstUse(f).is_null() {
-                LLVMDeleteFunction(f);
-                changed = true;
-            }
-            f = next;
+    for f in module.get_functions() {
+        changed |= strip_function(f)?;
+    }
+    // The declarations left without uses: the marker and the intrinsics.
+    let functions: Vec<FunctionValue<'_>> = module.get_functions().collect();
+    for f in functions {
+        let name = crate::ir::function_name(f);
+        let v = Value::from(f);
+        if (name == MARKER || name.starts_with(INTRINSIC_PREFIX)) && v.is_declaration() && !v.has_uses() {
+            delete_function(f);
+            changed = true;
         }
     }
     Ok(changed)
 }
 
-unsafe fn strip_function(builder: LLVMBuilderRef, f: LLVMValueRef) -> Result<bool, String> {
+fn strip_function(f: FunctionValue<'_>) -> Result<bool, String> {
     let mut changed = false;
     let mut tokens = Vec::new();
-    for i in instructions(f) {
-        if LLVMIsACallInst(i).is_null() && LLVMIsAInvokeInst(i).is_null() && LLVMIsACallBrInst(i).is_null() {
+    let mut builder = CallBuilder::new(Value::from(f));
+    for i in function_instructions(f) {
+        if !i.is_call_site() {
             continue;
         }
-        if called_function_name(i).as_deref() == Some(MARKER) {
-            LLVMInstructionEraseFromParent(i);
+        if i.called_function_name().as_deref() == Some(MARKER) {
+            i.erase();
             changed = true;
         } else if is_convergence_intrinsic(i) {
             tokens.push(i);
-        } else if !LLVMIsACallBrInst(i).is_null() {
-            if LLVMGetNumOperandBundles(i) > 0 {
+        } else if i.is_callbr() {
+            if i.num_operand_bundles() > 0 {
                 return Err("a callbr with operand bundles cannot be rebuilt without them".into());
             }
         } else if bundle_tags(i).iter().any(|t| t == BUNDLE) {
-            LLVMPositionBuilderBefore(builder, i);
-            rebuild_call(builder, i, &|tag| tag != BUNDLE, None)?;
+            builder.rebuild_call(i, &|tag| tag != BUNDLE, &[])?;
             changed = true;
         }
     }
@@ -104,11 +88,11 @@ unsafe fn strip_function(builder: LLVMBuilderRef, f: LLVMValueRef) -> Result<boo
     while !tokens.is_empty() {
         let before = tokens.len();
         tokens.retain(|&t| {
-            if LLVMGetFirstUse(t).is_null() {
-                LLVMInstructionEraseFromParent(t);
-                false
-            } else {
+            if t.value().has_uses() {
                 true
+            } else {
+                t.erase();
+                false
             }
         });
         if tokens.len() == before {

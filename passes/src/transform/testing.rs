@@ -3,7 +3,6 @@
 //! never writes the broken output. Hidden from `-print-passes`.
 
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
-use llvm_sys::core::*;
 
 #[derive(Default)]
 pub struct BreakModule;
@@ -18,11 +17,8 @@ impl ModulePass for BreakModule {
             return Ok(Changed::Nothing);
         };
         let entry = f.get_first_basic_block().expect("defined function has blocks");
-        unsafe {
-            let term = LLVMGetBasicBlockTerminator(entry.as_mut_ptr());
-            if !term.is_null() {
-                LLVMInstructionEraseFromParent(term);
-            }
+        if let Some(term) = crate::ir::terminator(entry) {
+            term.erase();
         }
         Ok(Changed::Cfg)
     }
