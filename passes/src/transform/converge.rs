@@ -79,7 +79,7 @@
 //! a bundle. `simt-strip-markers` removes all of it.
 
 use crate::analysis::cache::FunctionAnalyses;
-use crate::analysis::convergence::{Convergence, DivergenceFacts};
+use crate::analysis::convergence::DivergenceFacts;
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, has_fn_attribute, instructions, CallBuilder, Inst, Value};
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
@@ -156,7 +156,7 @@ impl<'ctx> Plan<'ctx> {
     fn new(fa: &FunctionAnalyses<'ctx>, divergent_only: bool) -> Plan<'ctx> {
         let cfg = &fa.cfg.cfg;
         let li = fa.loops();
-        let conv = Convergence::compute(cfg, li);
+        let conv = fa.convergence();
         let marks = if divergent_only {
             conv.divergent_only(cfg, li, &DivergenceFacts::of(fa.uniformity()))
         } else {
