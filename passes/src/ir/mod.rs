@@ -14,14 +14,25 @@
 //! - [`block`]: terminators, successors and what selects each edge.
 //! - [`metadata`]: named metadata, debug locations.
 //! - `edit`: types, an instruction builder and in-place edits on the handles.
+//! - `build`: arithmetic, comparisons, casts, GEPs, branches and switches on
+//!   that builder; `clone`: detached instruction clones; `loop_metadata`:
+//!   access groups and parallel loops; `function`: functions, pass pipelines.
 
 pub mod block;
+mod build;
+mod clone;
+mod function;
+mod loop_metadata;
 mod edit;
 pub mod metadata;
 mod module;
 mod names;
 pub mod value;
 
+pub use build::IntOp;
+pub use clone::Detached;
+pub use function::run_passes;
+pub use loop_metadata::AccessGroup;
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
