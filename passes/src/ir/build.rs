@@ -28,8 +28,8 @@ fn c_name(name: &str) -> CString {
 impl<'ctx> Ty<'ctx> {
     /// The type of an inkwell type handle.
     pub fn of(t: impl AnyType<'ctx>) -> Ty<'ctx> {
-        // SAFETY: inkwell's type handles are live types of a context that
-        // lives for `'ctx` (inkwell invariant).
+        // SAFETY: `AnyType` is an `unsafe` trait whose implementors promise
+        // a live type of a context that lives for `'ctx`.
         unsafe { Ty::from_raw(t.as_type_ref()) }
     }
 
@@ -72,8 +72,8 @@ impl<'ctx> Ty<'ctx> {
 impl<'ctx> Value<'ctx> {
     /// The value of an inkwell value handle.
     pub fn of(v: impl AnyValue<'ctx>) -> Value<'ctx> {
-        // SAFETY: inkwell's value handles are live values of a context that
-        // lives for `'ctx` (inkwell invariant).
+        // SAFETY: `AnyValue` is an `unsafe` trait whose implementors promise
+        // a live value of a context that lives for `'ctx`.
         unsafe { Value::from_raw(v.as_value_ref()) }
     }
 
@@ -123,8 +123,10 @@ pub enum IntOp {
     And,
 }
 
-/// The type a GEP's indices lead to from `ty`, or a panic naming the index
-/// that cannot be followed.
+/// Panics unless `idx` are indices a `getelementptr` over `ty` can follow:
+/// integers, the first over `ty` itself, each later one into the type the
+/// previous led to, struct fields by in-range `i32` constants (LLVM's
+/// builder would otherwise compute no result type and crash).
 fn check_gep_indices(ty: Ty<'_>, idx: &[Value<'_>]) {
     assert!(ty.is_sized(), "a getelementptr over an unsized type");
     let mut at = ty;
@@ -138,6 +140,8 @@ fn check_gep_indices(ty: Ty<'_>, idx: &[Value<'_>]) {
         at = unsafe {
             match at.kind() {
                 LLVMTypeKind::LLVMStructTypeKind => {
+                    assert_eq!(i.ty().kind(), LLVMTypeKind::LLVMIntegerTypeKind, "getelementptr index {n} into a struct is a vector");
+                    assert_eq!(i.ty().int_width(), 32, "getelementptr index {n} into a struct is not an i32");
                     let field = i.const_u64().expect("a struct index is a constant integer");
                     assert!(field < LLVMCountStructElementTypes(at.raw()) as u64, "struct index {field} out of range");
                     Ty::from_raw(LLVMStructGetTypeAtIndex(at.raw(), field as u32))
@@ -346,5 +350,98 @@ impl<'ctx> Inst<'ctx> {
         assert!(v.is_constant_int() && v.ty() == self.operand(0).ty(), "a switch case that is not a constant of the condition's type");
         // SAFETY: `self` is a live switch, `v` a constant of its type, `to` a live block.
         unsafe { LLVMAddCase(self.raw(), v.raw(), to.as_mut_ptr()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{parameters, parse_ir, terminator};
+    use inkwell::context::{Context, ContextRef};
+    use inkwell::types::BasicType;
+
+    const SRC: &str = "define void @f(ptr %p, i64 %n, i32 %k) {\nentry:\n  ret void\n}\n";
+
+    /// Runs `body` with a builder positioned before `@f`'s `ret`, `@f`'s
+    /// parameters and the context.
+    fn with_builder(body: impl for<'c> FnOnce(&Builder<'c>, &[Value<'c>], ContextRef<'c>)) {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", SRC.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let mut b = Builder::new(Value::from(f));
+        b.position_before(terminator(f.get_first_basic_block().expect("entry")).expect("ret"));
+        body(&b, &parameters(f), m.get_context());
+    }
+
+    #[test]
+    fn builds_what_llvm_builds() {
+        with_builder(|b, p, _| {
+            let (ptr, n, k) = (p[0], p[1], p[2]);
+            let at = b.inbounds_gep(n.ty(), ptr, &[n], "at");
+            assert_eq!(at.print(), "%at = getelementptr inbounds i64, ptr %p, i64 %n");
+            let sum = b.nuw_add(n, n.ty().const_int(1), "sum");
+            assert_eq!(sum.print(), "%sum = add nuw i64 %n, 1");
+            let lt = b.icmp(LLVMIntPredicate::LLVMIntULT, sum, n, "lt");
+            let sel = b.select(lt, sum, n, "sel");
+            assert_eq!(b.int_cast(sel, k.ty(), false, "t").print(), "%t = trunc i64 %sel to i32");
+            assert_eq!(b.zext(k, n.ty(), "z").print(), "%z = zext i32 %k to i64");
+        });
+    }
+
+    #[test]
+    fn struct_gep_follows_fields() {
+        with_builder(|b, p, ctx| {
+            let i32t = ctx.i32_type();
+            let s = Ty::of(ctx.struct_type(&[i32t.into(), ctx.i64_type().array_type(4).as_basic_type_enum()], false));
+            let c = |v| Ty::of(i32t).const_int(v);
+            let at = b.inbounds_gep(s, p[0], &[c(0), c(1), c(3)], "f1");
+            assert_eq!(at.print(), "%f1 = getelementptr inbounds { i32, [4 x i64] }, ptr %p, i32 0, i32 1, i32 3");
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "struct index 2 out of range")]
+    fn struct_gep_out_of_range_panics() {
+        with_builder(|b, p, ctx| {
+            let i32t = ctx.i32_type();
+            let s = Ty::of(ctx.struct_type(&[i32t.into(), i32t.into()], false));
+            let c = |v| Ty::of(i32t).const_int(v);
+            b.inbounds_gep(s, p[0], &[c(0), c(2)], "");
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "not an i32")]
+    fn struct_gep_by_i64_panics() {
+        with_builder(|b, p, ctx| {
+            let s = Ty::of(ctx.struct_type(&[ctx.i32_type().into()], false));
+            b.inbounds_gep(s, p[0], &[p[1], p[1]], "");
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "operands of different types")]
+    fn mixed_widths_panic() {
+        with_builder(|b, p, _| {
+            b.nuw_add(p[1], p[2], "");
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "non-i1 condition")]
+    fn select_on_an_integer_panics() {
+        with_builder(|b, p, _| {
+            b.select(p[1], p[1], p[1], "");
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "unpositioned builder")]
+    fn unpositioned_builder_panics() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", SRC.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let n = parameters(f)[1];
+        Builder::new(Value::from(f)).nuw_add(n, n, "");
     }
 }

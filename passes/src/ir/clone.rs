@@ -99,3 +99,56 @@ impl<'ctx> Builder<'ctx> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{instructions, parse_ir, terminator, AccessGroup};
+    use inkwell::context::Context;
+
+    const SRC: &str = "define i64 @f(i64 %a, i64 %b, ptr %p) {\nentry:\n  %s = add i64 %a, %b, !dbg !4\n  store i64 %s, ptr %p\n  ret i64 %s\n}\n\
+        !llvm.module.flags = !{!0}\n!llvm.dbg.cu = !{!1}\n!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n\
+        !1 = distinct !DICompileUnit(language: DW_LANG_C99, file: !2)\n!2 = !DIFile(filename: \"t.c\", directory: \"/\")\n\
+        !3 = distinct !DISubprogram(name: \"f\", scope: !2, file: !2, unit: !1, spFlags: DISPFlagDefinition)\n!4 = !DILocation(line: 1, scope: !3)\n";
+
+    #[test]
+    fn clones_remap_and_insert() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", SRC.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let entry = f.get_first_basic_block().expect("entry");
+        let insts: Vec<Inst<'_>> = instructions(entry).collect();
+        let (add, store) = (insts[0], insts[1]);
+        let mut b = Builder::new(Value::from(f));
+        b.position_before(terminator(entry).expect("ret"));
+        let mut c = add.clone_detached();
+        assert_eq!(c.num_operands(), 2);
+        c.set_operand(1, c.operand(0));
+        let c = b.insert(c, b"s2");
+        assert!(c.value().print().starts_with("%s2 = add i64 %a, %a, !dbg"));
+        c.clear_debug_location();
+        assert_eq!(c.value().print(), "%s2 = add i64 %a, %a");
+        // A clone never inserted is deleted, taking its uses with it.
+        let a = add.operand(0);
+        let uses_before = a.users().len();
+        let d = add.clone_detached();
+        assert_eq!(a.users().len(), uses_before + 1);
+        drop(d);
+        assert_eq!(a.users().len(), uses_before);
+        let group = AccessGroup::new(&m);
+        store.set_access_group(group);
+        assert!(store.value().print().contains("!llvm.access.group"));
+        assert!(crate::ir::verify(&m).is_ok());
+    }
+
+    #[test]
+    #[should_panic(expected = "replaced by a value of another type")]
+    fn clone_operand_of_another_type_panics() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", SRC.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let insts: Vec<Inst<'_>> = instructions(f.get_first_basic_block().expect("entry")).collect();
+        let mut c = insts[1].clone_detached();
+        c.set_operand(0, insts[1].operand(1));
+    }
+}

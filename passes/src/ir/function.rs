@@ -20,8 +20,8 @@ impl<'ctx> Value<'ctx> {
 }
 
 /// Runs LLVM's new-pass-manager pipeline `passes` (`opt -passes=` syntax) on
-/// `module` with no target machine, as `opt` does without `-mtriple`
-/// codegen options; returns LLVM's error message on failure.
+/// `module` with no target machine (target-independent cost and
+/// compatibility answers); returns LLVM's error message on failure.
 pub fn run_passes(module: &Module<'_>, passes: &str) -> Result<(), String> {
     use llvm_sys::transforms::pass_builder::*;
     let text = std::ffi::CString::new(passes).map_err(|_| "a pass pipeline with a NUL byte".to_string())?;

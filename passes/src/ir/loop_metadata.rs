@@ -93,3 +93,40 @@ impl<'ctx> Inst<'ctx> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{instructions, parse_ir, terminator};
+    use inkwell::context::Context;
+
+    #[test]
+    fn parallel_loop_metadata() {
+        let src = "define void @f(ptr %p) {\nentry:\n  br label %l\nl:\n  store i8 0, ptr %p\n  br i1 true, label %l, label %x\nx:\n  ret void\n}\n";
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", src.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let l = f.get_basic_blocks()[1];
+        let group = AccessGroup::new(&m);
+        instructions(l).next().expect("store").set_access_group(group);
+        terminator(l).expect("br").mark_parallel_loop(group);
+        assert!(crate::ir::verify(&m).is_ok());
+        let text = m.print_to_string().to_string();
+        assert!(text.contains("store i8 0, ptr %p, align 1, !llvm.access.group !0"), "{text}");
+        assert!(text.contains("!llvm.loop !1"), "{text}");
+        assert!(text.contains("!0 = distinct !{}"), "{text}");
+        assert!(text.contains("!1 = distinct !{!1, !2, !3}"), "{text}");
+        assert!(text.contains("!2 = !{!\"llvm.loop.parallel_accesses\", !0}"), "{text}");
+    }
+
+    #[test]
+    #[should_panic(expected = "loop metadata on a non-branch")]
+    fn loop_metadata_on_a_store_panics() {
+        let src = "define void @f(ptr %p) {\n  store i8 0, ptr %p\n  ret void\n}\n";
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", src.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let group = AccessGroup::new(&m);
+        instructions(f.get_first_basic_block().expect("entry")).next().expect("store").mark_parallel_loop(group);
+    }
+}
