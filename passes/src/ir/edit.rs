@@ -73,6 +73,16 @@ impl<'ctx> Ty<'ctx> {
     }
 }
 
+impl<'ctx> Ty<'ctx> {
+    /// For the other files of `ir/` that make types.
+    ///
+    /// # Safety
+    /// `raw` must be a live type of a context that lives for `'ctx`.
+    pub(super) unsafe fn from_raw(raw: LLVMTypeRef) -> Ty<'ctx> {
+        Ty { raw, _ctx: PhantomData }
+    }
+}
+
 /// Copies a value's name out of LLVM (empty for unnamed values).
 fn raw_name(v: LLVMValueRef) -> Vec<u8> {
     let mut len = 0usize;
@@ -357,6 +367,15 @@ impl<'ctx> Builder<'ctx> {
         assert!(ptr.ty().is_pointer(), "a store through a non-pointer");
         // SAFETY: as above.
         self.made(unsafe { LLVMBuildStore(self.raw, v.raw(), ptr.raw()) })
+    }
+}
+
+impl<'ctx> Builder<'ctx> {
+    /// The raw builder, for the other builder files of `ir/`; asserts that
+    /// it is positioned, so what it builds goes into a block.
+    pub(super) fn positioned_raw(&self) -> LLVMBuilderRef {
+        assert!(self.positioned, "an unpositioned builder");
+        self.raw
     }
 }
 

@@ -17,10 +17,17 @@
 //!   builder for calls inkwell cannot make (returning `token`, with bundles,
 //!   rebuilt with other bundles); `bridge`: handles to and from inkwell.
 //! - `edit`: types, an instruction builder and in-place edits on the handles.
+//! - `build`: arithmetic, comparisons, casts, GEPs, branches and switches on
+//!   that builder; `clone`: detached instruction clones; `loop_metadata`:
+//!   access groups and parallel loops; `function`: functions, pass pipelines.
 
 pub mod block;
 mod bridge;
 pub mod calls;
+mod build;
+mod clone;
+mod function;
+mod loop_metadata;
 mod edit;
 pub mod metadata;
 mod module;
@@ -29,6 +36,10 @@ pub mod value;
 
 pub use bridge::pointer_address_space;
 pub use calls::{has_fn_attribute, CallBuilder};
+pub use build::IntOp;
+pub use clone::Detached;
+pub use function::run_passes;
+pub use loop_metadata::AccessGroup;
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};

@@ -11,69 +11,62 @@
 //! function pointers) are not followed, so a function reached only through
 //! such a table counts as unneeded; OpenCL C has no function pointers.
 
-use crate::kernel_model::builtin_of;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use crate::ir::{instructions, Value};
+use crate::kernel_model::{builtin_of, is_kernel};
+use inkwell::module::Module;
+use inkwell::values::FunctionValue;
 use std::collections::{HashMap, HashSet};
 
-pub struct CallGraph {
+pub struct CallGraph<'ctx> {
     /// Defined function → defined functions it calls directly.
-    calls: HashMap<LLVMValueRef, Vec<LLVMValueRef>>,
+    calls: HashMap<FunctionValue<'ctx>, Vec<FunctionValue<'ctx>>>,
     /// Defined function → functions it names anywhere (callee or not).
-    refs: HashMap<LLVMValueRef, Vec<LLVMValueRef>>,
+    refs: HashMap<FunctionValue<'ctx>, Vec<FunctionValue<'ctx>>>,
     /// Defined functions that call a barrier or work-item builtin themselves.
-    direct_builtin_users: HashSet<LLVMValueRef>,
+    direct_builtin_users: HashSet<FunctionValue<'ctx>>,
 }
 
-impl CallGraph {
-    /// # Safety
-    /// `m` must be a valid module.
-    pub unsafe fn new(m: LLVMModuleRef) -> CallGraph {
+impl<'ctx> CallGraph<'ctx> {
+    pub fn new(m: &Module<'ctx>) -> CallGraph<'ctx> {
         let mut g = CallGraph { calls: HashMap::new(), refs: HashMap::new(), direct_builtin_users: HashSet::new() };
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
-                let mut i = LLVMGetFirstInstruction(bb);
-                while !i.is_null() {
+        for f in m.get_functions() {
+            for bb in f.get_basic_block_iter() {
+                for i in instructions(bb) {
                     g.scan(f, i);
-                    i = LLVMGetNextInstruction(i);
                 }
-                bb = LLVMGetNextBasicBlock(bb);
             }
-            f = LLVMGetNextFunction(f);
         }
         g
     }
 
-    unsafe fn scan(&mut self, f: LLVMValueRef, i: LLVMValueRef) {
-        for k in 0..LLVMGetNumOperands(i).max(0) as u32 {
-            let op = LLVMGetOperand(i, k);
-            if !op.is_null() && !LLVMIsAFunction(op).is_null() {
+    fn scan(&mut self, f: FunctionValue<'ctx>, i: crate::ir::Inst<'ctx>) {
+        for op in i.operands() {
+            if let Some(op) = op.as_function() {
                 self.refs.entry(f).or_default().push(op);
             }
         }
-        if LLVMIsACallInst(i).is_null() {
+        if i.opcode() != llvm_sys::LLVMOpcode::LLVMCall {
             return;
         }
-        if unsafe { crate::ir::Value::from_raw(i) }.as_inst().and_then(builtin_of).is_some() {
+        if builtin_of(i).is_some() {
             self.direct_builtin_users.insert(f);
             return;
         }
-        let callee = LLVMGetCalledValue(i);
-        if !callee.is_null() && !LLVMIsAFunction(callee).is_null() && LLVMIsDeclaration(callee) == 0 {
-            self.calls.entry(f).or_default().push(callee);
+        if let Some(callee) = i.callee().as_function() {
+            if !Value::from(callee).is_declaration() {
+                self.calls.entry(f).or_default().push(callee);
+            }
         }
     }
 
     /// The defined functions `f` calls directly.
-    pub fn callees(&self, f: LLVMValueRef) -> &[LLVMValueRef] {
+    pub fn callees(&self, f: FunctionValue<'ctx>) -> &[FunctionValue<'ctx>] {
         self.calls.get(&f).map_or(&[], Vec::as_slice)
     }
 
     /// `roots` and every function they call or name, transitively.
-    pub fn needed_by(&self, roots: &[LLVMValueRef]) -> HashSet<LLVMValueRef> {
-        let mut seen: HashSet<LLVMValueRef> = HashSet::new();
+    pub fn needed_by(&self, roots: &[FunctionValue<'ctx>]) -> HashSet<FunctionValue<'ctx>> {
+        let mut seen: HashSet<FunctionValue<'ctx>> = HashSet::new();
         let mut work = roots.to_vec();
         while let Some(f) = work.pop() {
             if seen.insert(f) {
@@ -85,7 +78,7 @@ impl CallGraph {
 
     /// Defined functions that call barriers or work-item builtins, directly
     /// or through direct calls to other defined functions.
-    pub fn builtin_users(&self) -> HashSet<LLVMValueRef> {
+    pub fn builtin_users(&self) -> HashSet<FunctionValue<'ctx>> {
         let mut using = self.direct_builtin_users.clone();
         loop {
             let before = using.len();
@@ -102,17 +95,6 @@ impl CallGraph {
 }
 
 /// The module's defined kernels (both dialects).
-///
-/// # Safety
-/// `m` must be a valid module.
-pub unsafe fn kernels(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
-        if LLVMIsDeclaration(f) == 0 && crate::kernel_model::is_kernel(inkwell::values::FunctionValue::new(f).expect("a function")) {
-            out.push(f);
-        }
-        f = LLVMGetNextFunction(f);
-    }
-    out
+pub fn kernels<'ctx>(m: &Module<'ctx>) -> Vec<FunctionValue<'ctx>> {
+    m.get_functions().filter(|&f| !Value::from(f).is_declaration() && is_kernel(f)).collect()
 }

@@ -40,11 +40,11 @@ impl ModulePass for LowerOclBuiltins {
         let mut changed = Changed::Nothing;
         unsafe {
             let b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-            let kernels = crate::transform::call_graph::kernels(m);
-            let needed = crate::transform::call_graph::CallGraph::new(m).needed_by(&kernels);
+            let kernels = crate::transform::call_graph::kernels(cx.module);
+            let needed = crate::transform::call_graph::CallGraph::new(cx.module).needed_by(&kernels);
             let mut calls = Vec::new();
             for f in crate::ir::defined_functions(cx.module) {
-                let counts = kernels.is_empty() || needed.contains(&inkwell::values::AsValueRef::as_value_ref(&f));
+                let counts = kernels.is_empty() || needed.contains(&f);
                 for bb in f.get_basic_block_iter() {
                     for inst in bb.get_instructions() {
                         let i = inkwell::values::AsValueRef::as_value_ref(&inst);

@@ -21,11 +21,12 @@
 //! builtin cannot be inlined and is reported with its cycle; indirect calls
 //! are not followed (OpenCL C has none).
 
+use crate::ir::{function_name, run_passes, Value};
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use crate::transform::call_graph::{self, CallGraph};
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::LLVMAttributeFunctionIndex;
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::module::Module;
+use inkwell::values::FunctionValue;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Default)]
@@ -39,42 +40,40 @@ impl ModulePass for FlattenCalls {
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let m = cx.module.as_mut_ptr();
+        let m = cx.module;
         let err = |message| PassError::Unsupported { pass: NAME.into(), message };
-        unsafe {
-            let kernels = call_graph::kernels(m);
-            let graph = CallGraph::new(m);
-            let users = graph.builtin_users();
-            // Kernels use builtins too, but are never callees (LLVM forbids
-            // calling the kernel calling conventions).
-            let to_inline: HashSet<LLVMValueRef> =
-                graph.needed_by(&kernels).into_iter().filter(|f| users.contains(f) && !kernels.contains(f)).collect();
-            if to_inline.is_empty() {
-                return Ok(Changed::Nothing);
-            }
-            if let Some(cycle) = find_cycle(&graph, &to_inline) {
-                let names: Vec<String> = cycle.iter().map(|&f| name_of(f)).collect();
+        let kernels = call_graph::kernels(m);
+        let graph = CallGraph::new(m);
+        let users = graph.builtin_users();
+        // Kernels use builtins too, but are never callees (LLVM forbids
+        // calling the kernel calling conventions).
+        let to_inline: HashSet<FunctionValue<'_>> =
+            graph.needed_by(&kernels).into_iter().filter(|f| users.contains(f) && !kernels.contains(f)).collect();
+        if to_inline.is_empty() {
+            return Ok(Changed::Nothing);
+        }
+        if let Some(cycle) = find_cycle(&graph, &to_inline) {
+            let names: Vec<String> = cycle.iter().map(|&f| function_name(f)).collect();
+            return Err(err(format!(
+                "function '{}' is recursive ({}) and uses barriers or work-item builtins: it cannot be inlined into a kernel",
+                names[0],
+                names.join(" -> ")
+            )));
+        }
+        let lifted = set_inline_flags(m, &to_inline);
+        let result = run_passes(m, "always-inline");
+        restore_always_inline(m, &lifted);
+        result.map_err(|e| err(format!("LLVM's always-inline failed: {e}")))?;
+        // A call that survived (LLVM refuses some, e.g. varargs callees)
+        // would stop simt-wiloops later with a vaguer message.
+        let after = CallGraph::new(m);
+        for k in &kernels {
+            if let Some(&left) = after.callees(*k).iter().find(|c| to_inline.contains(c)) {
                 return Err(err(format!(
-                    "function '{}' is recursive ({}) and uses barriers or work-item builtins: it cannot be inlined into a kernel",
-                    names[0],
-                    names.join(" -> ")
+                    "kernel '{}': the call to '{}' (which uses barriers or work-item builtins) could not be inlined",
+                    function_name(*k),
+                    function_name(left)
                 )));
-            }
-            let lifted = set_inline_flags(m, &to_inline);
-            let result = run_always_inline(m);
-            restore_always_inline(m, &lifted);
-            result.map_err(|e| err(format!("LLVM's always-inline failed: {e}")))?;
-            // A call that survived (LLVM refuses some, e.g. varargs callees)
-            // would stop simt-wiloops later with a vaguer message.
-            let after = CallGraph::new(m);
-            for k in &kernels {
-                if let Some(&left) = after.callees(*k).iter().find(|c| to_inline.contains(c)) {
-                    return Err(err(format!(
-                        "kernel '{}': the call to '{}' (which uses barriers or work-item builtins) could not be inlined",
-                        name_of(*k),
-                        name_of(left)
-                    )));
-                }
             }
         }
         cx.analyses.clear();
@@ -84,21 +83,21 @@ impl ModulePass for FlattenCalls {
 
 /// A cycle of direct calls among `set`, as the functions along it (first
 /// repeated at the end), if there is one.
-unsafe fn find_cycle(g: &CallGraph, set: &HashSet<LLVMValueRef>) -> Option<Vec<LLVMValueRef>> {
+fn find_cycle<'ctx>(g: &CallGraph<'ctx>, set: &HashSet<FunctionValue<'ctx>>) -> Option<Vec<FunctionValue<'ctx>>> {
     // Iterative DFS with colours; the stack holds the current path.
     #[derive(Clone, Copy, PartialEq)]
     enum Colour {
         Active,
         Done,
     }
-    let mut colour: HashMap<LLVMValueRef, Colour> = HashMap::new();
-    let mut roots: Vec<LLVMValueRef> = set.iter().copied().collect();
-    roots.sort_by_key(|&f| name_of(f));
+    let mut colour: HashMap<FunctionValue<'ctx>, Colour> = HashMap::new();
+    let mut roots: Vec<FunctionValue<'ctx>> = set.iter().copied().collect();
+    roots.sort_by_key(|&f| function_name(f));
     for root in roots {
         if colour.contains_key(&root) {
             continue;
         }
-        let mut path: Vec<(LLVMValueRef, usize)> = vec![(root, 0)];
+        let mut path: Vec<(FunctionValue<'ctx>, usize)> = vec![(root, 0)];
         colour.insert(root, Colour::Active);
         while let Some(top) = path.last_mut() {
             let (f, idx) = *top;
@@ -116,7 +115,7 @@ unsafe fn find_cycle(g: &CallGraph, set: &HashSet<LLVMValueRef>) -> Option<Vec<L
             match colour.get(&c) {
                 Some(Colour::Active) => {
                     let start = path.iter().position(|&(p, _)| p == c).expect("active functions are on the path");
-                    let mut cycle: Vec<LLVMValueRef> = path[start..].iter().map(|&(p, _)| p).collect();
+                    let mut cycle: Vec<FunctionValue<'ctx>> = path[start..].iter().map(|&(p, _)| p).collect();
                     cycle.push(c);
                     return Some(cycle);
                 }
@@ -131,61 +130,42 @@ unsafe fn find_cycle(g: &CallGraph, set: &HashSet<LLVMValueRef>) -> Option<Vec<L
     None
 }
 
-unsafe fn kind(name: &str) -> u32 {
-    LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len())
+fn kind(name: &str) -> u32 {
+    Attribute::get_named_enum_kind_id(name)
 }
 
 /// Marks `set` `alwaysinline` (without `noinline`/`optnone`, which forbid
 /// it) and lifts `alwaysinline` from every other defined function, so the
 /// pass inlines exactly `set`; returns the functions lifted.
-unsafe fn set_inline_flags(m: LLVMModuleRef, set: &HashSet<LLVMValueRef>) -> Vec<LLVMValueRef> {
-    let ctx = LLVMGetModuleContext(m);
+fn set_inline_flags<'ctx>(m: &Module<'ctx>, set: &HashSet<FunctionValue<'ctx>>) -> Vec<FunctionValue<'ctx>> {
+    let ctx = m.get_context();
     let (always, noinline, optnone) = (kind("alwaysinline"), kind("noinline"), kind("optnone"));
     let mut lifted = Vec::new();
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
-        if LLVMIsDeclaration(f) == 0 {
-            let has_always = !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, always).is_null();
-            if set.contains(&f) {
-                LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline);
-                LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone);
-                if !has_always {
-                    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
-                }
-            } else if has_always {
-                LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, always);
-                lifted.push(f);
-            }
+    for f in m.get_functions() {
+        if Value::from(f).is_declaration() {
+            continue;
         }
-        f = LLVMGetNextFunction(f);
+        let has_always = f.get_enum_attribute(AttributeLoc::Function, always).is_some();
+        if set.contains(&f) {
+            f.remove_enum_attribute(AttributeLoc::Function, noinline);
+            f.remove_enum_attribute(AttributeLoc::Function, optnone);
+            if !has_always {
+                f.add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(always, 0));
+            }
+        } else if has_always {
+            f.remove_enum_attribute(AttributeLoc::Function, always);
+            lifted.push(f);
+        }
     }
     lifted
 }
 
-unsafe fn restore_always_inline(m: LLVMModuleRef, lifted: &[LLVMValueRef]) {
-    let ctx = LLVMGetModuleContext(m);
+fn restore_always_inline<'ctx>(m: &Module<'ctx>, lifted: &[FunctionValue<'ctx>]) {
+    let ctx = m.get_context();
     let always = kind("alwaysinline");
     for &f in lifted {
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+        f.add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(always, 0));
     }
-}
-
-unsafe fn run_always_inline(m: LLVMModuleRef) -> Result<(), String> {
-    use llvm_sys::transforms::pass_builder::*;
-    let opts = LLVMCreatePassBuilderOptions();
-    let err = LLVMRunPasses(m, c"always-inline".as_ptr(), std::ptr::null_mut(), opts);
-    LLVMDisposePassBuilderOptions(opts);
-    if err.is_null() {
-        return Ok(());
-    }
-    let msg = llvm_sys::error::LLVMGetErrorMessage(err);
-    let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
-    llvm_sys::error::LLVMDisposeErrorMessage(msg);
-    Err(s)
-}
-
-unsafe fn name_of(f: LLVMValueRef) -> String {
-    crate::ir::value_name_of(f)
 }
 
 impl crate::pass::DeclaredPass for FlattenCalls {

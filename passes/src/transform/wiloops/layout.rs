@@ -11,10 +11,9 @@
 //!   and consecutive work-items touch consecutive addresses.
 
 use super::prepare::Demoted;
-use crate::ir::{instructions, Value};
+use crate::ir::{instructions, Inst, Value};
 use inkwell::targets::TargetData;
 use inkwell::values::FunctionValue;
-use llvm_sys::prelude::*;
 use std::collections::HashSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,9 +26,10 @@ pub enum Slot {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Layout {
-    pub local_globals: Vec<(LLVMValueRef, u64)>,
-    pub slots: Vec<(LLVMValueRef, Slot)>,
+pub struct Layout<'ctx> {
+    pub local_globals: Vec<(Value<'ctx>, u64)>,
+    /// Allocas and their slots.
+    pub slots: Vec<(Inst<'ctx>, Slot)>,
     pub scratch_per_item: u64,
     pub local_bytes: u64,
 }
@@ -41,7 +41,7 @@ fn align_to(x: u64, a: u64) -> u64 {
 }
 
 /// Lays out the local variables `kernel` uses and all of its allocas.
-pub fn compute(td: &TargetData, kernel: FunctionValue<'_>, demoted: &[Demoted<'_>]) -> Result<Layout, String> {
+pub fn compute<'ctx>(td: &TargetData, kernel: FunctionValue<'ctx>, demoted: &[Demoted<'ctx>]) -> Result<Layout<'ctx>, String> {
     let mut layout = Layout::default();
     let mut local = 0u64;
     for g in local_globals_used(kernel) {
@@ -54,7 +54,7 @@ pub fn compute(td: &TargetData, kernel: FunctionValue<'_>, demoted: &[Demoted<'_
         }
         let align = (g.alignment() as u64).max(ty.abi_alignment(td)).max(16);
         local = align_to(local, align);
-        layout.local_globals.push((g.raw(), local));
+        layout.local_globals.push((g, local));
         local += ty.abi_size(td);
     }
     let shared: HashSet<Value<'_>> = demoted.iter().filter(|d| d.shared).map(|d| d.alloca.value()).collect();
@@ -73,11 +73,11 @@ pub fn compute(td: &TargetData, kernel: FunctionValue<'_>, demoted: &[Demoted<'_
             let size = align_to(size.max(1), align);
             if shared.contains(&i.value()) {
                 local = align_to(local, align);
-                layout.slots.push((i.raw(), Slot::Shared { local_offset: local }));
+                layout.slots.push((i, Slot::Shared { local_offset: local }));
                 local += size;
             } else {
                 per_item = align_to(per_item, align);
-                layout.slots.push((i.raw(), Slot::PerItem { offset: per_item, size }));
+                layout.slots.push((i, Slot::PerItem { offset: per_item, size }));
                 per_item += size;
             }
         }

@@ -60,9 +60,10 @@ use crate::kernel_model::is_kernel;
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use emit::{Emitter, Region};
 use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::basic_block::BasicBlock;
+use inkwell::module::Module;
 use inkwell::targets::TargetData;
-use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::prelude::*;
+use inkwell::values::FunctionValue;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]
@@ -104,11 +105,11 @@ impl ModulePass for WorkItemLoops {
         if kernels.is_empty() {
             return Ok(Changed::Nothing);
         }
-        let simt_callees = unsafe { crate::transform::call_graph::CallGraph::new(cx.module.as_mut_ptr()).builtin_users() };
+        let simt_callees = crate::transform::call_graph::CallGraph::new(cx.module).builtin_users();
         let td = TargetData::create(&cx.module.get_data_layout().as_str().to_string_lossy());
         for k in kernels {
             let name = function_name(k);
-            let warnings = unsafe { lower_kernel(cx.module.as_mut_ptr(), &td, cx.analyses, k, &name, &simt_callees, self) }
+            let warnings = lower_kernel(cx.module, &td, cx.analyses, k, &name, &simt_callees, self)
                 .map_err(|message| PassError::Unsupported { pass: NAME.into(), message: format!("kernel '{name}': {message}") })?;
             for w in warnings {
                 let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
@@ -120,21 +121,17 @@ impl ModulePass for WorkItemLoops {
     }
 }
 
-/// Lowers one kernel; returns warnings.
-///
-/// # Safety
-/// `module` must be the module that holds `k`, and `simt_callees` functions of it.
-unsafe fn lower_kernel<'ctx>(
-    module: LLVMModuleRef,
+/// Lowers one kernel of `module`; returns warnings.
+fn lower_kernel<'ctx>(
+    module: &Module<'ctx>,
     td: &TargetData,
     analyses: &mut AnalysisCache<'ctx>,
     k: FunctionValue<'ctx>,
     name: &str,
-    simt_callees: &HashSet<LLVMValueRef>,
+    simt_callees: &HashSet<FunctionValue<'ctx>>,
     options: &WorkItemLoops,
 ) -> Result<Vec<String>, String> {
     let interleave = options.interleave;
-    let kv = k.as_value_ref();
     if !Value::from(k).global_value_type().return_type().is_void() {
         return Err("kernels must return void".into());
     }
@@ -147,8 +144,7 @@ unsafe fn lower_kernel<'ctx>(
     prepare::remove_unreachable_blocks(&analyses.get(k).cfg);
     let names = SlotNames::new(k);
     let sites = prepare::split_at_barriers(k, &names);
-    let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
-        sites.iter().enumerate().map(|(i, s)| (s.block.as_mut_ptr(), i as u32 + 1)).collect();
+    let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = sites.iter().enumerate().map(|(i, s)| (s.block, i as u32 + 1)).collect();
     if !sites.is_empty() {
         for bb in k.get_basic_block_iter() {
             for i in crate::ir::instructions(bb) {
@@ -167,7 +163,7 @@ unsafe fn lower_kernel<'ctx>(
     let loops = fa.loops();
     let cfg = &fa.cfg;
     let barrier_ids: HashMap<BlockId, u32> =
-        barrier_ids.iter().map(|(&b, &id)| (cfg.id_of_ref(b).expect("barrier blocks are reachable"), id)).collect();
+        barrier_ids.iter().map(|(&b, &id)| (cfg.id(b).expect("barrier blocks are reachable"), id)).collect();
     let region_blocks = regions(fa, &barrier_ids);
     let region_sets: Vec<HashSet<BlockId>> = region_blocks.iter().map(|r| r.blocks.iter().copied().collect()).collect();
     // One slot per work-group is right for a value equal in all work-items
@@ -197,16 +193,15 @@ unsafe fn lower_kernel<'ctx>(
         .into_iter()
         .map(|r| Region {
             state: r.state,
-            entry: cfg.block(r.entry).as_mut_ptr(),
-            blocks: r.blocks.iter().map(|&b| cfg.block(b).as_mut_ptr()).collect(),
+            entry: cfg.block(r.entry),
+            blocks: r.blocks.iter().map(|&b| cfg.block(b)).collect(),
             exit_states: r.exit_states,
         })
         .collect();
-    let barrier_ids: HashMap<LLVMBasicBlockRef, u32> =
-        barrier_ids.into_iter().map(|(b, id)| (cfg.block(b).as_mut_ptr(), id)).collect();
+    let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = barrier_ids.into_iter().map(|(b, id)| (cfg.block(b), id)).collect();
     let layout = layout::compute(td, k, &demoted)?;
 
-    let mut emitter = Emitter::new(module, kv, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
+    let mut emitter = Emitter::new(module, k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.emit(&regions)?;
     let mut barrier_names = vec![crate::wg_abi::ENTRY_NAME.to_string()];
     barrier_names.extend(sites.iter().map(|s| s.description.clone()));

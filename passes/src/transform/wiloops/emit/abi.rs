@@ -6,40 +6,46 @@
 //! `_barriers`, `simt_wgi_K_ring`).
 
 use super::*;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use crate::ir::{parameters, IntOp};
 use crate::wg_abi::field;
-use llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
+use inkwell::module::Linkage;
+use inkwell::values::{BasicValue, GlobalValue};
+use llvm_sys::LLVMIntPredicate;
 use std::collections::HashMap;
 
-impl Emitter {
+impl<'ctx> Emitter<'_, 'ctx> {
     /// Reads the launch-wide values (sizes, offsets) and the parameters from
     /// `ctx` and `args` at the builder's position.
-    pub(super) unsafe fn emit_launch_values(&mut self, ctx: LLVMValueRef, args: LLVMValueRef) {
-        let ptr = LLVMPointerTypeInContext(self.ctx, 0);
+    pub(super) fn emit_launch_values(&mut self, ctx: Value<'ctx>, args: Value<'ctx>) {
+        let ptr = self.ptr;
+        let (mut local_size, mut num_groups, mut offset) = ([ctx; 3], [ctx; 3], [ctx; 3]);
         for d in 0..3u32 {
             let ls = self.load(self.i64t, self.field_of(ctx, field::LOCAL_SIZE, Some(d)), "local.size");
             let ng = self.load(self.i64t, self.field_of(ctx, field::NUM_GROUPS, Some(d)), "num.groups");
             let off = self.load(self.i64t, self.field_of(ctx, field::GLOBAL_OFFSET, Some(d)), "global.offset");
-            self.local_size[d as usize] = match self.fixed_local_size {
+            local_size[d as usize] = match self.fixed_local_size {
                 Some(fixed) => self.c64(fixed[d as usize]),
                 None => ls,
             };
-            self.num_groups[d as usize] = ng;
-            self.offset[d as usize] = off;
+            num_groups[d as usize] = ng;
+            offset[d as usize] = off;
         }
-        self.work_dim = self.load(self.i32t, self.field_of(ctx, field::WORK_DIM, None), "work.dim");
-        let nxy = LLVMBuildNUWMul(self.b, self.local_size[0], self.local_size[1], c"".as_ptr());
-        self.n_items = LLVMBuildNUWMul(self.b, nxy, self.local_size[2], c"items".as_ptr());
+        let work_dim = self.load(self.i32t, self.field_of(ctx, field::WORK_DIM, None), "work.dim");
+        let nxy = self.b.nuw_mul(local_size[0], local_size[1], "");
+        let n_items = self.b.nuw_mul(nxy, local_size[2], "items");
+        self.launch = Some(Launch { local_size, num_groups, offset, work_dim, n_items });
         // args[i] points at parameter i's value.
-        for i in 0..LLVMCountParams(self.kernel) {
-            let p = LLVMGetParam(self.kernel, i);
-            let mut idx = [self.c64(i as u64)];
-            let slot = LLVMBuildInBoundsGEP2(self.b, ptr, args, idx.as_mut_ptr(), 1, c"".as_ptr());
+        for (i, p) in parameters(self.kernel).into_iter().enumerate() {
+            let slot = self.b.inbounds_gep(ptr, args, &[self.c64(i as u64)], "");
             let at = self.load(ptr, slot, "");
-            let v = self.load(LLVMTypeOf(p), at, &format!("arg{i}"));
+            let v = self.load(p.ty(), at, &format!("arg{i}"));
             self.params.insert(p, v);
         }
+    }
+
+    /// The address of byte `off` of `base`.
+    fn byte_at(&self, base: Value<'ctx>, off: Value<'ctx>) -> Value<'ctx> {
+        self.b.inbounds_gep(self.i8t, base, &[off], "")
     }
 
     /// The per-work-group values of the work-group `ctx` describes: its id,
@@ -48,89 +54,86 @@ impl Emitter {
     /// With `base` (the interleaved function), `__local` pointer arguments,
     /// which `args` gives inside `base`'s local memory, are moved to the same
     /// offset in this work-group's.
-    pub(super) unsafe fn emit_view(&self, ctx: LLVMValueRef, base: Option<LLVMValueRef>) -> WgView {
-        let ptr = LLVMPointerTypeInContext(self.ctx, 0);
-        let mut group_id = [std::ptr::null_mut(); 3];
+    pub(super) fn emit_view(&mut self, ctx: Value<'ctx>, base: Option<Value<'ctx>>) -> WgView<'ctx> {
+        let ptr = self.ptr;
+        let mut group_id = [ctx; 3];
         for d in 0..3u32 {
             group_id[d as usize] = self.load(self.i64t, self.field_of(ctx, field::GROUP_ID, Some(d)), "group.id");
         }
         let local_mem = self.load(ptr, self.field_of(ctx, field::LOCAL_MEM, None), "local.mem");
         let scratch = self.load(ptr, self.field_of(ctx, field::SCRATCH, None), "scratch");
-        let byte_at = |base: LLVMValueRef, off: LLVMValueRef| {
-            let mut idx = [off];
-            LLVMBuildInBoundsGEP2(self.b, self.i8t, base, idx.as_mut_ptr(), 1, c"".as_ptr())
-        };
         // Local-memory variables live at fixed offsets in ctx.local_mem.
         let mut locals = HashMap::new();
         for &(g, off) in &self.layout.local_globals {
-            let at = byte_at(local_mem, self.c64(off));
-            let as_ty = LLVMTypeOf(g);
-            let v = if LLVMGetPointerAddressSpace(as_ty) == 0 { at } else { LLVMBuildAddrSpaceCast(self.b, at, as_ty, c"".as_ptr()) };
+            let at = self.byte_at(local_mem, self.c64(off));
+            let v = if g.address_space() == Some(0) { at } else { self.b.addrspace_cast(at, g.ty(), "") };
             locals.insert(g, v);
         }
         // Private memory: per work-item slices of scratch, or one slot in local memory.
         let mut slot_base = HashMap::new();
         for &(a, slot) in &self.layout.slots {
             let base = match slot {
-                Slot::PerItem { offset, .. } => {
-                    byte_at(scratch, LLVMBuildNUWMul(self.b, self.c64(offset), self.n_items, c"".as_ptr()))
-                }
-                Slot::Shared { local_offset } => byte_at(local_mem, self.c64(local_offset)),
+                Slot::PerItem { offset, .. } => self.byte_at(scratch, self.b.nuw_mul(self.c64(offset), self.launch().n_items, "")),
+                Slot::Shared { local_offset } => self.byte_at(local_mem, self.c64(local_offset)),
             };
             slot_base.insert(a, base);
         }
         if let Some(base_ctx) = base {
-            let ptr = LLVMPointerTypeInContext(self.ctx, 0);
             let base_mem = self.load(ptr, self.field_of(base_ctx, field::LOCAL_MEM, None), "local.mem0");
-            for i in 0..LLVMCountParams(self.kernel) {
-                let p = LLVMGetParam(self.kernel, i);
-                let ty = LLVMTypeOf(p);
-                if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMPointerTypeKind || LLVMGetPointerAddressSpace(ty) != 3 {
+            for p in parameters(self.kernel) {
+                let ty = p.ty();
+                if !ty.is_pointer() || p.address_space() != Some(3) {
                     continue;
                 }
-                let as_int = |v| LLVMBuildPtrToInt(self.b, v, self.i64t, c"".as_ptr());
-                let off = LLVMBuildSub(self.b, as_int(self.params[&p]), as_int(base_mem), c"local.arg.offset".as_ptr());
-                let moved = byte_at(local_mem, off);
-                locals.insert(p, LLVMBuildAddrSpaceCast(self.b, moved, ty, c"".as_ptr()));
+                let as_int = |v| self.b.ptr_to_int(v, self.i64t, "");
+                let off = self.b.int_op(IntOp::Sub, as_int(self.params[&p]), as_int(base_mem), "local.arg.offset");
+                let moved = self.byte_at(local_mem, off);
+                locals.insert(p, self.b.addrspace_cast(moved, ty, ""));
             }
         }
         WgView { group_id, locals, slot_base }
     }
 
-    pub(super) unsafe fn field_of(&self, ctx: LLVMValueRef, idx: u32, elem: Option<u32>) -> LLVMValueRef {
+    pub(super) fn field_of(&self, ctx: Value<'ctx>, idx: u32, elem: Option<u32>) -> Value<'ctx> {
         let mut idx_vals = vec![self.c32(0), self.c32(idx)];
         if let Some(e) = elem {
             idx_vals.push(self.c32(e));
         }
-        LLVMBuildInBoundsGEP2(self.b, self.ctx_ty, ctx, idx_vals.as_mut_ptr(), idx_vals.len() as u32, c"".as_ptr())
+        self.b.inbounds_gep(self.ctx_ty, ctx, &idx_vals, "")
     }
 
     /// In a function specialised for one work-group size, returns
     /// `STATUS_WRONG_LOCAL_SIZE` unless `ctx` asks for that size; the builder
     /// continues in a new block.
-    pub(super) unsafe fn guard_local_size(&mut self, ctx: LLVMValueRef) {
+    pub(super) fn guard_local_size(&mut self, ctx: Value<'ctx>) {
         let Some(fixed) = self.fixed_local_size else { return };
-        let mut ok = LLVMConstInt(LLVMInt1TypeInContext(self.ctx), 1, 0);
+        let mut ok = Ty::of(self.module.get_context().bool_type()).const_int(1);
         for d in 0..3u32 {
             let actual = self.load(self.i64t, self.field_of(ctx, field::LOCAL_SIZE, Some(d)), "");
-            let same = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntEQ, actual, self.c64(fixed[d as usize]), c"".as_ptr());
-            ok = LLVMBuildAnd(self.b, ok, same, c"".as_ptr());
+            let same = self.b.icmp(LLVMIntPredicate::LLVMIntEQ, actual, self.c64(fixed[d as usize]), "");
+            ok = self.b.int_op(IntOp::And, ok, same, "");
         }
         let wrong = self.block("wrong.local.size");
         let go = self.block("specialised");
-        LLVMBuildCondBr(self.b, ok, go, wrong);
-        LLVMPositionBuilderAtEnd(self.b, wrong);
-        LLVMBuildRet(self.b, self.c32(crate::wg_abi::STATUS_WRONG_LOCAL_SIZE));
-        LLVMPositionBuilderAtEnd(self.b, go);
+        self.b.cond_br(ok, go, wrong);
+        self.b.position_at_end(wrong);
+        self.b.ret(self.c32(crate::wg_abi::STATUS_WRONG_LOCAL_SIZE));
+        self.b.position_at_end(go);
     }
 
     /// Emits the ABI's data symbols for kernel `name`, in address space 0
     /// whatever the module's default for globals (spir64 puts them in 1).
-    pub unsafe fn emit_symbols(&self, name: &str, barrier_names: &[String], ring: Option<u64>) {
+    pub fn emit_symbols(&self, name: &str, barrier_names: &[String], ring: Option<u64>) {
+        let ctx = self.module.get_context();
+        let i64t = ctx.i64_type();
+        let add_global = |ty: inkwell::types::BasicTypeEnum<'ctx>, sym: &str, init: &dyn BasicValue<'ctx>| -> GlobalValue<'ctx> {
+            let g = self.module.add_global(ty, Some(AddressSpace::default()), sym);
+            g.set_initializer(init);
+            g.set_constant(true);
+            g
+        };
         let global_u64 = |sym: &str, v: u64| {
-            let g = LLVMAddGlobalInAddressSpace(self.module, self.i64t, cs(sym).as_ptr(), 0);
-            LLVMSetInitializer(g, self.c64(v));
-            LLVMSetGlobalConstant(g, 1);
+            add_global(i64t.into(), sym, &i64t.const_int(v, false));
         };
         global_u64(&crate::wg_abi::scratch_per_item_symbol(name), self.layout.scratch_per_item);
         global_u64(&crate::wg_abi::local_bytes_symbol(name), self.layout.local_bytes);
@@ -139,23 +142,18 @@ impl Emitter {
         if let Some(r) = ring {
             global_u64(&crate::wg_abi::wgi_ring_symbol(name), r);
         }
-        let ptr = LLVMPointerTypeInContext(self.ctx, 0);
-        let mut strings: Vec<LLVMValueRef> = barrier_names
+        let strings: Vec<inkwell::values::PointerValue<'ctx>> = barrier_names
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let text = LLVMConstStringInContext2(self.ctx, s.as_ptr().cast(), s.len(), 0);
-                let g = LLVMAddGlobalInAddressSpace(self.module, LLVMTypeOf(text), cs(&format!("{name}.barrier{i}")).as_ptr(), 0);
-                LLVMSetInitializer(g, text);
-                LLVMSetGlobalConstant(g, 1);
-                LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
-                LLVMSetUnnamedAddress(g, llvm_sys::LLVMUnnamedAddr::LLVMGlobalUnnamedAddr);
-                g
+                let text = ctx.const_string(s.as_bytes(), true);
+                let g = add_global(text.get_type().into(), &format!("{name}.barrier{i}"), &text);
+                g.set_linkage(Linkage::Private);
+                g.set_unnamed_address(inkwell::values::UnnamedAddress::Global);
+                g.as_pointer_value()
             })
             .collect();
-        let arr = LLVMConstArray2(ptr, strings.as_mut_ptr(), strings.len() as u64);
-        let g = LLVMAddGlobalInAddressSpace(self.module, LLVMTypeOf(arr), cs(&crate::wg_abi::barriers_symbol(name)).as_ptr(), 0);
-        LLVMSetInitializer(g, arr);
-        LLVMSetGlobalConstant(g, 1);
+        let arr = ctx.ptr_type(AddressSpace::default()).const_array(&strings);
+        add_global(arr.get_type().into(), &crate::wg_abi::barriers_symbol(name), &arr);
     }
 }

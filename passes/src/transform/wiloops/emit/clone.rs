@@ -6,16 +6,12 @@
 //! loop counters, and branches to barriers to the region's stop blocks.
 
 use super::*;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use super::super::layout::Slot;
+use crate::ir::{instructions, IntOp};
 use crate::kernel_model::{builtin_of, Builtin};
-use llvm_sys::debuginfo::LLVMInstructionSetDebugLoc;
-use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use llvm_sys::LLVMOpcode;
 use std::collections::{BTreeMap, HashMap};
-use std::ffi::CString;
 
-impl Emitter {
+impl<'ctx> Emitter<'_, 'ctx> {
     /// Clones region `r` for the current work-group view and work-item,
     /// entered from the end of `from`; returns its exit block per stop state
     /// (unterminated, for the caller to wire).
@@ -23,30 +19,29 @@ impl Emitter {
     /// Per-work-group slots (uniform values) are read once, at the end of
     /// `pre` (before the work-item loop), and their loads in the region use
     /// that value: the pass only shares slots no region reads after writing.
-    pub(super) unsafe fn clone_region(
+    pub(super) fn clone_region(
         &mut self,
-        r: &Region,
+        r: &Region<'ctx>,
         tag: &str,
-        from: LLVMBasicBlockRef,
-        pre: LLVMBasicBlockRef,
-    ) -> Result<BTreeMap<u32, LLVMBasicBlockRef>, String> {
+        from: BasicBlock<'ctx>,
+        pre: BasicBlock<'ctx>,
+    ) -> Result<BTreeMap<u32, BasicBlock<'ctx>>, String> {
         self.snapshots.clear();
-        LLVMPositionBuilderBefore(self.b, LLVMGetBasicBlockTerminator(pre));
-        let view = self.view.as_ref().expect("a work-group view");
+        self.position_before_terminator(pre);
         let mut snapshots = HashMap::new();
-        for &(a, slot) in &self.layout.slots {
+        for (a, slot) in self.layout.slots.clone() {
             if let Slot::Shared { .. } = slot {
-                let ty = LLVMGetAllocatedType(a);
-                snapshots.insert(a, self.load(ty, view.slot_base[&a], "uniform"));
+                let base = self.view().slot_base[&a];
+                snapshots.insert(a.value(), self.load(a.allocated_type(), base, "uniform"));
             }
         }
         self.snapshots = snapshots;
-        let bmap: HashMap<LLVMBasicBlockRef, LLVMBasicBlockRef> =
+        let bmap: HashMap<BasicBlock<'ctx>, BasicBlock<'ctx>> =
             r.blocks.iter().map(|&kb| (kb, self.block(&format!("{tag}.body")))).collect();
-        let exits: BTreeMap<u32, LLVMBasicBlockRef> =
+        let exits: BTreeMap<u32, BasicBlock<'ctx>> =
             r.exit_states.iter().map(|&s| (s, self.block(&format!("{tag}.stop{s}")))).collect();
-        LLVMPositionBuilderAtEnd(self.b, from);
-        let view = self.view.as_ref().expect("a work-group view");
+        self.b.position_at_end(from);
+        let view = self.view();
         let w = self.items.as_ref().expect("inside a nest").w;
         let mut vmap = self.params.clone();
         vmap.extend(view.locals.iter().map(|(k, v)| (*k, *v)));
@@ -54,30 +49,29 @@ impl Emitter {
             let base = view.slot_base[&a];
             let addr = match slot {
                 Slot::PerItem { size, .. } => {
-                    let mut idx = [LLVMBuildNUWMul(self.b, w, self.c64(size), c"".as_ptr())];
-                    LLVMBuildInBoundsGEP2(self.b, self.i8t, base, idx.as_mut_ptr(), 1, c"private".as_ptr())
+                    let idx = self.b.nuw_mul(w, self.c64(size), "");
+                    self.b.inbounds_gep(self.i8t, base, &[idx], "private")
                 }
                 Slot::Shared { .. } => base,
             };
-            let want = LLVMTypeOf(a);
-            let addr = if LLVMGetPointerAddressSpace(want) == 0 { addr } else { LLVMBuildAddrSpaceCast(self.b, addr, want, c"".as_ptr()) };
-            vmap.insert(a, addr);
+            let want = a.ty();
+            let addr = if a.value().address_space() == Some(0) { addr } else { self.b.addrspace_cast(addr, want, "") };
+            vmap.insert(a.value(), addr);
         }
-        LLVMBuildBr(self.b, bmap[&r.entry]);
+        self.b.br(bmap[&r.entry]);
 
-        let mut phis: Vec<(LLVMValueRef, LLVMValueRef)> = Vec::new();
+        let mut phis: Vec<(Inst<'ctx>, Inst<'ctx>)> = Vec::new();
         for &kb in &r.blocks {
-            LLVMPositionBuilderAtEnd(self.b, bmap[&kb]);
+            self.b.position_at_end(bmap[&kb]);
             for i in instructions(kb) {
                 self.clone_instruction(i, &mut vmap, &bmap, &exits, &mut phis)?;
             }
         }
         for (old, new) in phis {
-            for k in 0..LLVMCountIncoming(old) {
-                let from = LLVMGetIncomingBlock(old, k);
+            for (value, from) in old.incoming() {
                 let Some(&nb) = bmap.get(&from) else { continue };
-                LLVMPositionBuilderBefore(self.b, LLVMGetBasicBlockTerminator(nb));
-                let v = self.map_value(LLVMGetIncomingValue(old, k), &vmap)?;
+                self.position_before_terminator(nb);
+                let v = self.map_value(value, &vmap)?;
                 add_incoming(new, v, nb);
             }
         }
@@ -85,125 +79,115 @@ impl Emitter {
     }
 
     /// The value `v` of the kernel stands for in the region being cloned.
-    pub(super) unsafe fn map_value(&self, v: LLVMValueRef, vmap: &HashMap<LLVMValueRef, LLVMValueRef>) -> Result<LLVMValueRef, String> {
+    pub(super) fn map_value(&self, v: Value<'ctx>, vmap: &HashMap<Value<'ctx>, Value<'ctx>>) -> Result<Value<'ctx>, String> {
         if let Some(&m) = vmap.get(&v) {
             return Ok(m);
         }
-        if unsafe { crate::ir::Value::from_raw(v) }.as_inst().and_then(builtin_of).is_some() {
+        if let Some(call) = v.as_inst().filter(|&i| builtin_of(i).is_some()) {
             // Defined in another region: recomputed here, never stored.
-            return Ok(self.builtin_for(v));
+            return Ok(self.builtin_for(call));
         }
-        if !LLVMIsAInstruction(v).is_null() && super::super::prepare::rematerializable(crate::ir::Value::from_raw(v)) {
+        if let Some(i) = v.as_inst().filter(|_| super::super::prepare::rematerializable(v)) {
             // Cheap arithmetic on work-item ids from another region:
             // recomputed at the use, from its recomputed operands.
-            let c = LLVMInstructionClone(v);
-            for k in 0..LLVMGetNumOperands(c) as u32 {
-                let op = self.map_value(LLVMGetOperand(c, k), vmap)?;
-                LLVMSetOperand(c, k, op);
+            let mut c = i.clone_detached();
+            for k in 0..c.num_operands() {
+                let op = self.map_value(c.operand(k), vmap)?;
+                c.set_operand(k, op);
             }
-            LLVMInsertIntoBuilder(self.b, c);
-            LLVMInstructionSetDebugLoc(c, std::ptr::null_mut());
-            return Ok(c);
+            let c = self.b.insert(c, b"");
+            c.clear_debug_location();
+            return Ok(c.value());
         }
-        if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
-            return Err(format!("internal: '{}' is not available in its region", crate::ir::print_value(v)));
+        if v.as_inst().is_some() || v.is_argument() {
+            return Err(format!("internal: '{}' is not available in its region", v.print()));
         }
-        if !LLVMIsAConstantExpr(v).is_null() && self.refers_to_local(v) {
+        if v.is_constant_expr() && self.refers_to_local(v) {
             return self.materialize(v, vmap);
         }
         Ok(v)
     }
 
-    pub(super) unsafe fn refers_to_local(&self, v: LLVMValueRef) -> bool {
+    pub(super) fn refers_to_local(&self, v: Value<'ctx>) -> bool {
         if self.view.as_ref().is_some_and(|view| view.locals.contains_key(&v)) {
             return true;
         }
-        if LLVMIsAConstantExpr(v).is_null() {
+        if !v.is_constant_expr() {
             return false;
         }
-        (0..LLVMGetNumOperands(v) as u32).any(|i| self.refers_to_local(LLVMGetOperand(v, i)))
+        (0..v.num_operands()).any(|i| self.refers_to_local(v.operand(i)))
     }
 
     /// Rebuilds a constant expression over a local-memory variable as
     /// instructions on the variable's per-work-group address.
-    pub(super) unsafe fn materialize(&self, v: LLVMValueRef, vmap: &HashMap<LLVMValueRef, LLVMValueRef>) -> Result<LLVMValueRef, String> {
-        let op = |i: u32| self.map_value(LLVMGetOperand(v, i), vmap);
-        Ok(match LLVMGetConstOpcode(v) {
+    pub(super) fn materialize(&self, v: Value<'ctx>, vmap: &HashMap<Value<'ctx>, Value<'ctx>>) -> Result<Value<'ctx>, String> {
+        let op = |i: u32| self.map_value(v.operand(i), vmap);
+        Ok(match v.opcode().expect("a constant expression") {
             LLVMOpcode::LLVMGetElementPtr => {
                 let base = op(0)?;
-                let mut idx: Vec<LLVMValueRef> =
-                    (1..LLVMGetNumOperands(v) as u32).map(op).collect::<Result<_, _>>()?;
-                LLVMBuildGEPWithNoWrapFlags(
-                    self.b,
-                    LLVMGetGEPSourceElementType(v),
-                    base,
-                    idx.as_mut_ptr(),
-                    idx.len() as u32,
-                    c"".as_ptr(),
-                    LLVMGEPGetNoWrapFlags(v),
-                )
+                let idx: Vec<Value<'ctx>> = (1..v.num_operands()).map(op).collect::<Result<_, _>>()?;
+                self.b.gep_with_flags(v.gep_source_element_type(), base, &idx, "", v.gep_no_wrap_flags())
             }
-            LLVMOpcode::LLVMAddrSpaceCast => LLVMBuildAddrSpaceCast(self.b, op(0)?, LLVMTypeOf(v), c"".as_ptr()),
-            LLVMOpcode::LLVMBitCast => LLVMBuildBitCast(self.b, op(0)?, LLVMTypeOf(v), c"".as_ptr()),
-            LLVMOpcode::LLVMPtrToInt => LLVMBuildPtrToInt(self.b, op(0)?, LLVMTypeOf(v), c"".as_ptr()),
-            other => return Err(format!("unsupported constant expression ({other:?}) over local memory: {}", crate::ir::print_value(v))),
+            LLVMOpcode::LLVMAddrSpaceCast => self.b.addrspace_cast(op(0)?, v.ty(), ""),
+            LLVMOpcode::LLVMBitCast => self.b.bit_cast(op(0)?, v.ty(), ""),
+            LLVMOpcode::LLVMPtrToInt => self.b.ptr_to_int(op(0)?, v.ty(), ""),
+            other => return Err(format!("unsupported constant expression ({other:?}) over local memory: {}", v.print())),
         })
     }
 
-    pub(super) unsafe fn clone_instruction(
+    pub(super) fn clone_instruction(
         &mut self,
-        i: LLVMValueRef,
-        vmap: &mut HashMap<LLVMValueRef, LLVMValueRef>,
-        bmap: &HashMap<LLVMBasicBlockRef, LLVMBasicBlockRef>,
-        exits: &BTreeMap<u32, LLVMBasicBlockRef>,
-        phis: &mut Vec<(LLVMValueRef, LLVMValueRef)>,
+        i: Inst<'ctx>,
+        vmap: &mut HashMap<Value<'ctx>, Value<'ctx>>,
+        bmap: &HashMap<BasicBlock<'ctx>, BasicBlock<'ctx>>,
+        exits: &BTreeMap<u32, BasicBlock<'ctx>>,
+        phis: &mut Vec<(Inst<'ctx>, Inst<'ctx>)>,
     ) -> Result<(), String> {
-        match LLVMGetInstructionOpcode(i) {
+        match i.opcode() {
             LLVMOpcode::LLVMAlloca => return Ok(()), // mapped to its slot
             LLVMOpcode::LLVMPHI => {
-                let p = LLVMBuildPhi(self.b, LLVMTypeOf(i), c"".as_ptr());
-                vmap.insert(i, p);
+                let p = self.b.phi(i.ty(), "");
+                vmap.insert(i.value(), p.value());
                 phis.push((i, p));
                 return Ok(());
             }
             LLVMOpcode::LLVMRet => {
-                LLVMBuildBr(self.b, exits[&self.exit_state]);
+                self.b.br(exits[&self.exit_state]);
                 return Ok(());
             }
             LLVMOpcode::LLVMLoad => {
-                if let Some(&v) = self.snapshots.get(&LLVMGetOperand(i, 0)) {
-                    if LLVMTypeOf(v) == LLVMTypeOf(i) && LLVMGetVolatile(i) == 0 {
-                        vmap.insert(i, v);
+                if let Some(&v) = self.snapshots.get(&i.operand(0)) {
+                    if v.ty() == i.ty() && !i.is_volatile() {
+                        vmap.insert(i.value(), v);
                         return Ok(());
                     }
                 }
             }
             LLVMOpcode::LLVMCall => {
-                if unsafe { crate::ir::Value::from_raw(i) }.as_inst().and_then(builtin_of).is_some() {
+                if builtin_of(i).is_some() {
                     let v = self.builtin_for(i);
-                    vmap.insert(i, v);
+                    vmap.insert(i.value(), v);
                     return Ok(());
                 }
-                let callee = LLVMGetCalledValue(i);
-                if is_lifetime_marker(callee) {
+                let callee = i.callee();
+                if callee.as_function().is_some() && callee.name_bytes().starts_with(b"llvm.lifetime.") {
                     // Their operand must be an alloca, and allocas became
                     // scratch slots: the hint goes.
                     return Ok(());
                 }
-                if self.simt_callees.contains(&callee) {
+                if callee.as_function().is_some_and(|f| self.simt_callees.contains(&f)) {
                     return Err(format!(
                         "'{}' calls a function that uses work-item builtins or barriers: inline it into the kernel first (-passes='simt-flatten-calls,simt-wiloops')",
-                        crate::ir::print_value(i)
+                        i.value().print()
                     ));
                 }
             }
             _ => {}
         }
-        let c = LLVMInstructionClone(i);
-        for k in 0..LLVMGetNumOperands(c) as u32 {
-            let op = LLVMGetOperand(c, k);
-            if LLVMValueIsBasicBlock(op) != 0 {
-                let kb = LLVMValueAsBasicBlock(op);
+        let mut c = i.clone_detached();
+        for k in 0..c.num_operands() {
+            let op = c.operand(k);
+            if let Some(kb) = op.as_block() {
                 let target = if let Some(&nb) = bmap.get(&kb) {
                     nb
                 } else if let Some(s) = self.barrier_blocks.get(&kb) {
@@ -211,84 +195,70 @@ impl Emitter {
                 } else {
                     return Err("internal: branch leaves its region".into());
                 };
-                LLVMSetOperand(c, k, LLVMBasicBlockAsValue(target));
+                c.set_operand(k, Value::of_block(target));
             } else {
                 let m = self.map_value(op, vmap)?;
                 if m != op {
-                    LLVMSetOperand(c, k, m);
+                    c.set_operand(k, m);
                 }
             }
         }
-        let mut len = 0usize;
-        let name = LLVMGetValueName2(i, &mut len);
-        let name = CString::new(std::slice::from_raw_parts(name.cast::<u8>(), len)).unwrap_or_default();
-        LLVMInsertIntoBuilderWithName(self.b, c, name.as_ptr());
-        LLVMInstructionSetDebugLoc(c, std::ptr::null_mut());
-        if matches!(LLVMGetInstructionOpcode(c), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore)
-            && LLVMGetVolatile(c) == 0
-            && LLVMGetOrdering(c) == llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
-        {
-            LLVMSetMetadata(c, self.kind_access_group, LLVMMetadataAsValue(self.ctx, self.access_group));
+        let c = self.b.insert(c, &i.value().name_bytes());
+        c.clear_debug_location();
+        if matches!(c.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore) && !c.is_volatile() && !c.is_atomic() {
+            c.set_access_group(self.access_group);
         }
-        vmap.insert(i, c);
+        vmap.insert(i.value(), c.value());
         Ok(())
     }
 
     /// The value the builtin call `call` has for the current work-item, in
     /// the call's own type.
-    pub(super) unsafe fn builtin_for(&self, call: LLVMValueRef) -> LLVMValueRef {
-        let b = unsafe { crate::ir::Value::from_raw(call) }.as_inst().and_then(builtin_of).expect("a builtin call");
+    pub(super) fn builtin_for(&self, call: Inst<'ctx>) -> Value<'ctx> {
+        let b = builtin_of(call).expect("a builtin call");
         let v = self.builtin_value(b, self.items.as_ref().expect("inside a region"));
-        let ty = LLVMTypeOf(call);
-        if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind {
-            LLVMBuildIntCast2(self.b, v, ty, 0, c"".as_ptr())
+        let ty = call.ty();
+        if ty.is_integer() {
+            self.b.int_cast(v, ty, false, "")
         } else {
             v
         }
     }
 
     /// The i64 value of a work-item builtin for the current work-item.
-    pub(super) unsafe fn builtin_value(&self, b: Builtin, it: &Items) -> LLVMValueRef {
+    pub(super) fn builtin_value(&self, b: Builtin, it: &Items<'ctx>) -> Value<'ctx> {
         let local = [it.x, it.y, it.z];
-        let group_id = self.view.as_ref().expect("a work-group view").group_id;
-        let dim = |d: u32, v: [LLVMValueRef; 3], default: u64| if d < 3 { v[d as usize] } else { self.c64(default) };
-        let global_size = |d: usize| LLVMBuildNUWMul(self.b, self.num_groups[d], self.local_size[d], c"".as_ptr());
+        let group_id = self.view().group_id;
+        let Launch { local_size, num_groups, offset, work_dim, .. } = self.launch();
+        let dim = |d: u32, v: [Value<'ctx>; 3], default: u64| if d < 3 { v[d as usize] } else { self.c64(default) };
+        let global_size = |d: usize| self.b.nuw_mul(num_groups[d], local_size[d], "");
         let global_id = |d: usize| {
-            let base = LLVMBuildNUWMul(self.b, group_id[d], self.local_size[d], c"".as_ptr());
-            let g = LLVMBuildNUWAdd(self.b, base, local[d], c"".as_ptr());
-            LLVMBuildNUWAdd(self.b, g, self.offset[d], c"".as_ptr())
+            let base = self.b.nuw_mul(group_id[d], local_size[d], "");
+            let g = self.b.nuw_add(base, local[d], "");
+            self.b.nuw_add(g, offset[d], "")
         };
+        let op = |op, a, b| self.b.int_op(op, a, b, "");
         match b {
             Builtin::LocalId(d) => dim(d, local, 0),
             Builtin::GroupId(d) => dim(d, group_id, 0),
-            Builtin::LocalSize(d) | Builtin::EnqueuedLocalSize(d) => dim(d, self.local_size, 1),
-            Builtin::NumGroups(d) => dim(d, self.num_groups, 1),
-            Builtin::GlobalOffset(d) => dim(d, self.offset, 0),
+            Builtin::LocalSize(d) | Builtin::EnqueuedLocalSize(d) => dim(d, local_size, 1),
+            Builtin::NumGroups(d) => dim(d, num_groups, 1),
+            Builtin::GlobalOffset(d) => dim(d, offset, 0),
             Builtin::GlobalSize(d) if d < 3 => global_size(d as usize),
             Builtin::GlobalSize(_) => self.c64(1),
             Builtin::GlobalId(d) if d < 3 => global_id(d as usize),
             Builtin::GlobalId(_) => self.c64(0),
-            Builtin::WorkDim => LLVMBuildZExt(self.b, self.work_dim, self.i64t, c"".as_ptr()),
+            Builtin::WorkDim => self.b.zext(work_dim, self.i64t, ""),
             Builtin::LocalLinearId => it.w,
             Builtin::GlobalLinearId => {
                 // ((gz - oz) * gsy + (gy - oy)) * gsx + (gx - ox)
-                let rel = |d: usize| LLVMBuildSub(self.b, global_id(d), self.offset[d], c"".as_ptr());
-                let zy = LLVMBuildAdd(self.b, LLVMBuildMul(self.b, rel(2), global_size(1), c"".as_ptr()), rel(1), c"".as_ptr());
-                LLVMBuildAdd(self.b, LLVMBuildMul(self.b, zy, global_size(0), c"".as_ptr()), rel(0), c"".as_ptr())
+                let rel = |d: usize| op(IntOp::Sub, global_id(d), offset[d]);
+                let zy = op(IntOp::Add, op(IntOp::Mul, rel(2), global_size(1)), rel(1));
+                op(IntOp::Add, op(IntOp::Mul, zy, global_size(0)), rel(0))
             }
-            Builtin::LaneId => LLVMBuildURem(self.b, it.w, self.c64(32), c"".as_ptr()),
-            Builtin::WarpId => LLVMBuildUDiv(self.b, it.w, self.c64(32), c"".as_ptr()),
+            Builtin::LaneId => op(IntOp::URem, it.w, self.c64(32)),
+            Builtin::WarpId => op(IntOp::UDiv, it.w, self.c64(32)),
             Builtin::Barrier => unreachable!("barriers are region boundaries, never cloned"),
         }
     }
-
-}
-
-unsafe fn is_lifetime_marker(callee: LLVMValueRef) -> bool {
-    if callee.is_null() || LLVMIsAFunction(callee).is_null() {
-        return false;
-    }
-    let mut len = 0usize;
-    let p = LLVMGetValueName2(callee, &mut len);
-    std::slice::from_raw_parts(p.cast::<u8>(), len).starts_with(b"llvm.lifetime.")
 }

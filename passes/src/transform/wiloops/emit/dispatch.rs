@@ -11,35 +11,34 @@
 //! ```
 
 use super::*;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use crate::ir::parameters;
 use crate::wg_abi::field;
 use llvm_sys::LLVMIntPredicate;
 
-impl Emitter {
+impl<'ctx> Emitter<'_, 'ctx> {
     /// Emits `simt_wg_K`. Errors name what cannot be lowered.
-    pub unsafe fn emit(&mut self, regions: &[Region]) -> Result<(), String> {
+    pub fn emit(&mut self, regions: &[Region<'ctx>]) -> Result<(), String> {
         let entry = self.block("entry");
-        LLVMPositionBuilderAtEnd(self.b, entry);
+        self.b.position_at_end(entry);
         self.guard_local_size(self.ctx_arg);
-        self.emit_launch_values(self.ctx_arg, LLVMGetParam(self.f, 0));
+        self.emit_launch_values(self.ctx_arg, parameters(self.f)[0]);
         self.view = Some(self.emit_view(self.ctx_arg, None));
-        let entry_end = LLVMGetInsertBlock(self.b);
+        let entry_end = self.b.insert_block();
 
         let dispatch = self.block("dispatch");
-        LLVMBuildBr(self.b, dispatch);
-        LLVMPositionBuilderAtEnd(self.b, dispatch);
-        let next = LLVMBuildPhi(self.b, self.i32t, c"next".as_ptr());
+        self.b.br(dispatch);
+        self.b.position_at_end(dispatch);
+        let next = self.b.phi(self.i32t, "next");
         add_incoming(next, self.c32(0), entry_end);
         let finished = self.block("finished");
-        let sw = LLVMBuildSwitch(self.b, next, finished, regions.len() as u32);
-        LLVMPositionBuilderAtEnd(self.b, finished);
-        LLVMBuildRet(self.b, self.c32(crate::wg_abi::STATUS_OK));
+        let sw = self.b.switch(next.value(), finished, regions.len() as u32);
+        self.b.position_at_end(finished);
+        self.b.ret(self.c32(crate::wg_abi::STATUS_OK));
         for r in regions {
             let (pre, done, next_state) = self.emit_region(r)?;
-            LLVMAddCase(sw, self.c32(r.state), pre);
-            LLVMPositionBuilderAtEnd(self.b, done);
-            LLVMBuildBr(self.b, dispatch);
+            sw.add_case(self.c32(r.state), pre);
+            self.b.position_at_end(done);
+            self.b.br(dispatch);
             add_incoming(next, next_state, done);
         }
         Ok(())
@@ -47,22 +46,22 @@ impl Emitter {
 
     /// Emits one region's loop nest; returns its first block, its last block
     /// (not yet terminated) and the state to dispatch to next.
-    pub(super) unsafe fn emit_region(&mut self, r: &Region) -> Result<(LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMValueRef), String> {
+    pub(super) fn emit_region(&mut self, r: &Region<'ctx>) -> Result<(BasicBlock<'ctx>, BasicBlock<'ctx>, Value<'ctx>), String> {
         let tag = format!("r{}", r.state);
         let multi = r.exit_states.len() > 1;
         let nest = self.open_nest(&tag, multi);
-        let body = LLVMGetInsertBlock(self.b);
+        let body = self.b.insert_block();
         let exits = self.clone_region(r, &tag, body, nest.pre)?;
         // x latch: which state each work-item stopped at.
-        LLVMPositionBuilderAtEnd(self.b, nest.latches[0]);
-        let state = LLVMBuildPhi(self.b, self.i32t, c"state".as_ptr());
+        self.b.position_at_end(nest.latches[0]);
+        let state = self.b.phi(self.i32t, "state");
         for (&s, &eb) in &exits {
             add_incoming(state, self.c32(s), eb);
-            LLVMPositionBuilderAtEnd(self.b, eb);
-            LLVMBuildBr(self.b, nest.latches[0]);
+            self.b.position_at_end(eb);
+            self.b.br(nest.latches[0]);
         }
-        let reduced = self.close_nest(&nest, multi.then_some(state));
-        LLVMPositionBuilderAtEnd(self.b, nest.done);
+        let reduced = self.close_nest(&nest, multi.then_some(state.value()));
+        self.b.position_at_end(nest.done);
         let Some((new_min, new_max)) = reduced else {
             // A region no work-item leaves (an endless loop after a barrier,
             // or a kernel with no return) has no exit state: `done` is
@@ -72,14 +71,14 @@ impl Emitter {
         };
         let agree = self.block(&format!("{tag}.agreed"));
         let disagree = self.block(&format!("{tag}.divergent"));
-        let same = LLVMBuildICmp(self.b, LLVMIntPredicate::LLVMIntEQ, new_min, new_max, c"".as_ptr());
-        LLVMBuildCondBr(self.b, same, agree, disagree);
-        LLVMPositionBuilderAtEnd(self.b, disagree);
-        LLVMBuildStore(self.b, new_min, self.field_of(self.ctx_arg, field::ERROR, Some(0)));
-        LLVMBuildStore(self.b, new_max, self.field_of(self.ctx_arg, field::ERROR, Some(1)));
-        LLVMBuildStore(self.b, self.c32(0), self.field_of(self.ctx_arg, field::ERROR, Some(2)));
-        LLVMBuildRet(self.b, self.c32(crate::wg_abi::STATUS_BARRIER_DIVERGENCE));
+        let same = self.b.icmp(LLVMIntPredicate::LLVMIntEQ, new_min, new_max, "");
+        self.b.cond_br(same, agree, disagree);
+        self.b.position_at_end(disagree);
+        for (k, v) in [new_min, new_max, self.c32(0)].into_iter().enumerate() {
+            let at = self.field_of(self.ctx_arg, field::ERROR, Some(k as u32));
+            self.b.store(v, at);
+        }
+        self.b.ret(self.c32(crate::wg_abi::STATUS_BARRIER_DIVERGENCE));
         Ok((nest.pre, agree, new_min))
     }
-
 }

@@ -34,125 +34,119 @@ mod interleave;
 mod nest;
 
 use super::layout::{Layout, Slot};
+use crate::ir::{AccessGroup, Builder, Inst, Ty, Value};
 use crate::wg_abi::{Scalar, CTX_FIELDS};
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use nest::{distinct_empty_node, Nest};
+use inkwell::basic_block::BasicBlock;
+use inkwell::module::Module;
+use inkwell::types::{BasicType, BasicTypeEnum};
+use inkwell::values::FunctionValue;
+use inkwell::AddressSpace;
+use nest::Nest;
 use std::collections::{HashMap, HashSet};
-use std::ffi::CString;
 
 /// A region: the blocks reachable from `entry` without entering a barrier block.
-pub struct Region {
+pub struct Region<'ctx> {
     /// The state that starts it: 0 for the kernel entry, b for barrier b.
     pub state: u32,
-    pub entry: LLVMBasicBlockRef,
+    pub entry: BasicBlock<'ctx>,
     /// In reverse post-order of the kernel, so definitions precede uses.
-    pub blocks: Vec<LLVMBasicBlockRef>,
+    pub blocks: Vec<BasicBlock<'ctx>>,
     /// The states its work-items can stop at, sorted.
     pub exit_states: Vec<u32>,
 }
 
-pub struct Emitter {
-    ctx: LLVMContextRef,
-    module: LLVMModuleRef,
-    b: LLVMBuilderRef,
-    kernel: LLVMValueRef,
-    f: LLVMValueRef,
-    i64t: LLVMTypeRef,
-    i32t: LLVMTypeRef,
-    i8t: LLVMTypeRef,
-    ctx_ty: LLVMTypeRef,
-    ctx_arg: LLVMValueRef,
-    local_size: [LLVMValueRef; 3],
-    num_groups: [LLVMValueRef; 3],
-    offset: [LLVMValueRef; 3],
-    work_dim: LLVMValueRef,
-    n_items: LLVMValueRef,
+pub struct Emitter<'a, 'ctx> {
+    module: &'a Module<'ctx>,
+    b: Builder<'ctx>,
+    kernel: FunctionValue<'ctx>,
+    f: FunctionValue<'ctx>,
+    i64t: Ty<'ctx>,
+    i32t: Ty<'ctx>,
+    i8t: Ty<'ctx>,
+    ptr: Ty<'ctx>,
+    ctx_ty: Ty<'ctx>,
+    ctx_arg: Value<'ctx>,
+    /// Read from `ctx` by `emit_launch_values`, at the start of each function.
+    launch: Option<Launch<'ctx>>,
     /// Kernel parameters, as values in the new function.
-    params: HashMap<LLVMValueRef, LLVMValueRef>,
-    barrier_blocks: HashMap<LLVMBasicBlockRef, u32>,
+    params: HashMap<Value<'ctx>, Value<'ctx>>,
+    barrier_blocks: HashMap<BasicBlock<'ctx>, u32>,
     exit_state: u32,
-    layout: Layout,
+    layout: Layout<'ctx>,
     /// The work-group the code being cloned runs for.
-    view: Option<WgView>,
-    access_group: LLVMMetadataRef,
-    kind_loop: u32,
-    kind_access_group: u32,
+    view: Option<WgView<'ctx>>,
+    access_group: AccessGroup<'ctx>,
     /// Defined functions that use work-item builtins or barriers.
-    simt_callees: HashSet<LLVMValueRef>,
+    simt_callees: HashSet<FunctionValue<'ctx>>,
     /// The work-item the region being cloned runs for.
-    items: Option<Items>,
+    items: Option<Items<'ctx>>,
     /// The last nest's exit, not yet terminated, while groups are chained.
-    pending_done: Option<LLVMBasicBlockRef>,
+    pending_done: Option<BasicBlock<'ctx>>,
     /// The work-group size the function is specialised for, if any.
     fixed_local_size: Option<[u64; 3]>,
     /// Per-work-group slots as read once before the current region's
     /// work-item loop: loads of them in the loop become these scalars.
-    snapshots: HashMap<LLVMValueRef, LLVMValueRef>,
+    snapshots: HashMap<Value<'ctx>, Value<'ctx>>,
 }
 
-pub(super) fn cs(s: &str) -> CString {
-    CString::new(s).expect("no NUL")
+/// The launch-wide values, as read at the start of the function.
+#[derive(Clone, Copy)]
+pub(super) struct Launch<'ctx> {
+    local_size: [Value<'ctx>; 3],
+    num_groups: [Value<'ctx>; 3],
+    offset: [Value<'ctx>; 3],
+    work_dim: Value<'ctx>,
+    n_items: Value<'ctx>,
 }
 
-impl Emitter {
-    /// # Safety
-    /// `kernel` must be a prepared kernel of `module`.
-    pub unsafe fn new(
-        module: LLVMModuleRef,
-        kernel: LLVMValueRef,
+impl<'a, 'ctx> Emitter<'a, 'ctx> {
+    /// An emitter for `kernel`, a prepared kernel of `module`; adds the
+    /// (empty) function `simt_wg_K`.
+    pub fn new(
+        module: &'a Module<'ctx>,
+        kernel: FunctionValue<'ctx>,
         name: &str,
-        layout: Layout,
-        barrier_blocks: HashMap<LLVMBasicBlockRef, u32>,
-        simt_callees: HashSet<LLVMValueRef>,
+        layout: Layout<'ctx>,
+        barrier_blocks: HashMap<BasicBlock<'ctx>, u32>,
+        simt_callees: HashSet<FunctionValue<'ctx>>,
         fixed_local_size: Option<[u64; 3]>,
-    ) -> Emitter {
-        let ctx = LLVMGetModuleContext(module);
-        let i64t = LLVMInt64TypeInContext(ctx);
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let i8t = LLVMInt8TypeInContext(ctx);
-        let ptr = LLVMPointerTypeInContext(ctx, 0);
-        let mut fields: Vec<LLVMTypeRef> = CTX_FIELDS
+    ) -> Emitter<'a, 'ctx> {
+        let ctx = module.get_context();
+        let (i64t, i32t, i8t) = (ctx.i64_type(), ctx.i32_type(), ctx.i8_type());
+        let ptr = ctx.ptr_type(AddressSpace::default());
+        let fields: Vec<BasicTypeEnum<'ctx>> = CTX_FIELDS
             .iter()
             .map(|f| {
-                let t = match f.scalar {
-                    Scalar::U32 => i32t,
-                    Scalar::U64 => i64t,
-                    Scalar::Ptr => ptr,
+                let t: BasicTypeEnum<'ctx> = match f.scalar {
+                    Scalar::U32 => i32t.into(),
+                    Scalar::U64 => i64t.into(),
+                    Scalar::Ptr => ptr.into(),
                 };
-                f.array.map_or(t, |n| LLVMArrayType2(t, n as u64))
+                f.array.map_or(t, |n| t.array_type(n).into())
             })
             .collect();
-        let ctx_ty = LLVMStructTypeInContext(ctx, fields.as_mut_ptr(), fields.len() as u32, 0);
-        let mut params = [ptr, ptr];
-        let fn_ty = LLVMFunctionType(i32t, params.as_mut_ptr(), 2, 0);
-        let f = LLVMAddFunction(module, cs(&crate::wg_abi::wg_function(name)).as_ptr(), fn_ty);
+        let ctx_ty = ctx.struct_type(&fields, false);
+        let fn_ty = i32t.fn_type(&[ptr.into(), ptr.into()], false);
+        let f = module.add_function(&crate::wg_abi::wg_function(name), fn_ty, None);
         let exit_state = crate::wg_abi::exit_id(barrier_blocks.len() as u32);
-        let kind = |k: &str| LLVMGetMDKindIDInContext(ctx, k.as_ptr().cast(), k.len() as u32);
         Emitter {
-            ctx,
             module,
-            b: LLVMCreateBuilderInContext(ctx),
+            b: Builder::new(Value::from(f)),
             kernel,
             f,
-            i64t,
-            i32t,
-            i8t,
-            ctx_ty,
-            ctx_arg: LLVMGetParam(f, 1),
-            local_size: [std::ptr::null_mut(); 3],
-            num_groups: [std::ptr::null_mut(); 3],
-            offset: [std::ptr::null_mut(); 3],
-            work_dim: std::ptr::null_mut(),
-            n_items: std::ptr::null_mut(),
+            i64t: Ty::of(i64t),
+            i32t: Ty::of(i32t),
+            i8t: Ty::of(i8t),
+            ptr: Ty::of(ptr),
+            ctx_ty: Ty::of(ctx_ty),
+            ctx_arg: crate::ir::parameters(f)[1],
+            launch: None,
             params: HashMap::new(),
             barrier_blocks,
             exit_state,
             layout,
             view: None,
-            access_group: distinct_empty_node(ctx),
-            kind_loop: kind("llvm.loop"),
-            kind_access_group: kind("llvm.access.group"),
+            access_group: AccessGroup::new(module),
             simt_callees,
             items: None,
             pending_done: None,
@@ -161,62 +155,50 @@ impl Emitter {
         }
     }
 
-    pub(super) unsafe fn block(&self, name: &str) -> LLVMBasicBlockRef {
-        LLVMAppendBasicBlockInContext(self.ctx, self.f, cs(name).as_ptr())
+    pub(super) fn block(&self, name: &str) -> BasicBlock<'ctx> {
+        self.module.get_context().append_basic_block(self.f, name)
     }
 
-    pub(super) unsafe fn c64(&self, v: u64) -> LLVMValueRef {
-        LLVMConstInt(self.i64t, v, 0)
+    pub(super) fn c64(&self, v: u64) -> Value<'ctx> {
+        self.i64t.const_int(v)
     }
 
-    pub(super) unsafe fn c32(&self, v: u32) -> LLVMValueRef {
-        LLVMConstInt(self.i32t, v as u64, 0)
+    pub(super) fn c32(&self, v: u32) -> Value<'ctx> {
+        self.i32t.const_int(v as u64)
     }
 
-    pub(super) unsafe fn load(&self, ty: LLVMTypeRef, ptr: LLVMValueRef, name: &str) -> LLVMValueRef {
-        LLVMBuildLoad2(self.b, ty, ptr, cs(name).as_ptr())
+    pub(super) fn load(&mut self, ty: Ty<'ctx>, ptr: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.b.load(ty, ptr, name).value()
     }
 
-}
+    pub(super) fn launch(&self) -> Launch<'ctx> {
+        self.launch.expect("launch values read at the start of the function")
+    }
 
-impl Drop for Emitter {
-    fn drop(&mut self) {
-        unsafe { LLVMDisposeBuilder(self.b) };
+    pub(super) fn view(&self) -> &WgView<'ctx> {
+        self.view.as_ref().expect("a work-group view")
     }
 }
 
 /// The values that differ between the work-groups one function runs.
-pub(super) struct WgView {
-    group_id: [LLVMValueRef; 3],
+pub(super) struct WgView<'ctx> {
+    group_id: [Value<'ctx>; 3],
     /// Local-memory variables (and, interleaved, `__local` pointer
     /// arguments) → their address in this work-group's block.
-    locals: HashMap<LLVMValueRef, LLVMValueRef>,
+    locals: HashMap<Value<'ctx>, Value<'ctx>>,
     /// Allocas → the base of their slots in this work-group's memory.
-    slot_base: HashMap<LLVMValueRef, LLVMValueRef>,
+    slot_base: HashMap<Inst<'ctx>, Value<'ctx>>,
 }
 
 #[derive(Clone, Copy)]
-pub(super) struct Items {
-    x: LLVMValueRef,
-    y: LLVMValueRef,
-    z: LLVMValueRef,
-    w: LLVMValueRef,
+pub(super) struct Items<'ctx> {
+    x: Value<'ctx>,
+    y: Value<'ctx>,
+    z: Value<'ctx>,
+    w: Value<'ctx>,
 }
 
-pub(super) unsafe fn add_incoming(phi: LLVMValueRef, v: LLVMValueRef, from: LLVMBasicBlockRef) {
-    let mut vs = [v];
-    let mut bs = [from];
-    LLVMAddIncoming(phi, vs.as_mut_ptr(), bs.as_mut_ptr(), 1);
-}
-
-/// The instructions of a kernel block, as raw values (for the builders not
-/// yet moved onto `crate::ir`).
-pub(super) unsafe fn instructions(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut i = LLVMGetFirstInstruction(bb);
-    while !i.is_null() {
-        out.push(i);
-        i = LLVMGetNextInstruction(i);
-    }
-    out
+/// Adds one incoming entry to `phi`.
+pub(super) fn add_incoming<'ctx>(phi: Inst<'ctx>, v: Value<'ctx>, from: BasicBlock<'ctx>) {
+    phi.add_incoming(&[(v, from)]);
 }

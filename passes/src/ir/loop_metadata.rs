@@ -1,0 +1,132 @@
+//! Parallel-loop metadata: access groups (`!llvm.access.group`) on memory
+//! instructions and the `!llvm.loop` node that declares a loop's iterations
+//! independent for them (`llvm.loop.parallel_accesses`), as the loop
+//! vectorizer reads them.
+//!
+//! An access group is a `distinct !{}` node of the context; it lives as long
+//! as the context, so its handle carries the context's lifetime.
+
+use super::value::Inst;
+use inkwell::module::Module;
+use llvm_sys::core::*;
+use llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+use llvm_sys::prelude::*;
+use llvm_sys::LLVMOpcode;
+use std::marker::PhantomData;
+
+/// A `distinct !{}` node to tag one loop's memory accesses with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccessGroup<'ctx> {
+    raw: LLVMMetadataRef,
+    _ctx: PhantomData<&'ctx ()>,
+}
+
+fn context_of(i: Inst<'_>) -> LLVMContextRef {
+    // SAFETY: `i` is a live instruction, so its type and context are live.
+    unsafe { LLVMGetTypeContext(LLVMTypeOf(i.raw())) }
+}
+
+fn kind(ctx: LLVMContextRef, name: &str) -> u32 {
+    // SAFETY: `ctx` is a live context; the name is passed with its length.
+    unsafe { LLVMGetMDKindIDInContext(ctx, name.as_ptr().cast(), name.len() as u32) }
+}
+
+impl<'ctx> AccessGroup<'ctx> {
+    /// A fresh access group in `module`'s context. The C API cannot create
+    /// distinct nodes, so one is parsed in a scratch module (nodes belong to
+    /// the context and outlive it).
+    pub fn new(module: &Module<'ctx>) -> AccessGroup<'ctx> {
+        let src = "define void @f(ptr %p) {\n  store i8 0, ptr %p, !llvm.access.group !0\n  ret void\n}\n!0 = distinct !{}\n";
+        // SAFETY: `module` is live (inkwell invariant), so is its context.
+        // The buffer is a copy, disposed of after parsing (the parser's
+        // second version does not take it); the scratch module is read (its
+        // one function's first instruction, a store with the group attached,
+        // as the source says) and disposed of, while the node, owned by the
+        // context, stays.
+        unsafe {
+            let ctx = LLVMGetModuleContext(module.as_mut_ptr());
+            let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(src.as_ptr().cast(), src.len(), c"access-group".as_ptr());
+            let mut m: LLVMModuleRef = std::ptr::null_mut();
+            let mut msg = std::ptr::null_mut();
+            let failed = llvm_sys::ir_reader::LLVMParseIRInContext2(ctx, buf, &mut m, &mut msg);
+            LLVMDisposeMemoryBuffer(buf);
+            assert!(failed == 0, "the access-group snippet parses");
+            let f = LLVMGetNamedFunction(m, c"f".as_ptr());
+            let store = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f));
+            let node = LLVMValueAsMetadata(LLVMGetMetadata(store, kind(ctx, "llvm.access.group")));
+            LLVMDisposeModule(m);
+            AccessGroup { raw: node, _ctx: PhantomData }
+        }
+    }
+}
+
+impl<'ctx> Inst<'ctx> {
+    /// Puts the instruction in access group `group`.
+    pub fn set_access_group(self, group: AccessGroup<'ctx>) {
+        let ctx = context_of(self);
+        // SAFETY: `self` is a live instruction and `group` a live node of its
+        // context (both carry `'ctx`).
+        unsafe { LLVMSetMetadata(self.raw(), kind(ctx, "llvm.access.group"), LLVMMetadataAsValue(ctx, group.raw)) }
+    }
+
+    /// Marks the loop whose latch branch this is as parallel over `group`'s
+    /// accesses and as making progress: `!llvm.loop !{self, !{!"llvm.loop.parallel_accesses", group},
+    /// !{!"llvm.loop.mustprogress"}}`.
+    pub fn mark_parallel_loop(self, group: AccessGroup<'ctx>) {
+        assert_eq!(self.opcode(), LLVMOpcode::LLVMBr, "loop metadata on a non-branch");
+        let ctx = context_of(self);
+        // SAFETY: `ctx` is live; the nodes are made from live strings and
+        // nodes of it, the temporary one replaced by the node that refers to
+        // itself (and so freed) before the node is attached to `self`, a live
+        // branch.
+        unsafe {
+            let md_str = |s: &str| LLVMMDStringInContext2(ctx, s.as_ptr().cast(), s.len());
+            let mut pa = [md_str("llvm.loop.parallel_accesses"), group.raw];
+            let parallel = LLVMMDNodeInContext2(ctx, pa.as_mut_ptr(), 2);
+            let mut mp = [md_str("llvm.loop.mustprogress")];
+            let progress = LLVMMDNodeInContext2(ctx, mp.as_mut_ptr(), 1);
+            let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+            let mut ops = [temp, parallel, progress];
+            let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 3);
+            LLVMMetadataReplaceAllUsesWith(temp, id);
+            LLVMSetMetadata(self.raw(), kind(ctx, "llvm.loop"), LLVMMetadataAsValue(ctx, id));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{instructions, parse_ir, terminator};
+    use inkwell::context::Context;
+
+    #[test]
+    fn parallel_loop_metadata() {
+        let src = "define void @f(ptr %p) {\nentry:\n  br label %l\nl:\n  store i8 0, ptr %p\n  br i1 true, label %l, label %x\nx:\n  ret void\n}\n";
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", src.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let l = f.get_basic_blocks()[1];
+        let group = AccessGroup::new(&m);
+        instructions(l).next().expect("store").set_access_group(group);
+        terminator(l).expect("br").mark_parallel_loop(group);
+        assert!(crate::ir::verify(&m).is_ok());
+        let text = m.print_to_string().to_string();
+        assert!(text.contains("store i8 0, ptr %p, align 1, !llvm.access.group !0"), "{text}");
+        assert!(text.contains("!llvm.loop !1"), "{text}");
+        assert!(text.contains("!0 = distinct !{}"), "{text}");
+        assert!(text.contains("!1 = distinct !{!1, !2, !3}"), "{text}");
+        assert!(text.contains("!2 = !{!\"llvm.loop.parallel_accesses\", !0}"), "{text}");
+    }
+
+    #[test]
+    #[should_panic(expected = "loop metadata on a non-branch")]
+    fn loop_metadata_on_a_store_panics() {
+        let src = "define void @f(ptr %p) {\n  store i8 0, ptr %p\n  ret void\n}\n";
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", src.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let group = AccessGroup::new(&m);
+        instructions(f.get_first_basic_block().expect("entry")).next().expect("store").mark_parallel_loop(group);
+    }
+}
