@@ -13,10 +13,16 @@
 //! - [`value`]: typed handles and walks.
 //! - [`block`]: terminators, successors and what selects each edge.
 //! - [`metadata`]: named metadata, debug locations.
-//! - `edit`: types, an instruction builder and in-place edits on the handles.
+//! - `edit`: types, an instruction builder and in-place edits on the handles;
+//!   `build_ops`: more types, constants and builder operations.
+//! - [`globals`]: functions, declarations, global variables.
+//! - [`link`]: parsing into a context, linking, emptying a module, LLVM's passes.
 
 pub mod block;
+mod build_ops;
 mod edit;
+pub mod globals;
+pub mod link;
 pub mod metadata;
 mod module;
 mod names;
