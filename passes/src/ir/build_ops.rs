@@ -154,6 +154,14 @@ impl<'ctx> Ty<'ctx> {
         unsafe { Value::from_raw(LLVMConstNull(self.raw)) }
     }
 
+    /// Allocation size in bytes under `module`'s own data layout.
+    pub fn abi_size_in(self, module: &inkwell::module::Module<'ctx>) -> u64 {
+        assert!(self.is_sized_first_class(), "the size of a type that has none");
+        // SAFETY: the module is live, so is the data layout it owns; `raw`
+        // is a live sized type of its context.
+        unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(module.as_mut_ptr()), self.raw) }
+    }
+
     /// The printed type (`ptr addrspace(1)`, `target("spirv.Image", …)`).
     pub fn print(self) -> String {
         // SAFETY: `raw` is a live type.
