@@ -198,8 +198,9 @@ impl<'ctx> Inst<'ctx> {
     /// inline asm).
     pub fn called_function(self) -> Option<Value<'ctx>> {
         assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr), "the callee of a non-call");
-        // SAFETY: `raw` is a live call site; a non-null callee is a live value.
+        // SAFETY: `raw` is a live call site.
         let callee = unsafe { LLVMGetCalledValue(self.raw()) };
+        // SAFETY: a non-null callee is a live value of the same context.
         (!callee.is_null()).then(|| unsafe { Value::from_raw(callee) }).filter(|c| c.is_function())
     }
 
@@ -427,6 +428,7 @@ impl<'ctx> Builder<'ctx> {
         let n = match agg.ty().kind() {
             // SAFETY: counts asked of a live struct or array type.
             LLVMTypeKind::LLVMStructTypeKind => u64::from(unsafe { LLVMCountStructElementTypes(agg.ty().raw) }),
+            // SAFETY: as above.
             LLVMTypeKind::LLVMArrayTypeKind => unsafe { LLVMGetArrayLength2(agg.ty().raw) },
             _ => panic!("a field of a non-aggregate"),
         };
