@@ -465,3 +465,65 @@ impl<'ctx> Builder<'ctx> {
         self.value(unsafe { LLVMBuildFence(self.raw, ordering, 0, name.as_ptr()) })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{instructions, parse_ir};
+    use inkwell::context::Context;
+
+    const IR: &str = "define i32 @f(i32 %x, ptr %p, <2 x float> %v) {\n  ret i32 %x\n}\n";
+
+    fn with_f(test: impl for<'c> FnOnce(&Module<'c>, Builder<'c>, Vec<Value<'c>>)) {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", IR.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("f");
+        let ret = instructions(f.get_first_basic_block().expect("a block")).next().expect("ret");
+        let mut b = Builder::new(ret.value());
+        b.position_before(ret);
+        test(&m, b, crate::ir::parameters(f));
+    }
+
+    use inkwell::module::Module;
+
+    #[test]
+    fn builds_what_the_c_api_would() {
+        with_f(|m, mut b, p| {
+            let i64t = p[0].ty().int_in_context_of(64);
+            let wide = b.zext(p[0], i64t, "w");
+            let hi = b.lshr(wide, i64t.const_int(32), "");
+            b.trunc(hi, p[0].ty(), "t");
+            let (sqrt, fty) = crate::ir::globals::intrinsic_declaration(m, "llvm.sqrt", &[p[2].ty()]);
+            b.call(fty, sqrt, &[p[2]], "s");
+            let lane = b.extract_element(p[2], p[0].ty().const_int(1), "l");
+            b.fence(LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent, "");
+            let ld = b.load(lane.ty(), p[1], "ld");
+            ld.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent);
+            ld.set_alignment(4);
+            let text = m.print_to_string().to_string();
+            assert!(text.contains("%w = zext i32 %x to i64"), "{text}");
+            assert!(text.contains("%t = trunc i64 %1 to i32"), "{text}");
+            assert!(text.contains("%s = call <2 x float> @llvm.sqrt.v2f32(<2 x float> %v)"), "{text}");
+            assert!(text.contains("%ld = load atomic float, ptr %p seq_cst, align 4"), "{text}");
+            assert!(crate::ir::verify(m).is_ok());
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "argument 0 of a call is of another type")]
+    fn call_arguments_are_checked() {
+        with_f(|m, mut b, p| {
+            let (sqrt, fty) = crate::ir::globals::intrinsic_declaration(m, "llvm.sqrt", &[p[2].ty()]);
+            b.call(fty, sqrt, &[p[0]], "");
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "integer arithmetic of values of different types")]
+    fn operand_types_are_checked() {
+        with_f(|_, mut b, p| {
+            let wide = p[0].ty().int_in_context_of(64).const_int(1);
+            b.add(p[0], wide, "");
+        });
+    }
+}

@@ -21,6 +21,7 @@ use std::ffi::{CStr, CString};
 use std::marker::PhantomData;
 
 /// A module of the context `'ctx` that belongs to no pass yet.
+#[derive(Debug)]
 pub struct Detached<'ctx> {
     raw: LLVMModuleRef,
     _ctx: PhantomData<&'ctx ()>,
@@ -184,5 +185,27 @@ pub fn run_passes(module: &Module<'_>, pipeline: &str, tm: &TargetMachine) -> Re
         let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
         llvm_sys::error::LLVMDisposeErrorMessage(msg);
         Err(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::parse_ir;
+    use inkwell::context::Context;
+
+    const IR: &str = "define i32 @f(i32 %x) {\n  ret i32 %x\n}\n";
+
+    #[test]
+    fn modules_are_emptied_and_relinked() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", IR.as_bytes()).expect("parses");
+        let other = parse_in(&m, "other", b"@g = global i32 7\ndefine i32 @h() {\n  %v = load i32, ptr @g\n  ret i32 %v\n}\n").expect("parses");
+        clear_module(&m);
+        assert!(m.get_first_function().is_none());
+        link_into(&m, other).expect("links");
+        let text = m.print_to_string().to_string();
+        assert!(text.contains("@g = global i32 7") && text.contains("define i32 @h()"), "{text}");
+        assert!(parse_in(&m, "bad", b"define").unwrap_err().starts_with("bad:"));
     }
 }
