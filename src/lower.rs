@@ -86,18 +86,15 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
 /// `spir_kernel`/`spir_func` function or a call to an OpenCL built-in.
 fn opencl_leftover(module: &Module<'_>) -> Option<String> {
     use simt_passes::kernel_model::builtin_of;
-    use inkwell::values::AsValueRef;
     for f in module.get_functions() {
         let name = simt_passes::ir::function_name(f);
         if matches!(f.get_call_conventions(), 75 | 76) {
             return Some(format!("'{name}' has the SPIR calling convention"));
         }
         for bb in f.get_basic_block_iter() {
-            for i in bb.get_instructions() {
-                let v = i.as_value_ref();
-                let is_call = unsafe { !llvm_sys::core::LLVMIsACallInst(v).is_null() };
-                if is_call && unsafe { simt_passes::ir::Value::from_raw(v) }.as_inst().and_then(builtin_of).is_some() {
-                    let callee = simt_passes::ir::called_function_name(v).unwrap_or_default();
+            for i in simt_passes::ir::instructions(bb) {
+                if i.is_call() && builtin_of(i).is_some() {
+                    let callee = i.called_function_name().unwrap_or_default();
                     if !callee.starts_with("llvm.") {
                         return Some(format!("'{name}' calls the OpenCL built-in '{callee}'"));
                     }

@@ -45,7 +45,7 @@ impl<'ctx> Ty<'ctx> {
     }
 
     /// The element type of a vector, or the type itself.
-    fn scalar(self) -> Ty<'ctx> {
+    pub fn scalar(self) -> Ty<'ctx> {
         if self.kind() == LLVMTypeKind::LLVMVectorTypeKind {
             // SAFETY: `raw` is a live vector type.
             unsafe { Ty::from_raw(LLVMGetElementType(self.raw())) }
@@ -224,10 +224,13 @@ impl<'ctx> Builder<'ctx> {
     /// Zero-extends an integer to a type at least as wide.
     pub fn zext(&self, v: Value<'ctx>, ty: Ty<'ctx>, name: &str) -> Value<'ctx> {
         let raw = self.positioned_raw();
-        assert!(v.ty().is_integer() && ty.is_integer(), "zext of or to a non-integer");
-        assert!(v.ty().int_width() <= ty.int_width(), "zext to a narrower type");
+        let (from, to) = (v.ty(), ty);
+        assert!(from.scalar().is_integer() && to.scalar().is_integer(), "zext of or to a non-integer");
+        assert_eq!(from.is_vector(), to.is_vector(), "zext between scalar and vector");
+        assert!(from.scalar().int_width() <= to.scalar().int_width(), "zext to a narrower type");
         let name = c_name(name);
-        // SAFETY: a positioned builder; a live integer and a wider integer type.
+        // SAFETY: a positioned builder; a live integer (vector) and a type as
+        // wide or wider of the same shape (LLVM's verifier checks lane counts).
         self.built(unsafe { LLVMBuildZExt(raw, v.raw(), ty.raw(), name.as_ptr()) })
     }
 

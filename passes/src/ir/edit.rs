@@ -25,8 +25,8 @@ use std::marker::PhantomData;
 /// A type of a context that lives for `'ctx`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ty<'ctx> {
-    raw: LLVMTypeRef,
-    _ctx: PhantomData<&'ctx ()>,
+    pub(super) raw: LLVMTypeRef,
+    pub(super) _ctx: PhantomData<&'ctx ()>,
 }
 
 impl<'ctx> Ty<'ctx> {
@@ -304,8 +304,8 @@ pub fn delete_function(f: inkwell::values::FunctionValue<'_>) {
 /// An instruction builder; every instruction it makes goes where it was
 /// positioned last (it must be positioned before building).
 pub struct Builder<'ctx> {
-    raw: LLVMBuilderRef,
-    positioned: bool,
+    pub(super) raw: LLVMBuilderRef,
+    pub(super) positioned: bool,
     _ctx: PhantomData<&'ctx ()>,
 }
 

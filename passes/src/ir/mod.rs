@@ -20,6 +20,9 @@
 //! - `build`: arithmetic, comparisons, casts, GEPs, branches and switches on
 //!   that builder; `clone`: detached instruction clones; `loop_metadata`:
 //!   access groups and parallel loops; `function`: functions, pass pipelines.
+//!   `build_ops`: more types, constants and builder operations.
+//! - [`globals`]: functions, declarations, global variables.
+//! - [`link`]: parsing into a context, linking, emptying a module, LLVM's passes.
 
 pub mod block;
 mod bridge;
@@ -28,7 +31,10 @@ mod build;
 mod clone;
 mod function;
 mod loop_metadata;
+mod build_ops;
 mod edit;
+pub mod globals;
+pub mod link;
 pub mod metadata;
 mod module;
 mod names;

@@ -18,12 +18,11 @@
 //! built-ins are lowered everywhere. A module with no kernels is a library:
 //! every function counts.
 
-use crate::ir::print_value;
+use crate::ir::globals::{function_or_declare, intrinsic_declaration};
+use crate::ir::{instructions, Builder, Inst, Ty, Value};
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use inkwell::module::Module;
 use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMTypeKind};
-use std::ffi::CString;
 
 #[derive(Default)]
 pub struct LowerOclBuiltins;
@@ -36,62 +35,63 @@ impl ModulePass for LowerOclBuiltins {
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let m = cx.module.as_mut_ptr();
+        let m = cx.module;
         let mut changed = Changed::Nothing;
-        unsafe {
-            let b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-            let kernels = crate::transform::call_graph::kernels(cx.module);
-            let needed = crate::transform::call_graph::CallGraph::new(cx.module).needed_by(&kernels);
-            let mut calls = Vec::new();
-            for f in crate::ir::defined_functions(cx.module) {
-                let counts = kernels.is_empty() || needed.contains(&f);
-                for bb in f.get_basic_block_iter() {
-                    for inst in bb.get_instructions() {
-                        let i = inkwell::values::AsValueRef::as_value_ref(&inst);
-                        if let Some((base, params)) = ocl_call(i) {
-                            calls.push((i, base, params, counts, f));
-                        }
+        let kernels = crate::transform::call_graph::kernels(m);
+        let needed = crate::transform::call_graph::CallGraph::new(m).needed_by(&kernels);
+        let mut calls = Vec::new();
+        for f in crate::ir::defined_functions(m) {
+            let counts = kernels.is_empty() || needed.contains(&f);
+            for bb in f.get_basic_block_iter() {
+                for i in instructions(bb) {
+                    if let Some((base, params)) = ocl_call(i) {
+                        calls.push((i, base, params, counts, f));
                     }
                 }
             }
-            let mut result = Ok(());
-            for (i, base, params, counts, f) in calls {
-                LLVMPositionBuilderBefore(b, i);
-                match lower(b, m, i, &base, &params) {
-                    Ok(Some(v)) => {
-                        if !v.is_null() {
-                            LLVMReplaceAllUsesWith(i, v);
-                        }
-                        LLVMInstructionEraseFromParent(i);
-                        changed = Changed::Instructions;
+        }
+        for (i, base, params, counts, f) in calls {
+            let mut b = Builder::new(i.value());
+            b.position_before(i);
+            match lower(&mut b, m, i, &base, &params) {
+                Ok(Lowered::Keep) => {}
+                Ok(lowered) => {
+                    drop(b);
+                    if let Lowered::Replace(v) = lowered {
+                        i.value().replace_all_uses_with(v);
                     }
-                    Ok(None) => {}
-                    // Unsupported, but no kernel can reach it: left as is.
-                    Err(_) if !counts => {}
-                    Err(e) => {
-                        let what = if crate::kernel_model::is_kernel(f) { "kernel" } else { "function" };
-                        result = Err(format!("{what} '{}': {e}", crate::ir::function_name(f)));
-                        break;
-                    }
+                    i.erase();
+                    changed = Changed::Instructions;
+                }
+                // Unsupported, but no kernel can reach it: left as is.
+                Err(_) if !counts => {}
+                Err(e) => {
+                    let what = if crate::kernel_model::is_kernel(f) { "kernel" } else { "function" };
+                    let message = format!("{what} '{}': {e}", crate::ir::function_name(f));
+                    return Err(PassError::Unsupported { pass: NAME.into(), message });
                 }
             }
-            LLVMDisposeBuilder(b);
-            result.map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
         }
         Ok(changed)
     }
 }
 
+/// What becomes of one call.
+enum Lowered<'ctx> {
+    /// Left as it is (a work-item function or barrier).
+    Keep,
+    /// Its uses take this value, and the call goes.
+    Replace(Value<'ctx>),
+    /// The call goes (a void built-in now lowered).
+    Erase,
+}
+
 /// `(base name, mangled parameters)` of a call to a declared `_Z` function.
-unsafe fn ocl_call(i: LLVMValueRef) -> Option<(String, String)> {
-    if LLVMIsACallInst(i).is_null() {
+fn ocl_call(i: Inst<'_>) -> Option<(String, String)> {
+    if !i.is_call() || !i.called_function_value()?.is_declaration() {
         return None;
     }
-    let callee = LLVMGetCalledValue(i);
-    if callee.is_null() || LLVMIsAFunction(callee).is_null() || LLVMIsDeclaration(callee) == 0 {
-        return None;
-    }
-    let name = crate::ir::called_function_name(i)?;
+    let name = i.called_function_name()?;
     let rest = name.strip_prefix("_Z")?;
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     let len: usize = rest[..digits].parse().ok()?;
@@ -121,59 +121,38 @@ fn is_signed(code: Option<char>) -> bool {
     matches!(code, Some('c' | 'a' | 's' | 'i' | 'l' | 'x'))
 }
 
-unsafe fn arg(i: LLVMValueRef, k: u32) -> LLVMValueRef {
-    LLVMGetOperand(i, k)
-}
-
-unsafe fn intrinsic(b: LLVMBuilderRef, m: LLVMModuleRef, name: &str, args: &[LLVMValueRef]) -> LLVMValueRef {
-    let id = LLVMLookupIntrinsicID(name.as_ptr().cast(), name.len());
-    let mut tys = [LLVMTypeOf(args[0])];
-    let f = LLVMGetIntrinsicDeclaration(m, id, tys.as_mut_ptr(), 1);
-    let fty = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, tys.as_mut_ptr(), 1);
-    let mut a = args.to_vec();
-    LLVMBuildCall2(b, fty, f, a.as_mut_ptr(), a.len() as u32, c"".as_ptr())
+/// A call to the intrinsic `name` overloaded on its first argument's type;
+/// `None` when the arguments do not fit it (`clamp(float4, float, float)`,
+/// whose scalar bounds the vector intrinsics do not take).
+fn intrinsic<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, name: &str, args: &[Value<'ctx>]) -> Option<Value<'ctx>> {
+    let (f, fty) = intrinsic_declaration(m, name, &[args[0].ty()]);
+    let fits = fty.params().len() == args.len() && fty.params().iter().zip(args).all(|(p, a)| *p == a.ty());
+    fits.then(|| b.call(fty, f, args, "").value())
 }
 
 /// A call to the C library's `name` (`sinhf`, …) with the call's own signature.
-unsafe fn libm(b: LLVMBuilderRef, m: LLVMModuleRef, i: LLVMValueRef, name: &str) -> LLVMValueRef {
-    let c = CString::new(name).expect("no NUL");
-    let n = LLVMGetNumArgOperands(i);
-    let mut args: Vec<LLVMValueRef> = (0..n).map(|k| arg(i, k)).collect();
-    let mut tys: Vec<LLVMTypeRef> = args.iter().map(|&a| LLVMTypeOf(a)).collect();
-    let fty = LLVMFunctionType(LLVMTypeOf(i), tys.as_mut_ptr(), n, 0);
-    let mut f = LLVMGetNamedFunction(m, c.as_ptr());
-    if f.is_null() {
-        f = LLVMAddFunction(m, c.as_ptr(), fty);
-    }
-    LLVMBuildCall2(b, fty, f, args.as_mut_ptr(), n, c"".as_ptr())
-}
-
-fn is_float(ty: LLVMTypeRef) -> bool {
-    unsafe {
-        let t = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMVectorTypeKind { LLVMGetElementType(ty) } else { ty };
-        matches!(LLVMGetTypeKind(t), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind | LLVMTypeKind::LLVMHalfTypeKind)
-    }
-}
-
-fn is_vector(ty: LLVMTypeRef) -> bool {
-    unsafe { LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMVectorTypeKind }
+fn libm<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, name: &str) -> Value<'ctx> {
+    let args = i.call_args();
+    let tys: Vec<Ty<'ctx>> = args.iter().map(|a| a.ty()).collect();
+    let fty = Ty::function(i.ty(), &tys);
+    let f = function_or_declare(m, name, fty);
+    b.call(fty, f, &args, "").value()
 }
 
 const SEQ_CST: LLVMAtomicOrdering = LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent;
 
-/// The replacement for one call (`Some(null)` for a void call now erased),
-/// `None` to leave it, or an error naming an unsupported built-in.
-unsafe fn lower(b: LLVMBuilderRef, m: LLVMModuleRef, i: LLVMValueRef, base: &str, params: &str) -> Result<Option<LLVMValueRef>, String> {
-    if unsafe { crate::ir::Value::from_raw(i) }.as_inst().and_then(crate::kernel_model::builtin_of).is_some() {
-        return Ok(None);
+/// The replacement for one call, or an error naming an unsupported built-in.
+fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &str, params: &str) -> Result<Lowered<'ctx>, String> {
+    if crate::kernel_model::builtin_of(i).is_some() {
+        return Ok(Lowered::Keep);
     }
+    let unsupported = |what: &str| format!("unsupported OpenCL {what}'{base}' in '{}'", i.value().print());
     let code = first_param_code(params);
     let signed = is_signed(code);
-    let n = LLVMGetNumArgOperands(i);
-    let ty = LLVMTypeOf(i);
-    let ctx = LLVMGetModuleContext(m);
-    let rmw = |op: LLVMAtomicRMWBinOp, v: LLVMValueRef| LLVMBuildAtomicRMW(b, op, arg(i, 0), v, SEQ_CST, 0);
-    let one = || LLVMConstInt(ty, 1, 0);
+    let ty = i.ty();
+    let a = i.call_args();
+    let cx = m.get_context();
+    let i1 = Ty::of(cx.bool_type());
     use LLVMAtomicRMWBinOp::*;
 
     // Atomics: OpenCL 1.x (atomic_*, atom_*) and the C11 forms of OpenCL 2.0.
@@ -181,61 +160,62 @@ unsafe fn lower(b: LLVMBuilderRef, m: LLVMModuleRef, i: LLVMValueRef, base: &str
     if let Some(op) = atomic {
         let op = op.strip_suffix("_explicit").unwrap_or(op);
         let op = op.strip_prefix("fetch_").unwrap_or(op);
+        let float = ty.is_float_or_float_vector();
+        let rmw = |b: &mut Builder<'ctx>, op: LLVMAtomicRMWBinOp, v: Value<'ctx>| b.atomic_rmw(op, a[0], v, SEQ_CST);
         let v = match op {
-            "add" if is_float(ty) => rmw(LLVMAtomicRMWBinOpFAdd, arg(i, 1)),
-            "add" => rmw(LLVMAtomicRMWBinOpAdd, arg(i, 1)),
-            "sub" => rmw(LLVMAtomicRMWBinOpSub, arg(i, 1)),
-            "inc" => rmw(LLVMAtomicRMWBinOpAdd, one()),
-            "dec" => rmw(LLVMAtomicRMWBinOpSub, one()),
-            "xchg" | "exchange" => rmw(LLVMAtomicRMWBinOpXchg, arg(i, 1)),
-            "and" => rmw(LLVMAtomicRMWBinOpAnd, arg(i, 1)),
-            "or" => rmw(LLVMAtomicRMWBinOpOr, arg(i, 1)),
-            "xor" => rmw(LLVMAtomicRMWBinOpXor, arg(i, 1)),
-            "min" if is_float(ty) => rmw(LLVMAtomicRMWBinOpFMin, arg(i, 1)),
-            "max" if is_float(ty) => rmw(LLVMAtomicRMWBinOpFMax, arg(i, 1)),
-            "min" => rmw(if signed { LLVMAtomicRMWBinOpMin } else { LLVMAtomicRMWBinOpUMin }, arg(i, 1)),
-            "max" => rmw(if signed { LLVMAtomicRMWBinOpMax } else { LLVMAtomicRMWBinOpUMax }, arg(i, 1)),
+            "add" if float => rmw(b, LLVMAtomicRMWBinOpFAdd, a[1]),
+            "add" => rmw(b, LLVMAtomicRMWBinOpAdd, a[1]),
+            "sub" => rmw(b, LLVMAtomicRMWBinOpSub, a[1]),
+            "inc" => rmw(b, LLVMAtomicRMWBinOpAdd, ty.const_int(1)),
+            "dec" => rmw(b, LLVMAtomicRMWBinOpSub, ty.const_int(1)),
+            "xchg" | "exchange" => rmw(b, LLVMAtomicRMWBinOpXchg, a[1]),
+            "and" => rmw(b, LLVMAtomicRMWBinOpAnd, a[1]),
+            "or" => rmw(b, LLVMAtomicRMWBinOpOr, a[1]),
+            "xor" => rmw(b, LLVMAtomicRMWBinOpXor, a[1]),
+            "min" if float => rmw(b, LLVMAtomicRMWBinOpFMin, a[1]),
+            "max" if float => rmw(b, LLVMAtomicRMWBinOpFMax, a[1]),
+            "min" => rmw(b, if signed { LLVMAtomicRMWBinOpMin } else { LLVMAtomicRMWBinOpUMin }, a[1]),
+            "max" => rmw(b, if signed { LLVMAtomicRMWBinOpMax } else { LLVMAtomicRMWBinOpUMax }, a[1]),
             "cmpxchg" => {
-                let pair = LLVMBuildAtomicCmpXchg(b, arg(i, 0), arg(i, 1), arg(i, 2), SEQ_CST, SEQ_CST, 0);
-                LLVMBuildExtractValue(b, pair, 0, c"".as_ptr())
+                let pair = b.cmpxchg(a[0], a[1], a[2], SEQ_CST, SEQ_CST);
+                b.extract_value(pair, 0, "")
             }
             "load" => {
-                let ld = LLVMBuildLoad2(b, ty, arg(i, 0), c"".as_ptr());
-                LLVMSetOrdering(ld, SEQ_CST);
-                LLVMSetAlignment(ld, abi_size(m, ty));
-                ld
+                let ld = b.load(ty, a[0], "");
+                ld.set_ordering(SEQ_CST);
+                ld.set_alignment(ty.abi_size_in(m) as u32);
+                ld.value()
             }
             "store" | "init" => {
-                let st = LLVMBuildStore(b, arg(i, 1), arg(i, 0));
-                LLVMSetOrdering(st, SEQ_CST);
-                LLVMSetAlignment(st, abi_size(m, LLVMTypeOf(arg(i, 1))));
-                return Ok(Some(std::ptr::null_mut()));
+                let st = b.store(a[1], a[0]);
+                st.set_ordering(SEQ_CST);
+                st.set_alignment(a[1].ty().abi_size_in(m) as u32);
+                return Ok(Lowered::Erase);
             }
             "compare_exchange_strong" | "compare_exchange_weak" => {
                 // bool f(volatile A *obj, C *expected, C desired, ...)
-                let vty = LLVMTypeOf(arg(i, 2));
-                let expected = LLVMBuildLoad2(b, vty, arg(i, 1), c"".as_ptr());
-                let pair = LLVMBuildAtomicCmpXchg(b, arg(i, 0), expected, arg(i, 2), SEQ_CST, SEQ_CST, 0);
-                let old = LLVMBuildExtractValue(b, pair, 0, c"".as_ptr());
-                let ok = LLVMBuildExtractValue(b, pair, 1, c"".as_ptr());
+                let expected = b.load(a[2].ty(), a[1], "").value();
+                let pair = b.cmpxchg(a[0], expected, a[2], SEQ_CST, SEQ_CST);
+                let old = b.extract_value(pair, 0, "");
+                let ok = b.extract_value(pair, 1, "");
                 // On failure *expected receives the value found; storing it
                 // on success too is harmless (it equals *expected then).
-                LLVMBuildStore(b, old, arg(i, 1));
-                LLVMBuildZExt(b, ok, ty, c"".as_ptr())
+                b.store(old, a[1]);
+                b.zext(ok, ty, "")
             }
-            "work_item_fence" => return Ok(Some(std::ptr::null_mut())),
-            _ => return Err(format!("unsupported OpenCL atomic built-in '{base}' in '{}'", print_value(i))),
+            "work_item_fence" => return Ok(Lowered::Erase),
+            _ => return Err(unsupported("atomic built-in ")),
         };
-        return Ok(Some(v));
+        return Ok(Lowered::Replace(v));
     }
     if base == "mem_fence" || base == "read_mem_fence" || base == "write_mem_fence" {
-        LLVMBuildFence(b, SEQ_CST, 0, c"".as_ptr());
-        return Ok(Some(std::ptr::null_mut()));
+        b.fence(SEQ_CST, "");
+        return Ok(Lowered::Erase);
     }
 
     let name = base.strip_prefix("native_").or_else(|| base.strip_prefix("half_")).unwrap_or(base);
-    let a: Vec<LLVMValueRef> = (0..n).map(|k| arg(i, k)).collect();
-    if is_float(ty) {
+    let intr = |b: &mut Builder<'ctx>, name: &str, args: &[Value<'ctx>]| intrinsic(b, m, name, args).ok_or_else(|| unsupported("built-in "));
+    if ty.is_float_or_float_vector() {
         let simple = match name {
             "sqrt" => Some("llvm.sqrt"),
             "fabs" => Some("llvm.fabs"),
@@ -267,75 +247,73 @@ unsafe fn lower(b: LLVMBuilderRef, m: LLVMModuleRef, i: LLVMValueRef, base: &str
             "pow" | "powr" => Some("llvm.pow"),
             _ => None,
         };
-        if let Some(intr) = simple {
-            return Ok(Some(intrinsic(b, m, intr, &a)));
+        if let Some(name) = simple {
+            return Ok(Lowered::Replace(intr(b, name, &a)?));
         }
         let v = match name {
             "rsqrt" => {
-                let s = intrinsic(b, m, "llvm.sqrt", &a);
-                LLVMBuildFDiv(b, LLVMConstReal(ty, 1.0), s, c"".as_ptr())
+                let s = intr(b, "llvm.sqrt", &a)?;
+                b.fdiv(ty.const_real(1.0), s, "")
             }
-            "recip" => LLVMBuildFDiv(b, LLVMConstReal(ty, 1.0), a[0], c"".as_ptr()),
-            "divide" => LLVMBuildFDiv(b, a[0], a[1], c"".as_ptr()),
+            "recip" => b.fdiv(ty.const_real(1.0), a[0], ""),
+            "divide" => b.fdiv(a[0], a[1], ""),
             "clamp" => {
-                let lo = intrinsic(b, m, "llvm.maxnum", &[a[0], a[1]]);
-                intrinsic(b, m, "llvm.minnum", &[lo, a[2]])
+                let lo = intr(b, "llvm.maxnum", &[a[0], a[1]])?;
+                intr(b, "llvm.minnum", &[lo, a[2]])?
             }
             "fdim" | "atan2" | "fmod" | "hypot" | "cbrt" | "erf" | "erfc" | "expm1" | "log1p" | "asinh" | "acosh"
             | "atanh" | "lgamma" | "tgamma" | "remainder"
-                if !is_vector(ty) =>
+                if !ty.is_vector() =>
             {
-                let double = LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMDoubleTypeKind;
+                let double = ty.kind() == LLVMTypeKind::LLVMDoubleTypeKind;
                 libm(b, m, i, &if double { name.to_string() } else { format!("{name}f") })
             }
-            _ => return Err(format!("unsupported OpenCL built-in '{base}' in '{}'", print_value(i))),
+            _ => return Err(unsupported("built-in ")),
         };
-        return Ok(Some(v));
+        return Ok(Lowered::Replace(v));
     }
-    if LLVMGetTypeKind(if is_vector(ty) { LLVMGetElementType(ty) } else { ty }) == LLVMTypeKind::LLVMIntegerTypeKind {
+    if ty.scalar().is_int() {
+        let no = i1.const_int(0);
         let v = match name {
-            "min" => intrinsic(b, m, if signed { "llvm.smin" } else { "llvm.umin" }, &a),
-            "max" => intrinsic(b, m, if signed { "llvm.smax" } else { "llvm.umax" }, &a),
+            "min" => intr(b, if signed { "llvm.smin" } else { "llvm.umin" }, &a)?,
+            "max" => intr(b, if signed { "llvm.smax" } else { "llvm.umax" }, &a)?,
             "clamp" => {
-                let lo = intrinsic(b, m, if signed { "llvm.smax" } else { "llvm.umax" }, &[a[0], a[1]]);
-                intrinsic(b, m, if signed { "llvm.smin" } else { "llvm.umin" }, &[lo, a[2]])
+                let lo = intr(b, if signed { "llvm.smax" } else { "llvm.umax" }, &[a[0], a[1]])?;
+                intr(b, if signed { "llvm.smin" } else { "llvm.umin" }, &[lo, a[2]])?
             }
-            "abs" if signed => {
-                let f = LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0);
-                intrinsic(b, m, "llvm.abs", &[a[0], f])
-            }
+            "abs" if signed => intr(b, "llvm.abs", &[a[0], no])?,
             "abs" => a[0],
-            "popcount" => intrinsic(b, m, "llvm.ctpop", &a),
-            "clz" => intrinsic(b, m, "llvm.ctlz", &[a[0], LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0)]),
-            "ctz" => intrinsic(b, m, "llvm.cttz", &[a[0], LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0)]),
-            "mul24" => LLVMBuildMul(b, a[0], a[1], c"".as_ptr()),
-            "mad24" => LLVMBuildAdd(b, LLVMBuildMul(b, a[0], a[1], c"".as_ptr()), a[2], c"".as_ptr()),
-            "mul_hi" => mul_hi(b, a[0], a[1], signed),
-            "rotate" => intrinsic(b, m, "llvm.fshl", &[a[0], a[0], a[1]]),
-            "select" => {
-                let cond = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntNE, a[2], LLVMConstNull(LLVMTypeOf(a[2])), c"".as_ptr());
-                LLVMBuildSelect(b, cond, a[1], a[0], c"".as_ptr())
+            "popcount" => intr(b, "llvm.ctpop", &a)?,
+            "clz" => intr(b, "llvm.ctlz", &[a[0], no])?,
+            "ctz" => intr(b, "llvm.cttz", &[a[0], no])?,
+            "mul24" => b.mul(a[0], a[1], ""),
+            "mad24" => {
+                let p = b.mul(a[0], a[1], "");
+                b.add(p, a[2], "")
             }
-            _ => return Err(format!("unsupported OpenCL built-in '{base}' in '{}'", print_value(i))),
+            "mul_hi" => mul_hi(b, a[0], a[1], signed),
+            "rotate" => intr(b, "llvm.fshl", &[a[0], a[0], a[1]])?,
+            "select" => {
+                let cond = b.icmp(LLVMIntPredicate::LLVMIntNE, a[2], a[2].ty().const_null(), "");
+                b.select(cond, a[1], a[0], "")
+            }
+            _ => return Err(unsupported("built-in ")),
         };
-        return Ok(Some(v));
+        return Ok(Lowered::Replace(v));
     }
-    Err(format!("unsupported OpenCL built-in '{base}' in '{}'", print_value(i)))
-}
-
-unsafe fn abi_size(m: LLVMModuleRef, ty: LLVMTypeRef) -> u32 {
-    llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(m), ty) as u32
+    Err(unsupported("built-in "))
 }
 
 /// High half of the full product, in a type twice as wide.
-unsafe fn mul_hi(b: LLVMBuilderRef, x: LLVMValueRef, y: LLVMValueRef, signed: bool) -> LLVMValueRef {
-    let ty = LLVMTypeOf(x);
-    let bits = LLVMGetIntTypeWidth(ty);
-    let wide = LLVMIntTypeInContext(LLVMGetTypeContext(ty), bits * 2);
-    let ext = |v| if signed { LLVMBuildSExt(b, v, wide, c"".as_ptr()) } else { LLVMBuildZExt(b, v, wide, c"".as_ptr()) };
-    let p = LLVMBuildMul(b, ext(x), ext(y), c"".as_ptr());
-    let hi = LLVMBuildLShr(b, p, LLVMConstInt(wide, bits as u64, 0), c"".as_ptr());
-    LLVMBuildTrunc(b, hi, ty, c"".as_ptr())
+fn mul_hi<'ctx>(b: &mut Builder<'ctx>, x: Value<'ctx>, y: Value<'ctx>, signed: bool) -> Value<'ctx> {
+    let ty = x.ty();
+    let bits = ty.int_width();
+    let wide = ty.int_in_context_of(bits * 2);
+    let ext = |b: &mut Builder<'ctx>, v| if signed { b.sext(v, wide, "") } else { b.zext(v, wide, "") };
+    let (xe, ye) = (ext(b, x), ext(b, y));
+    let p = b.mul(xe, ye, "");
+    let hi = b.lshr(p, wide.const_int(bits as u64), "");
+    b.trunc(hi, ty, "")
 }
 
 impl crate::pass::DeclaredPass for LowerOclBuiltins {

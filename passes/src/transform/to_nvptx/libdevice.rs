@@ -15,8 +15,8 @@
 //! `llvm.nvvm.*` intrinsics, so the module still runs on the emulator where
 //! it implements those.
 
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use inkwell::module::{FlagBehavior, Module};
+use inkwell::module::Linkage;
 use std::path::PathBuf;
 
 pub const ENV: &str = "SIMT_LIBDEVICE";
@@ -39,31 +39,20 @@ pub fn locate() -> Result<PathBuf, String> {
 }
 
 /// Links libdevice into `m`, keeping only the functions `m` calls.
-pub unsafe fn link(m: LLVMModuleRef) -> Result<(), String> {
+pub fn link(m: &Module<'_>) -> Result<(), String> {
     let path = locate()?;
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let lib = super::rebuild::parse(LLVMGetModuleContext(m), &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let lib = super::rebuild::parse(m, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     // libdevice says `nvptx64-nvidia-gpulibs` and an older data layout; the
     // linker would warn about the mismatch.
-    LLVMSetTarget(lib, LLVMGetTarget(m));
-    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
-    super::rebuild::link_into(m, lib)?;
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
-        if LLVMIsDeclaration(f) == 0 && crate::ir::value_name_of(f).starts_with("__nv_") {
-            LLVMSetLinkage(f, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+    lib.set_target_of(m);
+    crate::ir::link::link_into(m, lib)?;
+    for f in m.get_functions() {
+        if f.count_basic_blocks() > 0 && crate::ir::function_name(f).starts_with("__nv_") {
+            f.set_linkage(Linkage::Internal);
         }
-        f = LLVMGetNextFunction(f);
     }
-    let key = "nvvm-reflect-ftz";
-    LLVMAddModuleFlag(
-        m,
-        llvm_sys::LLVMModuleFlagBehavior::LLVMModuleFlagBehaviorOverride,
-        key.as_ptr().cast(),
-        key.len(),
-        LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(LLVMGetModuleContext(m)), 0, 0)),
-    );
+    m.add_basic_value_flag("nvvm-reflect-ftz", FlagBehavior::Override, m.get_context().i32_type().const_int(0, false));
     // sccp and simplifycfg drop the branches reflect decided (ftz ones).
     super::run_llvm_passes(m, "nvvm-reflect,function(sccp,simplifycfg),globaldce")
 }
-

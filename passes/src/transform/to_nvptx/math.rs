@@ -12,10 +12,9 @@
 //! `.approx` instructions, a few ULP off OpenCL's bounds): libdevice is
 //! accurate. Vector calls are split into one libdevice call per lane.
 
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
+use crate::ir::{Builder, Ty, Value};
+use inkwell::module::Module;
 use llvm_sys::LLVMTypeKind;
-use std::ffi::CString;
 
 /// LLVM intrinsics (`llvm.NAME.TYPE`) that go to libdevice's `__nv_NAME[f]`.
 const INTRINSICS: &[&str] = &[
@@ -29,33 +28,33 @@ const LIBM: &[&str] = &[
 ];
 
 /// Rewrites every math call in `m` to libdevice; returns whether any was.
-pub unsafe fn to_libdevice(m: LLVMModuleRef) -> bool {
+pub fn to_libdevice(m: &Module<'_>) -> bool {
     let mut any = false;
+    let i32t = Ty::of(m.get_context().i32_type());
     for call in super::all_calls(m) {
-        let Some(callee) = crate::ir::called_function_name(call) else { continue };
+        let Some(callee) = call.called_function_name() else { continue };
         let Some(base) = libdevice_base(&callee) else { continue };
-        let ty = LLVMTypeOf(call);
-        let b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-        LLVMPositionBuilderBefore(b, call);
-        let args: Vec<LLVMValueRef> = (0..LLVMGetNumArgOperands(call)).map(|k| LLVMGetOperand(call, k)).collect();
-        let v = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMVectorTypeKind {
+        let ty = call.ty();
+        let mut b = Builder::new(call.value());
+        b.position_before(call);
+        let args = call.call_args();
+        let v = if ty.is_vector() {
             // One call per lane: libdevice is scalar.
-            let elem = LLVMGetElementType(ty);
-            let i32t = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
-            let mut out = LLVMGetPoison(ty);
-            for lane in 0..LLVMGetVectorSize(ty) {
-                let idx = LLVMConstInt(i32t, lane as u64, 0);
-                let lane_args: Vec<LLVMValueRef> = args.iter().map(|&a| LLVMBuildExtractElement(b, a, idx, c"".as_ptr())).collect();
-                let r = call_nv(m, b, base, elem, &lane_args);
-                out = LLVMBuildInsertElement(b, out, r, idx, c"".as_ptr());
+            let elem = ty.scalar();
+            let mut out = ty.poison();
+            for lane in 0..ty.vector_len() {
+                let idx = i32t.const_int(lane as u64);
+                let lane_args: Vec<Value<'_>> = args.iter().map(|&a| b.extract_element(a, idx, "")).collect();
+                let r = call_nv(m, &mut b, base, elem, &lane_args);
+                out = b.insert_element(out, r, idx, "");
             }
             out
         } else {
-            call_nv(m, b, base, ty, &args)
+            call_nv(m, &mut b, base, ty, &args)
         };
-        LLVMDisposeBuilder(b);
-        LLVMReplaceAllUsesWith(call, v);
-        LLVMInstructionEraseFromParent(call);
+        drop(b);
+        call.value().replace_all_uses_with(v);
+        call.erase();
         any = true;
     }
     any
@@ -72,17 +71,13 @@ fn libdevice_base(callee: &str) -> Option<&'static str> {
 }
 
 /// `__nv_NAMEf(args)` for float, `__nv_NAME(args)` for double.
-unsafe fn call_nv(m: LLVMModuleRef, b: LLVMBuilderRef, base: &str, ty: LLVMTypeRef, args: &[LLVMValueRef]) -> LLVMValueRef {
-    let float = LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMFloatTypeKind;
-    let name = CString::new(format!("__nv_{base}{}", if float { "f" } else { "" })).expect("no NUL");
-    let mut params: Vec<LLVMTypeRef> = args.iter().map(|&a| LLVMTypeOf(a)).collect();
-    let fty = LLVMFunctionType(ty, params.as_mut_ptr(), params.len() as u32, 0);
-    let mut f = LLVMGetNamedFunction(m, name.as_ptr());
-    if f.is_null() {
-        f = LLVMAddFunction(m, name.as_ptr(), fty);
-    }
-    let mut a = args.to_vec();
-    LLVMBuildCall2(b, fty, f, a.as_mut_ptr(), a.len() as u32, c"".as_ptr())
+fn call_nv<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>, base: &str, ty: Ty<'ctx>, args: &[Value<'ctx>]) -> Value<'ctx> {
+    let float = ty.kind() == LLVMTypeKind::LLVMFloatTypeKind;
+    let name = format!("__nv_{base}{}", if float { "f" } else { "" });
+    let params: Vec<Ty<'ctx>> = args.iter().map(|a| a.ty()).collect();
+    let fty = Ty::function(ty, &params);
+    let f = crate::ir::globals::function_or_declare(m, &name, fty);
+    b.call(fty, f, args, "").value()
 }
 
 #[cfg(test)]

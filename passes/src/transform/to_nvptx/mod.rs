@@ -31,11 +31,10 @@
 
 use crate::kernel_model::{builtin_of, is_kernel, Builtin};
 use crate::pass::{Changed, ModulePass, PassContext, PassError};
-use inkwell::values::AsValueRef;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::LLVMTypeKind;
-use std::ffi::CString;
+use crate::ir::globals::{add_function, add_global, copy_function_metadata, function_or_declare, move_blocks, named_global};
+use crate::ir::{instructions, parameters, Builder, Inst, Ty, Value};
+use inkwell::module::{Linkage, Module};
+use inkwell::values::FunctionValue;
 
 mod addrspace;
 mod libdevice;
@@ -61,66 +60,48 @@ impl ModulePass for ToNvptx {
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
         let err = |message: String| PassError::Unsupported { pass: NAME.into(), message };
-        let m = cx.module.as_mut_ptr();
-        unsafe {
-            let kernels: Vec<LLVMValueRef> = crate::ir::defined_functions(cx.module)
-                .into_iter()
-                .filter(|f| is_kernel(*f))
-                .map(|f| f.as_value_ref())
-                .collect();
-            drop_uncalled_helpers(m, &kernels).map_err(err)?;
-            for &k in &kernels {
-                unsupported::check_kernel(k).map_err(err)?;
+        let m = cx.module;
+        let kernels: Vec<FunctionValue<'_>> = crate::ir::defined_functions(m).into_iter().filter(|f| is_kernel(*f)).collect();
+        drop_uncalled_helpers(m, &kernels).map_err(err)?;
+        for &k in &kernels {
+            unsupported::check_kernel(k).map_err(err)?;
+        }
+        let kernels: Vec<FunctionValue<'_>> = kernels.into_iter().map(|k| local_args_to_offsets(m, k)).collect();
+        replace_builtins(m).map_err(err)?;
+        for f in m.get_functions() {
+            if kernels.contains(&f) {
+                f.set_call_conventions(PTX_KERNEL_CC);
+            } else if matches!(f.get_call_conventions(), 75 | 76) {
+                f.set_call_conventions(llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
             }
-            let kernels: Vec<LLVMValueRef> = kernels.into_iter().map(|k| local_args_to_offsets(m, k)).collect();
-            replace_builtins(m).map_err(err)?;
-            let mut f = LLVMGetFirstFunction(m);
-            while !f.is_null() {
-                if kernels.contains(&f) {
-                    LLVMSetFunctionCallConv(f, PTX_KERNEL_CC);
-                } else if matches!(LLVMGetFunctionCallConv(f), 75 | 76) {
-                    LLVMSetFunctionCallConv(f, llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
-                }
-                f = LLVMGetNextFunction(f);
+        }
+        for c in all_calls(m) {
+            if matches!(c.call_conv(), 75 | 76) {
+                c.set_call_conv(llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
             }
-            let bb_calls = all_calls(m);
-            for c in bb_calls {
-                if matches!(LLVMGetInstructionCallConv(c), 75 | 76) {
-                    LLVMSetInstructionCallConv(c, llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
-                }
-            }
-            crate::ir::retarget(cx.module, NVPTX_TRIPLE, NVPTX_DATA_LAYOUT, false);
-            crate::ir::remove_unused_kernel_twins(cx.module);
-            let uses_math = math::to_libdevice(m);
-            remove_unused_opencl_declarations(m);
-            // Last but libdevice: the module is rebuilt from text, and
-            // libdevice is NVPTX IR already.
-            rebuild::replace_with_text(m, &addrspace::remap(&cx.module.print_to_string().to_string())).map_err(err)?;
-            if uses_math {
-                libdevice::link(m).map_err(err)?;
-            }
+        }
+        crate::ir::retarget(m, NVPTX_TRIPLE, NVPTX_DATA_LAYOUT, false);
+        crate::ir::remove_unused_kernel_twins(m);
+        let uses_math = math::to_libdevice(m);
+        remove_unused_opencl_declarations(m);
+        // Last but libdevice: the module is rebuilt from text, and
+        // libdevice is NVPTX IR already.
+        rebuild::replace_with_text(m, &addrspace::remap(&m.print_to_string().to_string())).map_err(err)?;
+        if uses_math {
+            libdevice::link(m).map_err(err)?;
         }
         cx.analyses.clear();
         Ok(Changed::Cfg)
     }
 }
 
-pub(crate) unsafe fn all_calls(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
+/// Every call instruction of the module, in order.
+pub(crate) fn all_calls<'ctx>(m: &Module<'ctx>) -> Vec<Inst<'ctx>> {
     let mut out = Vec::new();
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                if !LLVMIsACallInst(i).is_null() {
-                    out.push(i);
-                }
-                i = LLVMGetNextInstruction(i);
-            }
-            bb = LLVMGetNextBasicBlock(bb);
+    for f in m.get_functions() {
+        for bb in f.get_basic_block_iter() {
+            out.extend(instructions(bb).filter(|i| i.is_call()));
         }
-        f = LLVMGetNextFunction(f);
     }
     out
 }
@@ -129,13 +110,11 @@ pub(crate) unsafe fn all_calls(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
 /// kernel reaches: OpenCL's entry points are its kernels, and an unused
 /// helper must not stop the pass or the code generator (an image helper
 /// crashes NVPTX's).
-unsafe fn drop_uncalled_helpers(m: LLVMModuleRef, kernels: &[LLVMValueRef]) -> Result<(), String> {
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
-        if LLVMIsDeclaration(f) == 0 && !kernels.contains(&f) {
-            LLVMSetLinkage(f, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+fn drop_uncalled_helpers(m: &Module<'_>, kernels: &[FunctionValue<'_>]) -> Result<(), String> {
+    for f in m.get_functions() {
+        if f.count_basic_blocks() > 0 && !kernels.contains(&f) {
+            f.set_linkage(Linkage::Internal);
         }
-        f = LLVMGetNextFunction(f);
     }
     run_llvm_passes(m, "globaldce")
 }
@@ -143,198 +122,180 @@ unsafe fn drop_uncalled_helpers(m: LLVMModuleRef, kernels: &[LLVMValueRef]) -> R
 /// Runs LLVM's passes with an NVPTX target machine (which registers
 /// `nvvm-reflect`). `__CUDA_ARCH` reflects sm_70, the oldest architecture
 /// simt targets, so the result is valid on every newer one.
-unsafe fn run_llvm_passes(m: LLVMModuleRef, pipeline: &str) -> Result<(), String> {
+fn run_llvm_passes(m: &Module<'_>, pipeline: &str) -> Result<(), String> {
     use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetTriple};
-    use llvm_sys::transforms::pass_builder::*;
     Target::initialize_nvptx(&InitializationConfig::default());
     let triple = TargetTriple::create(NVPTX_TRIPLE);
     let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
     let tm = target
         .create_target_machine(&triple, "sm_70", "", inkwell::OptimizationLevel::Default, RelocMode::Default, CodeModel::Default)
         .ok_or("cannot create an NVPTX target machine")?;
-    let opts = LLVMCreatePassBuilderOptions();
-    let text = CString::new(pipeline).expect("no NUL");
-    let e = LLVMRunPasses(m, text.as_ptr(), tm.as_mut_ptr(), opts);
-    LLVMDisposePassBuilderOptions(opts);
-    if e.is_null() {
-        return Ok(());
-    }
-    let msg = llvm_sys::error::LLVMGetErrorMessage(e);
-    let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
-    llvm_sys::error::LLVMDisposeErrorMessage(msg);
-    Err(format!("{pipeline}: {s}"))
+    crate::ir::link::run_passes(m, pipeline, &tm).map_err(|s| format!("{pipeline}: {s}"))
 }
 
-unsafe fn global_or_new(m: LLVMModuleRef, name: &str, ty: LLVMTypeRef, addrspace: u32, external: bool) -> LLVMValueRef {
-    let c = CString::new(name).expect("no NUL");
-    let g = LLVMGetNamedGlobal(m, c.as_ptr());
-    if !g.is_null() {
+/// The global `name`, or a new one of type `ty` in `addrspace`: `external`
+/// (defined by the launcher, like dynamic shared memory) or zero-initialized
+/// and marked externally initialized (the launcher writes it before each
+/// launch).
+fn global_or_new<'ctx>(m: &Module<'ctx>, name: &str, ty: Ty<'ctx>, addrspace: u32, external: bool) -> Value<'ctx> {
+    if let Some(g) = named_global(m, name) {
         return g;
     }
-    let g = LLVMAddGlobalInAddressSpace(m, ty, c.as_ptr(), addrspace);
+    let g = add_global(m, name, ty, addrspace);
     if !external {
-        LLVMSetInitializer(g, LLVMConstNull(ty));
-        LLVMSetExternallyInitialized(g, 1);
+        g.set_initializer(ty.const_null());
+        g.set_externally_initialized(true);
     }
-    LLVMSetAlignment(g, 16);
+    g.set_global_alignment(16);
     g
 }
 
 /// Replaces each `ptr addrspace(3)` parameter of kernel `k` by an `i32` byte
 /// offset into `@__simt_dynamic_shared`; returns the (possibly new) kernel.
-unsafe fn local_args_to_offsets(m: LLVMModuleRef, k: LLVMValueRef) -> LLVMValueRef {
-    let n = LLVMCountParams(k);
-    let is_local = |i: u32| {
-        let ty = LLVMTypeOf(LLVMGetParam(k, i));
-        LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind && LLVMGetPointerAddressSpace(ty) == 3
-    };
-    if !(0..n).any(is_local) {
+fn local_args_to_offsets<'ctx>(m: &Module<'ctx>, k: FunctionValue<'ctx>) -> FunctionValue<'ctx> {
+    let old_params = parameters(k);
+    let is_local = |p: &Value<'_>| p.ty().pointer_address_space() == Some(3);
+    if !old_params.iter().any(is_local) {
         return k;
     }
-    let ctx = LLVMGetModuleContext(m);
-    let i32t = LLVMInt32TypeInContext(ctx);
-    let i8t = LLVMInt8TypeInContext(ctx);
-    let mut params: Vec<LLVMTypeRef> = (0..n).map(|i| if is_local(i) { i32t } else { LLVMTypeOf(LLVMGetParam(k, i)) }).collect();
-    let old_ty = LLVMGlobalGetValueType(k);
-    let fn_ty = LLVMFunctionType(LLVMGetReturnType(old_ty), params.as_mut_ptr(), n, 0);
-    let name = crate::ir::value_name_of(k);
-    let old_name = CString::new(format!("{name}.simt.old")).expect("no NUL");
-    LLVMSetValueName2(k, old_name.as_ptr(), old_name.as_bytes().len());
-    let new_name = CString::new(name).expect("no NUL");
-    let nk = LLVMAddFunction(m, new_name.as_ptr(), fn_ty);
-    LLVMSetFunctionCallConv(nk, LLVMGetFunctionCallConv(k));
+    let cx = m.get_context();
+    let i32t = Ty::of(cx.i32_type());
+    let i8t = Ty::of(cx.i8_type());
+    let params: Vec<Ty<'ctx>> = old_params.iter().map(|p| if is_local(p) { i32t } else { p.ty() }).collect();
+    let fn_ty = Ty::function(Value::from(k).global_value_type().return_type(), &params);
+    let name = crate::ir::function_name(k);
+    Value::from(k).set_name(format!("{name}.simt.old").as_bytes());
+    let nk = add_function(m, &name, fn_ty);
+    nk.set_call_conventions(k.get_call_conventions());
     // OpenCL's !kernel_arg_* metadata stays: launchers read from
     // !kernel_arg_addr_space that the i32 was a `__local` pointer.
-    let mut count = 0usize;
-    let entries = LLVMGlobalCopyAllMetadata(k, &mut count);
-    for e in 0..count as u32 {
-        LLVMGlobalSetMetadata(nk, LLVMValueMetadataEntriesGetKind(entries, e), LLVMValueMetadataEntriesGetMetadata(entries, e));
-    }
-    if !entries.is_null() {
-        LLVMDisposeValueMetadataEntries(entries);
-    }
+    copy_function_metadata(k, nk);
     // Move the body, then rebuild each local pointer from its offset.
-    while !LLVMGetFirstBasicBlock(k).is_null() {
-        let bb = LLVMGetFirstBasicBlock(k);
-        LLVMRemoveBasicBlockFromParent(bb);
-        LLVMAppendExistingBasicBlock(nk, bb);
+    move_blocks(k, nk);
+    let shared = global_or_new(m, DYNAMIC_SHARED_GLOBAL, i8t.array(0), 3, true);
+    let first = nk.get_first_basic_block().and_then(|bb| bb.get_first_instruction()).expect("a kernel has a body");
+    let mut b = Builder::new(Value::from(nk));
+    b.position_before(Inst::from(first));
+    for (old, new) in old_params.iter().zip(parameters(nk)) {
+        new.set_name(&old.name_bytes());
+        let replacement = if is_local(old) { b.in_bounds_gep(i8t, shared, &[new], "local.arg") } else { new };
+        old.replace_all_uses_with(replacement);
     }
-    let shared = global_or_new(m, DYNAMIC_SHARED_GLOBAL, LLVMArrayType2(i8t, 0), 3, true);
-    let b = LLVMCreateBuilderInContext(ctx);
-    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(nk)));
-    for i in 0..n {
-        let old = LLVMGetParam(k, i);
-        let new = LLVMGetParam(nk, i);
-        let mut len = 0usize;
-        let pname = LLVMGetValueName2(old, &mut len);
-        LLVMSetValueName2(new, pname, len);
-        let replacement = if is_local(i) {
-            let mut idx = [new];
-            LLVMBuildInBoundsGEP2(b, i8t, shared, idx.as_mut_ptr(), 1, c"local.arg".as_ptr())
-        } else {
-            new
-        };
-        LLVMReplaceAllUsesWith(old, replacement);
-    }
-    LLVMDisposeBuilder(b);
-    if LLVMGetFirstUse(k).is_null() {
-        LLVMDeleteFunction(k);
+    drop(b);
+    if !Value::from(k).has_uses() {
+        crate::ir::delete_function(k);
     }
     nk
 }
 
 /// Declarations of OpenCL built-ins nothing calls any more.
-unsafe fn remove_unused_opencl_declarations(m: LLVMModuleRef) {
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
-        let next = LLVMGetNextFunction(f);
-        if LLVMIsDeclaration(f) != 0 && LLVMGetFirstUse(f).is_null() && crate::ir::value_name_of(f).starts_with("_Z") {
-            LLVMDeleteFunction(f);
-        }
-        f = next;
+fn remove_unused_opencl_declarations(m: &Module<'_>) {
+    let unused: Vec<FunctionValue<'_>> = m
+        .get_functions()
+        .filter(|&f| f.count_basic_blocks() == 0 && !Value::from(f).has_uses() && crate::ir::function_name(f).starts_with("_Z"))
+        .collect();
+    for f in unused {
+        crate::ir::delete_function(f);
     }
 }
 
-unsafe fn sreg(m: LLVMModuleRef, b: LLVMBuilderRef, reg: &str, d: u32) -> LLVMValueRef {
-    let ctx = LLVMGetModuleContext(m);
-    let i32t = LLVMInt32TypeInContext(ctx);
+/// `zext(llvm.nvvm.read.ptx.sreg.REG.{x,y,z}())` to i64.
+fn sreg<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>, reg: &str, d: u32) -> Value<'ctx> {
+    let cx = m.get_context();
+    let i32t = Ty::of(cx.i32_type());
     let axis = ["x", "y", "z"][d as usize];
-    let name = CString::new(format!("llvm.nvvm.read.ptx.sreg.{reg}.{axis}")).expect("no NUL");
-    let fty = LLVMFunctionType(i32t, std::ptr::null_mut(), 0, 0);
-    let mut f = LLVMGetNamedFunction(m, name.as_ptr());
-    if f.is_null() {
-        f = LLVMAddFunction(m, name.as_ptr(), fty);
-    }
-    let v = LLVMBuildCall2(b, fty, f, std::ptr::null_mut(), 0, c"".as_ptr());
-    LLVMBuildZExt(b, v, LLVMInt64TypeInContext(ctx), c"".as_ptr())
+    let fty = Ty::function(i32t, &[]);
+    let f = function_or_declare(m, &format!("llvm.nvvm.read.ptx.sreg.{reg}.{axis}"), fty);
+    let v = b.call(fty, f, &[], "").value();
+    b.zext(v, Ty::of(cx.i64_type()), "")
+}
+
+/// `@__simt_global_offset[d]`.
+fn global_offset<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>, d: u32) -> Value<'ctx> {
+    let cx = m.get_context();
+    let i64t = Ty::of(cx.i64_type());
+    let i32t = Ty::of(cx.i32_type());
+    let g = global_or_new(m, GLOBAL_OFFSET_GLOBAL, i64t.array(3), 1, false);
+    let p = b.in_bounds_gep(i64t.array(3), g, &[i32t.const_int(0), i32t.const_int(d as u64)], "");
+    b.load(i64t, p, "global.offset").value()
+}
+
+/// The NVPTX value of a work-item builtin (an i64), built before the call.
+fn builtin_value<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>, builtin: Builtin) -> Result<Value<'ctx>, String> {
+    let cx = m.get_context();
+    let i64t = Ty::of(cx.i64_type());
+    let i32t = Ty::of(cx.i32_type());
+    let per_dim = |b: &mut Builder<'ctx>, d: u32, f: &dyn Fn(&mut Builder<'ctx>, u32) -> Value<'ctx>, default: u64| {
+        if d < 3 {
+            f(b, d)
+        } else {
+            i64t.const_int(default)
+        }
+    };
+    Ok(match builtin {
+        Builtin::LocalId(d) => per_dim(b, d, &|b, d| sreg(m, b, "tid", d), 0),
+        Builtin::GroupId(d) => per_dim(b, d, &|b, d| sreg(m, b, "ctaid", d), 0),
+        Builtin::LocalSize(d) | Builtin::EnqueuedLocalSize(d) => per_dim(b, d, &|b, d| sreg(m, b, "ntid", d), 1),
+        Builtin::NumGroups(d) => per_dim(b, d, &|b, d| sreg(m, b, "nctaid", d), 1),
+        Builtin::GlobalSize(d) => per_dim(
+            b,
+            d,
+            &|b, d| {
+                let groups = sreg(m, b, "nctaid", d);
+                let size = sreg(m, b, "ntid", d);
+                b.nuw_mul(groups, size, "")
+            },
+            1,
+        ),
+        Builtin::GlobalId(d) => per_dim(
+            b,
+            d,
+            &|b, d| {
+                let group = sreg(m, b, "ctaid", d);
+                let size = sreg(m, b, "ntid", d);
+                let base = b.nuw_mul(group, size, "");
+                let tid = sreg(m, b, "tid", d);
+                let g = b.nuw_add(base, tid, "");
+                let offset = global_offset(m, b, d);
+                b.add(g, offset, "")
+            },
+            0,
+        ),
+        Builtin::GlobalOffset(d) => per_dim(b, d, &|b, d| global_offset(m, b, d), 0),
+        Builtin::WorkDim => {
+            let g = global_or_new(m, WORK_DIM_GLOBAL, i32t, 1, false);
+            let dim = b.load(i32t, g, "work.dim").value();
+            b.zext(dim, i64t, "")
+        }
+        other => return Err(format!("{other:?} has no NVPTX mapping here")),
+    })
 }
 
 /// Every OpenCL work-item builtin and barrier call becomes its NVPTX form.
-unsafe fn replace_builtins(m: LLVMModuleRef) -> Result<(), String> {
-    let ctx = LLVMGetModuleContext(m);
-    let i64t = LLVMInt64TypeInContext(ctx);
-    let i32t = LLVMInt32TypeInContext(ctx);
-    let b = LLVMCreateBuilderInContext(ctx);
+fn replace_builtins(m: &Module<'_>) -> Result<(), String> {
+    let cx = m.get_context();
+    let i32t = Ty::of(cx.i32_type());
     for call in all_calls(m) {
-        let Some(builtin) = unsafe { crate::ir::Value::from_raw(call) }.as_inst().and_then(builtin_of) else { continue };
-        let callee = crate::ir::called_function_name(call).unwrap_or_default();
+        let Some(builtin) = builtin_of(call) else { continue };
+        let callee = call.called_function_name().unwrap_or_default();
         if callee.starts_with("llvm.nvvm.") {
             continue; // already CUDA dialect
         }
-        LLVMPositionBuilderBefore(b, call);
-        let c64 = |v: u64| LLVMConstInt(i64t, v, 0);
-        let per_dim = |d: u32, f: &dyn Fn(u32) -> LLVMValueRef, default: u64| if d < 3 { f(d) } else { c64(default) };
-        let offset = |d: u32| {
-            let g = global_or_new(m, GLOBAL_OFFSET_GLOBAL, LLVMArrayType2(i64t, 3), 1, false);
-            let mut idx = [LLVMConstInt(i32t, 0, 0), LLVMConstInt(i32t, d as u64, 0)];
-            let p = LLVMBuildInBoundsGEP2(b, LLVMArrayType2(i64t, 3), g, idx.as_mut_ptr(), 2, c"".as_ptr());
-            LLVMBuildLoad2(b, i64t, p, c"global.offset".as_ptr())
-        };
-        let v = match builtin {
-            Builtin::Barrier => {
-                let name = c"llvm.nvvm.barrier.cta.sync.aligned.all";
-                let mut ps = [i32t];
-                let fty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), ps.as_mut_ptr(), 1, 0);
-                let mut f = LLVMGetNamedFunction(m, name.as_ptr());
-                if f.is_null() {
-                    f = LLVMAddFunction(m, name.as_ptr(), fty);
-                }
-                let mut args = [LLVMConstInt(i32t, 0, 0)];
-                LLVMBuildCall2(b, fty, f, args.as_mut_ptr(), 1, c"".as_ptr());
-                LLVMInstructionEraseFromParent(call);
-                continue;
-            }
-            Builtin::LocalId(d) => per_dim(d, &|d| sreg(m, b, "tid", d), 0),
-            Builtin::GroupId(d) => per_dim(d, &|d| sreg(m, b, "ctaid", d), 0),
-            Builtin::LocalSize(d) | Builtin::EnqueuedLocalSize(d) => per_dim(d, &|d| sreg(m, b, "ntid", d), 1),
-            Builtin::NumGroups(d) => per_dim(d, &|d| sreg(m, b, "nctaid", d), 1),
-            Builtin::GlobalSize(d) => per_dim(
-                d,
-                &|d| LLVMBuildNUWMul(b, sreg(m, b, "nctaid", d), sreg(m, b, "ntid", d), c"".as_ptr()),
-                1,
-            ),
-            Builtin::GlobalId(d) => per_dim(
-                d,
-                &|d| {
-                    let base = LLVMBuildNUWMul(b, sreg(m, b, "ctaid", d), sreg(m, b, "ntid", d), c"".as_ptr());
-                    let g = LLVMBuildNUWAdd(b, base, sreg(m, b, "tid", d), c"".as_ptr());
-                    LLVMBuildAdd(b, g, offset(d), c"".as_ptr())
-                },
-                0,
-            ),
-            Builtin::GlobalOffset(d) => per_dim(d, &offset, 0),
-            Builtin::WorkDim => {
-                let g = global_or_new(m, WORK_DIM_GLOBAL, i32t, 1, false);
-                LLVMBuildZExt(b, LLVMBuildLoad2(b, i32t, g, c"work.dim".as_ptr()), i64t, c"".as_ptr())
-            }
-            other => return Err(format!("{other:?} has no NVPTX mapping here")),
-        };
-        let ty = LLVMTypeOf(call);
-        let v = LLVMBuildIntCast2(b, v, ty, 0, c"".as_ptr());
-        LLVMReplaceAllUsesWith(call, v);
-        LLVMInstructionEraseFromParent(call);
+        let mut b = Builder::new(call.value());
+        b.position_before(call);
+        if builtin == Builtin::Barrier {
+            let fty = Ty::function(Ty::of(cx.void_type()), &[i32t]);
+            let f = function_or_declare(m, "llvm.nvvm.barrier.cta.sync.aligned.all", fty);
+            b.call(fty, f, &[i32t.const_int(0)], "");
+            call.erase();
+            continue;
+        }
+        let v = builtin_value(m, &mut b, builtin)?;
+        let v = b.int_cast_unsigned(v, call.ty(), "");
+        drop(b);
+        call.value().replace_all_uses_with(v);
+        call.erase();
     }
-    LLVMDisposeBuilder(b);
     Ok(())
 }
 

@@ -1,0 +1,456 @@
+//! More of [`edit`](super::edit)'s vocabulary: types made from inkwell's or
+//! from other types, constants, and the builder operations the lowering
+//! passes (`simt-lower-ocl-builtins`, `simt-to-nvptx`) need: calls,
+//! integer and float arithmetic, casts, comparisons, vector lanes,
+//! aggregates, atomics and fences, and the ordering and alignment of loads
+//! and stores.
+//!
+//! The handles' invariant holds here as in `edit`: every handle is a live
+//! value or type of a context that lives for `'ctx`. Where the C API would
+//! build malformed IR from operands of the wrong kind or type (and LLVM,
+//! built without assertions, would go on to crash or miscompile), the
+//! operation asserts first, so a pass with a bug panics with a message
+//! instead.
+
+use super::edit::{Builder, Ty};
+use super::value::{Inst, Value};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMOpcode, LLVMTypeKind};
+use std::ffi::CString;
+use std::marker::PhantomData;
+
+fn ty<'ctx>(raw: LLVMTypeRef) -> Ty<'ctx> {
+    Ty { raw, _ctx: PhantomData }
+}
+
+fn c_name(name: &str) -> CString {
+    CString::new(name.replace('\0', "")).expect("NULs removed")
+}
+
+impl<'ctx> Ty<'ctx> {
+
+    /// The integer type `iN` of this type's context.
+    pub fn int_in_context_of(self, bits: u32) -> Ty<'ctx> {
+        assert!((1..=1 << 23).contains(&bits), "no integer type i{bits}");
+        // SAFETY: `raw` is a live type, so its context is live.
+        ty(unsafe { LLVMIntTypeInContext(LLVMGetTypeContext(self.raw), bits) })
+    }
+
+    /// `[n x self]`.
+    pub fn array(self, n: u64) -> Ty<'ctx> {
+        assert!(self.is_sized_first_class(), "an array of a type that has no size");
+        // SAFETY: `raw` is a live sized type.
+        ty(unsafe { LLVMArrayType2(self.raw, n) })
+    }
+
+    /// The function type `ret (params…)` (not variadic).
+    pub fn function(ret: Ty<'ctx>, params: &[Ty<'ctx>]) -> Ty<'ctx> {
+        for p in params {
+            assert!(p.is_sized_first_class() || p.kind() == LLVMTypeKind::LLVMTargetExtTypeKind, "a parameter of a type no value has");
+        }
+        let mut raw: Vec<LLVMTypeRef> = params.iter().map(|p| p.raw).collect();
+        // SAFETY: `ret` and the parameters are live types of one context.
+        ty(unsafe { LLVMFunctionType(ret.raw, raw.as_mut_ptr(), raw.len() as u32, 0) })
+    }
+
+    /// A function type's parameter types.
+    pub fn params(self) -> Vec<Ty<'ctx>> {
+        assert_eq!(self.kind(), LLVMTypeKind::LLVMFunctionTypeKind, "the parameters of a non-function type");
+        // SAFETY: `raw` is a live function type; the array holds its count.
+        unsafe {
+            let n = LLVMCountParamTypes(self.raw) as usize;
+            let mut out: Vec<LLVMTypeRef> = vec![std::ptr::null_mut(); n];
+            LLVMGetParamTypes(self.raw, out.as_mut_ptr());
+            out.into_iter().map(ty).collect()
+        }
+    }
+
+    fn is_function_variadic(self) -> bool {
+        // SAFETY: callers ask function types only.
+        unsafe { LLVMIsFunctionVarArg(self.raw) != 0 }
+    }
+
+    fn is_sized_first_class(self) -> bool {
+        !matches!(
+            self.kind(),
+            LLVMTypeKind::LLVMVoidTypeKind
+                | LLVMTypeKind::LLVMFunctionTypeKind
+                | LLVMTypeKind::LLVMLabelTypeKind
+                | LLVMTypeKind::LLVMMetadataTypeKind
+                | LLVMTypeKind::LLVMTokenTypeKind
+                | LLVMTypeKind::LLVMTargetExtTypeKind
+        )
+    }
+
+    pub fn is_vector(self) -> bool {
+        self.kind() == LLVMTypeKind::LLVMVectorTypeKind
+    }
+
+    /// The lane count of a fixed vector type.
+    pub fn vector_len(self) -> u32 {
+        assert!(self.is_vector(), "the length of a non-vector type");
+        // SAFETY: `raw` is a live fixed vector type.
+        unsafe { LLVMGetVectorSize(self.raw) }
+    }
+
+    pub fn is_int(self) -> bool {
+        self.kind() == LLVMTypeKind::LLVMIntegerTypeKind
+    }
+
+    /// `half`, `float` or `double`, or a vector of them.
+    pub fn is_float_or_float_vector(self) -> bool {
+        matches!(self.scalar().kind(), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind | LLVMTypeKind::LLVMHalfTypeKind)
+    }
+
+    /// The address space of a pointer type (not of a vector of pointers).
+    pub fn pointer_address_space(self) -> Option<u32> {
+        // SAFETY: `raw` is a live pointer type when asked.
+        self.is_pointer().then(|| unsafe { LLVMGetPointerAddressSpace(self.raw) })
+    }
+
+    /// The floating-point constant `v` of a float (vector) type.
+    pub fn const_real(self, v: f64) -> Value<'ctx> {
+        assert!(self.is_float_or_float_vector(), "a floating-point constant of a non-float type");
+        // SAFETY: `raw` is a live float (vector) type.
+        unsafe { Value::from_raw(LLVMConstReal(self.raw, v)) }
+    }
+
+    /// `zeroinitializer`/`null`/`0` of a sized first-class type.
+    pub fn const_null(self) -> Value<'ctx> {
+        assert!(self.is_sized_first_class(), "no null of a type that has no size");
+        // SAFETY: `raw` is a live sized type.
+        unsafe { Value::from_raw(LLVMConstNull(self.raw)) }
+    }
+
+    /// Allocation size in bytes under `module`'s own data layout.
+    pub fn abi_size_in(self, module: &inkwell::module::Module<'ctx>) -> u64 {
+        assert!(self.is_sized_first_class(), "the size of a type that has none");
+        // SAFETY: the module is live, so is the data layout it owns; `raw`
+        // is a live sized type of its context.
+        unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(module.as_mut_ptr()), self.raw) }
+    }
+
+    /// The printed type (`ptr addrspace(1)`, `target("spirv.Image", …)`).
+    pub fn print(self) -> String {
+        // SAFETY: `raw` is a live type.
+        unsafe { super::print_type(self.raw) }
+    }
+}
+
+impl<'ctx> Value<'ctx> {
+
+    pub fn is_function(self) -> bool {
+        // SAFETY: `raw` is a live value.
+        unsafe { !LLVMIsAFunction(self.raw()).is_null() }
+    }
+
+    /// The operands of a call site that are its arguments.
+    pub fn call_args(self) -> Vec<Value<'ctx>> {
+        let i = self.as_inst().expect("the arguments of a non-instruction");
+        (0..i.num_call_args()).map(|k| i.operand(k)).collect()
+    }
+}
+
+impl<'ctx> Inst<'ctx> {
+
+    /// The function a call calls directly (`None` for indirect calls and
+    /// inline asm).
+    pub fn called_function_value(self) -> Option<Value<'ctx>> {
+        assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr), "the callee of a non-call");
+        // SAFETY: `raw` is a live call site.
+        let callee = unsafe { LLVMGetCalledValue(self.raw()) };
+        // SAFETY: a non-null callee is a live value of the same context.
+        (!callee.is_null()).then(|| unsafe { Value::from_raw(callee) }).filter(|c| c.is_function())
+    }
+
+    /// The arguments of a call site.
+    pub fn call_args(self) -> Vec<Value<'ctx>> {
+        self.value().call_args()
+    }
+
+    /// A call site's calling convention.
+    pub fn call_conv(self) -> u32 {
+        assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr), "the calling convention of a non-call");
+        // SAFETY: `raw` is a live call site.
+        unsafe { LLVMGetInstructionCallConv(self.raw()) }
+    }
+
+    pub fn set_call_conv(self, cc: u32) {
+        assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr), "the calling convention of a non-call");
+        // SAFETY: `raw` is a live call site.
+        unsafe { LLVMSetInstructionCallConv(self.raw(), cc) }
+    }
+
+    /// The ordering of an atomic load or store.
+    pub fn set_ordering(self, ordering: LLVMAtomicOrdering) {
+        assert!(matches!(self.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore), "an ordering on an instruction that takes none here");
+        // SAFETY: `raw` is a live load or store.
+        unsafe { LLVMSetOrdering(self.raw(), ordering) }
+    }
+
+    /// The alignment of a load, store or `alloca`, in bytes.
+    pub fn set_alignment(self, bytes: u32) {
+        assert!(matches!(self.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore | LLVMOpcode::LLVMAlloca), "an alignment on an instruction that has none");
+        assert!(bytes.is_power_of_two(), "alignment {bytes} is not a power of two");
+        // SAFETY: `raw` is a live load, store or alloca.
+        unsafe { LLVMSetAlignment(self.raw(), bytes) }
+    }
+}
+
+fn assert_int(v: Value<'_>, what: &str) {
+    assert!(v.ty().scalar().is_int(), "{what} of a non-integer value");
+}
+
+fn assert_same(a: Value<'_>, b: Value<'_>, what: &str) {
+    assert_eq!(a.ty(), b.ty(), "{what} of values of different types");
+}
+
+impl<'ctx> Builder<'ctx> {
+    fn value(&self, raw: LLVMValueRef) -> Value<'ctx> {
+        // SAFETY: LLVM just made `raw` (an instruction, or a constant it
+        // folded) in the builder's context.
+        unsafe { Value::from_raw(raw) }
+    }
+
+    fn ready(&self) {
+        assert!(self.positioned, "an unpositioned builder");
+    }
+
+    /// `call fn_ty callee(args)`; the arguments must match the type.
+    pub fn call(&mut self, fn_ty: Ty<'ctx>, callee: Value<'ctx>, args: &[Value<'ctx>], name: &str) -> Inst<'ctx> {
+        self.ready();
+        let params = fn_ty.params();
+        assert!(!fn_ty.is_function_variadic(), "a call to a variadic function type");
+        assert!(callee.ty().is_pointer(), "a call through a non-pointer");
+        assert_eq!(params.len(), args.len(), "a call with {} arguments to a function of {}", args.len(), params.len());
+        for (k, (a, p)) in args.iter().zip(&params).enumerate() {
+            assert_eq!(a.ty(), *p, "argument {k} of a call is of another type than the parameter");
+        }
+        let name = if fn_ty.return_type().is_void() { c_name("") } else { c_name(name) };
+        let mut raw: Vec<LLVMValueRef> = args.iter().map(|a| a.raw()).collect();
+        // SAFETY: the builder is positioned in a live block; the function
+        // type, callee and arguments are live and agree (checked above).
+        let v = unsafe { LLVMBuildCall2(self.raw, fn_ty.raw, callee.raw(), raw.as_mut_ptr(), raw.len() as u32, name.as_ptr()) };
+        self.value(v).as_inst().expect("calls are instructions")
+    }
+
+    /// A call to `f` with its own function type.
+    pub fn call_function(&mut self, f: Value<'ctx>, args: &[Value<'ctx>], name: &str) -> Inst<'ctx> {
+        assert!(f.is_function(), "a direct call to a non-function");
+        self.call(f.global_value_type(), f, args, name)
+    }
+
+    fn int_binop(
+        &mut self,
+        build: unsafe extern "C" fn(LLVMBuilderRef, LLVMValueRef, LLVMValueRef, *const std::ffi::c_char) -> LLVMValueRef,
+        a: Value<'ctx>,
+        b: Value<'ctx>,
+        name: &str,
+    ) -> Value<'ctx> {
+        self.ready();
+        assert_int(a, "integer arithmetic");
+        assert_same(a, b, "integer arithmetic");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; both operands are live integer
+        // (vector) values of one type, which every caller's `build` takes.
+        self.value(unsafe { build(self.raw, a.raw(), b.raw(), name.as_ptr()) })
+    }
+
+    pub fn add(&mut self, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.int_binop(LLVMBuildAdd, a, b, name)
+    }
+
+    pub fn mul(&mut self, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.int_binop(LLVMBuildMul, a, b, name)
+    }
+
+    pub fn lshr(&mut self, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.int_binop(LLVMBuildLShr, a, b, name)
+    }
+
+    pub fn fdiv(&mut self, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.ready();
+        assert!(a.ty().is_float_or_float_vector(), "a division of non-float values");
+        assert_same(a, b, "a division");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; both are float values of one type.
+        self.value(unsafe { LLVMBuildFDiv(self.raw, a.raw(), b.raw(), name.as_ptr()) })
+    }
+
+    fn int_cast_with(
+        &mut self,
+        build: unsafe extern "C" fn(LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, *const std::ffi::c_char) -> LLVMValueRef,
+        v: Value<'ctx>,
+        to: Ty<'ctx>,
+        name: &str,
+    ) -> Value<'ctx> {
+        self.ready();
+        assert_int(v, "an integer cast");
+        assert!(to.scalar().is_int(), "an integer cast to a non-integer type");
+        assert_eq!(v.ty().is_vector(), to.is_vector(), "an integer cast between scalar and vector");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; `v` and `to` are integer types
+        // of the same shape, which every caller's `build` takes.
+        self.value(unsafe { build(self.raw, v.raw(), to.raw, name.as_ptr()) })
+    }
+
+    pub fn sext(&mut self, v: Value<'ctx>, to: Ty<'ctx>, name: &str) -> Value<'ctx> {
+        self.int_cast_with(LLVMBuildSExt, v, to, name)
+    }
+
+    pub fn trunc(&mut self, v: Value<'ctx>, to: Ty<'ctx>, name: &str) -> Value<'ctx> {
+        self.int_cast_with(LLVMBuildTrunc, v, to, name)
+    }
+
+    /// Truncation, zero-extension or nothing, whichever makes `v` a `to`.
+    pub fn int_cast_unsigned(&mut self, v: Value<'ctx>, to: Ty<'ctx>, name: &str) -> Value<'ctx> {
+        self.ready();
+        assert_int(v, "an integer cast");
+        assert!(to.scalar().is_int() && v.ty().is_vector() == to.is_vector(), "an integer cast to another shape");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; both are integer types of one shape.
+        self.value(unsafe { LLVMBuildIntCast2(self.raw, v.raw(), to.raw, 0, name.as_ptr()) })
+    }
+
+    /// `getelementptr inbounds elem, ptr, indices…`.
+    pub fn in_bounds_gep(&mut self, elem: Ty<'ctx>, ptr: Value<'ctx>, indices: &[Value<'ctx>], name: &str) -> Value<'ctx> {
+        self.ready();
+        assert!(ptr.ty().is_pointer(), "a getelementptr on a non-pointer");
+        assert!(elem.is_sized_first_class(), "a getelementptr over a type with no size");
+        for i in indices {
+            assert_int(*i, "a getelementptr index");
+        }
+        let mut raw: Vec<LLVMValueRef> = indices.iter().map(|i| i.raw()).collect();
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; `ptr` is a pointer, the indices
+        // integers (LLVM's verifier checks struct indices are constants).
+        self.value(unsafe { LLVMBuildInBoundsGEP2(self.raw, elem.raw, ptr.raw(), raw.as_mut_ptr(), raw.len() as u32, name.as_ptr()) })
+    }
+
+    /// Lane `idx` of vector `v`.
+    pub fn extract_element(&mut self, v: Value<'ctx>, idx: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.ready();
+        assert!(v.ty().is_vector(), "an element of a non-vector");
+        assert_int(idx, "a lane index");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; `v` is a vector, `idx` an integer.
+        self.value(unsafe { LLVMBuildExtractElement(self.raw, v.raw(), idx.raw(), name.as_ptr()) })
+    }
+
+    /// `v` with lane `idx` set to `elem`.
+    pub fn insert_element(&mut self, v: Value<'ctx>, elem: Value<'ctx>, idx: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.ready();
+        assert!(v.ty().is_vector(), "an element of a non-vector");
+        assert_eq!(v.ty().scalar(), elem.ty(), "a lane of another type");
+        assert_int(idx, "a lane index");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; `v` is a vector of `elem`'s type.
+        self.value(unsafe { LLVMBuildInsertElement(self.raw, v.raw(), elem.raw(), idx.raw(), name.as_ptr()) })
+    }
+
+    /// Field `idx` of a struct or array value.
+    pub fn extract_value(&mut self, agg: Value<'ctx>, idx: u32, name: &str) -> Value<'ctx> {
+        self.ready();
+        let n = match agg.ty().kind() {
+            // SAFETY: counts asked of a live struct or array type.
+            LLVMTypeKind::LLVMStructTypeKind => u64::from(unsafe { LLVMCountStructElementTypes(agg.ty().raw) }),
+            // SAFETY: as above.
+            LLVMTypeKind::LLVMArrayTypeKind => unsafe { LLVMGetArrayLength2(agg.ty().raw) },
+            _ => panic!("a field of a non-aggregate"),
+        };
+        assert!((idx as u64) < n, "field {idx} out of range");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; `agg` has more than `idx` fields.
+        self.value(unsafe { LLVMBuildExtractValue(self.raw, agg.raw(), idx, name.as_ptr()) })
+    }
+
+    /// `atomicrmw op ptr, v ordering` (system scope).
+    pub fn atomic_rmw(&mut self, op: LLVMAtomicRMWBinOp, ptr: Value<'ctx>, v: Value<'ctx>, ordering: LLVMAtomicOrdering) -> Value<'ctx> {
+        self.ready();
+        assert!(ptr.ty().is_pointer(), "an atomicrmw through a non-pointer");
+        assert!(!v.ty().is_void(), "an atomicrmw of nothing");
+        // SAFETY: the builder is positioned; `ptr` is a pointer and `v` a
+        // first-class value (LLVM's verifier checks the operation takes its type).
+        self.value(unsafe { LLVMBuildAtomicRMW(self.raw, op, ptr.raw(), v.raw(), ordering, 0) })
+    }
+
+    /// `cmpxchg ptr, cmp, new success failure` (system scope): `{ T, i1 }`.
+    pub fn cmpxchg(&mut self, ptr: Value<'ctx>, cmp: Value<'ctx>, new: Value<'ctx>, success: LLVMAtomicOrdering, failure: LLVMAtomicOrdering) -> Value<'ctx> {
+        self.ready();
+        assert!(ptr.ty().is_pointer(), "a cmpxchg through a non-pointer");
+        assert_same(cmp, new, "a cmpxchg");
+        // SAFETY: the builder is positioned; `ptr` is a pointer, the values of one type.
+        self.value(unsafe { LLVMBuildAtomicCmpXchg(self.raw, ptr.raw(), cmp.raw(), new.raw(), success, failure, 0) })
+    }
+
+    /// `fence ordering` (system scope).
+    pub fn fence(&mut self, ordering: LLVMAtomicOrdering, name: &str) -> Value<'ctx> {
+        self.ready();
+        let name = c_name(name);
+        // SAFETY: the builder is positioned.
+        self.value(unsafe { LLVMBuildFence(self.raw, ordering, 0, name.as_ptr()) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{instructions, parse_ir};
+    use inkwell::context::Context;
+
+    const IR: &str = "define i32 @f(i32 %x, ptr %p, <2 x float> %v) {\n  ret i32 %x\n}\n";
+
+    fn with_f(test: impl for<'c> FnOnce(&Module<'c>, Builder<'c>, Vec<Value<'c>>)) {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", IR.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("f");
+        let ret = instructions(f.get_first_basic_block().expect("a block")).next().expect("ret");
+        let mut b = Builder::new(ret.value());
+        b.position_before(ret);
+        test(&m, b, crate::ir::parameters(f));
+    }
+
+    use inkwell::module::Module;
+
+    #[test]
+    fn builds_what_the_c_api_would() {
+        with_f(|m, mut b, p| {
+            let i64t = p[0].ty().int_in_context_of(64);
+            let wide = b.zext(p[0], i64t, "w");
+            let hi = b.lshr(wide, i64t.const_int(32), "");
+            b.trunc(hi, p[0].ty(), "t");
+            let (sqrt, fty) = crate::ir::globals::intrinsic_declaration(m, "llvm.sqrt", &[p[2].ty()]);
+            b.call(fty, sqrt, &[p[2]], "s");
+            let lane = b.extract_element(p[2], p[0].ty().const_int(1), "l");
+            b.fence(LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent, "");
+            let ld = b.load(lane.ty(), p[1], "ld");
+            ld.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent);
+            ld.set_alignment(4);
+            let text = m.print_to_string().to_string();
+            assert!(text.contains("%w = zext i32 %x to i64"), "{text}");
+            assert!(text.contains("%t = trunc i64 %1 to i32"), "{text}");
+            assert!(text.contains("%s = call <2 x float> @llvm.sqrt.v2f32(<2 x float> %v)"), "{text}");
+            assert!(text.contains("%ld = load atomic float, ptr %p seq_cst, align 4"), "{text}");
+            assert!(crate::ir::verify(m).is_ok());
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "argument 0 of a call is of another type")]
+    fn call_arguments_are_checked() {
+        with_f(|m, mut b, p| {
+            let (sqrt, fty) = crate::ir::globals::intrinsic_declaration(m, "llvm.sqrt", &[p[2].ty()]);
+            b.call(fty, sqrt, &[p[0]], "");
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "integer arithmetic of values of different types")]
+    fn operand_types_are_checked() {
+        with_f(|_, mut b, p| {
+            let wide = p[0].ty().int_in_context_of(64).const_int(1);
+            b.add(p[0], wide, "");
+        });
+    }
+}
