@@ -213,8 +213,8 @@ fn generic_launches(ctx: &Context, text: &str) -> Vec<(String, Vec<String>)> {
             continue;
         }
         let mut args = Vec::new();
-        for p in simt_passes::ir::params(f) {
-            let ty = unsafe { simt_passes::ir::print_type(llvm_sys::core::LLVMTypeOf(p)) };
+        for p in simt_passes::ir::parameters(f) {
+            let ty = p.ty().print();
             args.push(match ty.as_str() {
                 "ptr addrspace(3)" => "local:i32:256".to_string(),
                 t if t.starts_with("ptr") => "buf:i32:4096=rand:9".to_string(),

@@ -797,7 +797,6 @@ fn hundred_thousand_blocks_bad_layouts() {
 mod ir {
     use super::*;
     use inkwell::context::Context;
-    use inkwell::values::AsValueRef;
     use simt_passes::analysis::cache::AnalysisCache;
     use simt_passes::pass::{ModulePass, PassContext};
     use simt_passes::transform::converge::Converge;
@@ -835,16 +834,15 @@ mod ir {
         let mut marks = Vec::new();
         let mut tokens = 0;
         for (b, bb) in f.get_basic_block_iter().enumerate() {
-            for i in bb.get_instructions() {
-                let v = i.as_value_ref();
-                if unsafe { llvm_sys::core::LLVMIsACallInst(v) }.is_null() {
+            for i in simt_passes::ir::instructions(bb) {
+                if !i.is_call() {
                     continue;
                 }
-                match simt_passes::ir::called_function_name(v).as_deref() {
-                    Some("simt.converge") => unsafe {
-                        let id = llvm_sys::core::LLVMConstIntGetZExtValue(llvm_sys::core::LLVMGetOperand(v, 0));
+                match i.called_function_name().as_deref() {
+                    Some("simt.converge") => {
+                        let id = i.operand(0).const_u64().expect("a constant block id");
                         marks.push((b, id));
-                    },
+                    }
                     Some(n) if n.starts_with("llvm.experimental.convergence.") => tokens += 1,
                     _ => {}
                 }
