@@ -80,6 +80,9 @@ pub trait DeclaredPass: ModulePass + Default + 'static {
     }
 }
 
+/// Builds a pass from the options written inside `<…>`.
+pub type BuildPass = fn(&[Opt]) -> Result<Box<dyn ModulePass>, PassError>;
+
 /// A registry entry: a declaration with the pass type erased.
 pub struct PassDecl {
     pub name: &'static str,
@@ -87,7 +90,7 @@ pub struct PassDecl {
     pub seed: Option<&'static str>,
     pub options: &'static [(&'static str, &'static str)],
     pub hidden: bool,
-    pub build: fn(&[Opt]) -> Result<Box<dyn ModulePass>, PassError>,
+    pub build: BuildPass,
 }
 
 impl PassDecl {

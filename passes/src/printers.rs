@@ -10,7 +10,7 @@ use crate::analysis::convergence::DivergenceFacts;
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
-use crate::pass::{Changed, ModulePass, Opt, PassContext, PassDecl, PassError};
+use crate::pass::{BuildPass, Changed, ModulePass, PassContext, PassDecl, PassError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Analysis {
@@ -52,7 +52,7 @@ pub const PRINTERS: &[PassDecl] = &[
     ),
 ];
 
-const fn printer(name: &'static str, summary: &'static str, build: fn(&[Opt]) -> Result<Box<dyn ModulePass>, PassError>) -> PassDecl {
+const fn printer(name: &'static str, summary: &'static str, build: BuildPass) -> PassDecl {
     PassDecl { name, summary, seed: None, options: &[], hidden: false, build }
 }
 
