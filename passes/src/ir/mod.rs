@@ -14,16 +14,22 @@
 //! - [`block`]: terminators, successors and what selects each edge.
 //! - [`metadata`]: named metadata, debug locations.
 //! - `edit`: types, an instruction builder and in-place edits on the handles.
+//! - `types`, `consts`, `inspect`: walking types and layouts, reading
+//!   constants and globals, and what instructions say beyond their operands.
 
 pub mod block;
+mod consts;
 mod edit;
+mod inspect;
 pub mod metadata;
 mod module;
 mod names;
+mod types;
 pub mod value;
 
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
+pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
 pub use module::*;
 pub use names::*;
