@@ -339,44 +339,321 @@ pub struct GlobalData {
 }
 
 /// The decoded kernel.
+///
+/// Built only by [`decode`], which checks it with [`Program::validate`]
+/// before handing it out; its fields are private, so the invariant that
+/// check establishes holds for every `Program` the interpreter sees:
+///
+/// - `1 <= width <= 64`, and `nslots × width` fits a `u32`;
+/// - every register operand `R` of every instruction, edge copy, constant,
+///   parameter and builtin is a slot offset (a multiple of `width`) whose
+///   leaves (`n` of them for multi-leaf operands) lie below `nslots × width`,
+///   and so do the temporaries of every edge copied through them;
+/// - every edge index in a branch is below `edges.len()`, every edge's
+///   blocks below `blocks.len()` and its PC below `insts.len()`; every
+///   block's first PC and post-dominator PC (or [`EXIT_PC`]) too;
+/// - `inst_text` and `inst_block` have one entry per instruction, each in
+///   range; barrier ids are below `barrier_names.len()`;
+/// - the regions are laid out as documented: parameters `1..=n`, local
+///   memory `n + 1`, globals between it and `first_private_region`.
+///
+/// The interpreter relies on the register bounds for its register file
+/// (`exec.rs`), and reports a broken one as an emulator error otherwise.
 #[derive(Debug)]
 pub struct Program {
-    pub kernel: String,
-    pub policy: Policy,
-    pub width: u32,
-    pub insts: Vec<Inst>,
+    kernel: String,
+    policy: Policy,
+    width: u32,
+    insts: Vec<Inst>,
     /// Per instruction: index into `texts`, the IR it came from.
-    pub inst_text: Vec<u32>,
-    pub texts: Vec<String>,
+    inst_text: Vec<u32>,
+    texts: Vec<String>,
     /// Per instruction: its block.
-    pub inst_block: Vec<u32>,
-    pub blocks: Vec<BlockInfo>,
-    pub edges: Vec<Edge>,
-    pub nslots: u32,
+    inst_block: Vec<u32>,
+    blocks: Vec<BlockInfo>,
+    edges: Vec<Edge>,
+    nslots: u32,
     /// First of the temporaries used by parallel phi copies.
-    pub temps: R,
-    pub consts: Vec<(u32, u64)>,
-    pub params: Vec<ParamSlot>,
-    pub specials: Vec<Special>,
+    temps: R,
+    consts: Vec<(u32, u64)>,
+    params: Vec<ParamSlot>,
+    specials: Vec<Special>,
     /// Bytes of private memory per work-item (its allocas).
-    pub private_bytes: u64,
+    private_bytes: u64,
     /// Bytes of the kernel's own local (`__local`, `__shared__`) variables.
-    pub static_local_bytes: u64,
-    pub globals: Vec<GlobalData>,
+    static_local_bytes: u64,
+    globals: Vec<GlobalData>,
     /// Per barrier id: how errors name it.
-    pub barrier_names: Vec<String>,
+    barrier_names: Vec<String>,
     /// Convergence markers found in the IR (markers policy); 0 means the
     /// implicit check points were used.
-    pub explicit_markers: usize,
+    explicit_markers: usize,
     /// Regions: the parameters are 1..=n, then local memory, the globals,
     /// then one private region per work-item.
-    pub local_region: u32,
-    pub first_private_region: u32,
+    local_region: u32,
+    first_private_region: u32,
     /// `simt-check-uniformity`'s table: per check id, "kernel", "value", "use".
-    pub checks: Vec<[String; 3]>,
+    checks: Vec<[String; 3]>,
 }
 
 impl Program {
+    /// Checks the invariant documented on [`Program`].
+    fn validate(&self) -> Result<(), String> {
+        let bad = |what: String| Err(format!("internal error: the decoded program is inconsistent: {what}"));
+        let w = self.width;
+        if !(1..=64).contains(&w) {
+            return bad(format!("warp width {w}"));
+        }
+        let Some(total) = self.nslots.checked_mul(w) else { return bad(format!("{} slots of width {w}", self.nslots)) };
+        // `n` leaves starting at register offset `r`.
+        let regs = |r: R, n: u64, what: &str| -> Result<(), String> {
+            if r % w != 0 || (r as u64) + n * (w as u64) > total as u64 {
+                return bad(format!("{what}: register offset {r} with {n} leaves outside {total} registers"));
+            }
+            Ok(())
+        };
+        let slot = |s: u32, what: &str| regs(s.wrapping_mul(w), 1, what).and(if s < self.nslots { Ok(()) } else { bad(format!("{what}: slot {s}")) });
+        let edge = |e: u32| if (e as usize) < self.edges.len() { Ok(()) } else { bad(format!("edge {e} of {}", self.edges.len())) };
+        let pc_ok = |pc: u32| (pc as usize) < self.insts.len();
+        if self.inst_text.len() != self.insts.len() || self.inst_block.len() != self.insts.len() {
+            return bad("per-instruction tables of another length".into());
+        }
+        for (pc, inst) in self.insts.iter().enumerate() {
+            let what = format!("instruction {pc} ({inst:?})");
+            let r1 = |r: R| regs(r, 1, &what);
+            match *inst {
+                Inst::IBin { d, a, b, .. } | Inst::FBin { d, a, b, .. } | Inst::ICmp { d, a, b, .. } | Inst::FCmp { d, a, b, .. } | Inst::Powi { d, a, b, .. } => {
+                    r1(d)?;
+                    r1(a)?;
+                    r1(b)?;
+                }
+                Inst::Fsh { d, a, b, c, .. } | Inst::Fma { d, a, b, c, .. } => {
+                    r1(d)?;
+                    r1(a)?;
+                    r1(b)?;
+                    r1(c)?;
+                }
+                Inst::IUn { d, a, .. } | Inst::FUn { d, a, .. } | Inst::Cast { d, a, .. } | Inst::Mov { d, a } => {
+                    r1(d)?;
+                    r1(a)?;
+                }
+                Inst::Select { d, c, a, b } => {
+                    r1(d)?;
+                    r1(c)?;
+                    r1(a)?;
+                    r1(b)?;
+                }
+                Inst::Gep0 { d, base, .. } => {
+                    r1(d)?;
+                    r1(base)?;
+                }
+                Inst::Gep1 { d, base, idx, .. } => {
+                    r1(d)?;
+                    r1(base)?;
+                    r1(idx)?;
+                }
+                Inst::Gep { d, base, ref idx, .. } => {
+                    r1(d)?;
+                    r1(base)?;
+                    for &(r, _, _) in idx.iter() {
+                        r1(r)?;
+                    }
+                }
+                Inst::Load { d, p, .. } => {
+                    r1(d)?;
+                    r1(p)?;
+                }
+                Inst::Store { v, p, .. } => {
+                    r1(v)?;
+                    r1(p)?;
+                }
+                Inst::Alloca { d, .. } => r1(d)?,
+                Inst::Rmw { d, p, v, .. } => {
+                    r1(d)?;
+                    r1(p)?;
+                    r1(v)?;
+                }
+                Inst::CmpXchg { d, ok, p, cmp, new, .. } => {
+                    r1(d)?;
+                    r1(ok)?;
+                    r1(p)?;
+                    r1(cmp)?;
+                    r1(new)?;
+                }
+                Inst::Memcpy { dst, src, n } => {
+                    r1(dst)?;
+                    r1(src)?;
+                    r1(n)?;
+                }
+                Inst::Memset { dst, v, n } => {
+                    r1(dst)?;
+                    r1(v)?;
+                    r1(n)?;
+                }
+                Inst::ExtractDyn { d, base, n, idx, .. } => {
+                    r1(d)?;
+                    regs(base, n as u64, &what)?;
+                    r1(idx)?;
+                }
+                Inst::InsertDyn { d, n, v, idx, .. } => {
+                    regs(d, n as u64, &what)?;
+                    r1(v)?;
+                    r1(idx)?;
+                }
+                Inst::Repack { d, ref dl, s, ref sl } => {
+                    regs(d, dl.len() as u64, &what)?;
+                    regs(s, sl.len() as u64, &what)?;
+                }
+                Inst::Barrier { id } => {
+                    if id as usize >= self.barrier_names.len() {
+                        return bad(format!("{what}: barrier {id}"));
+                    }
+                }
+                Inst::CheckUniform { a, n, .. } => regs(a, n as u64, &what)?,
+                Inst::Br { e } => edge(e)?,
+                Inst::CondBr { c, t, f } => {
+                    r1(c)?;
+                    edge(t)?;
+                    edge(f)?;
+                }
+                Inst::Switch { v, ref cases, default } => {
+                    r1(v)?;
+                    edge(default)?;
+                    for &(_, e) in cases.iter() {
+                        edge(e)?;
+                    }
+                }
+                Inst::Converge | Inst::Trap | Inst::Ret | Inst::Unreachable => {}
+            }
+            if self.inst_text[pc] as usize >= self.texts.len() || self.inst_block[pc] as usize >= self.blocks.len() {
+                return bad(format!("{what}: text or block out of range"));
+            }
+        }
+        for (k, e) in self.edges.iter().enumerate() {
+            if e.from as usize >= self.blocks.len() || e.to as usize >= self.blocks.len() || !pc_ok(e.pc) {
+                return bad(format!("edge {k}: blocks {} -> {}, PC {}", e.from, e.to, e.pc));
+            }
+            for &(d, s) in e.copies.iter() {
+                regs(d, 1, "phi copy")?;
+                regs(s, 1, "phi copy")?;
+            }
+            if e.via_temps {
+                regs(self.temps, e.copies.len() as u64, "phi copy temporaries")?;
+            }
+        }
+        for (k, b) in self.blocks.iter().enumerate() {
+            if !pc_ok(b.first) || !(b.ipdom_pc == EXIT_PC || pc_ok(b.ipdom_pc)) {
+                return bad(format!("block {k}: first PC {}, post-dominator PC {}", b.first, b.ipdom_pc));
+            }
+        }
+        for &(s, _) in &self.consts {
+            slot(s, "constant")?;
+        }
+        for ps in &self.params {
+            slot(ps.slot, "parameter")?;
+        }
+        for sp in &self.specials {
+            slot(sp.slot, "builtin")?;
+        }
+        if self.local_region as usize != self.params.len() + 1 || self.first_private_region < self.local_region + 1 {
+            return bad(format!("regions: local {}, first private {}", self.local_region, self.first_private_region));
+        }
+        for g in &self.globals {
+            if g.region <= self.local_region || g.region >= self.first_private_region {
+                return bad(format!("global @{} in region {}", g.name, g.region));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn kernel(&self) -> &str {
+        &self.kernel
+    }
+
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn insts(&self) -> &[Inst] {
+        &self.insts
+    }
+
+    pub fn inst_text(&self) -> &[u32] {
+        &self.inst_text
+    }
+
+    pub fn texts(&self) -> &[String] {
+        &self.texts
+    }
+
+    pub fn inst_block(&self) -> &[u32] {
+        &self.inst_block
+    }
+
+    pub fn blocks(&self) -> &[BlockInfo] {
+        &self.blocks
+    }
+
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    pub fn nslots(&self) -> u32 {
+        self.nslots
+    }
+
+    pub fn temps(&self) -> R {
+        self.temps
+    }
+
+    pub fn consts(&self) -> &[(u32, u64)] {
+        &self.consts
+    }
+
+    pub fn params(&self) -> &[ParamSlot] {
+        &self.params
+    }
+
+    pub fn specials(&self) -> &[Special] {
+        &self.specials
+    }
+
+    pub fn private_bytes(&self) -> u64 {
+        self.private_bytes
+    }
+
+    pub fn static_local_bytes(&self) -> u64 {
+        self.static_local_bytes
+    }
+
+    pub fn globals(&self) -> &[GlobalData] {
+        &self.globals
+    }
+
+    pub fn barrier_names(&self) -> &[String] {
+        &self.barrier_names
+    }
+
+    pub fn explicit_markers(&self) -> usize {
+        self.explicit_markers
+    }
+
+    pub fn local_region(&self) -> u32 {
+        self.local_region
+    }
+
+    pub fn first_private_region(&self) -> u32 {
+        self.first_private_region
+    }
+
+    pub fn checks(&self) -> &[[String; 3]] {
+        &self.checks
+    }
+
     pub fn text_of(&self, pc: u32) -> &str {
         self.inst_text.get(pc as usize).and_then(|&t| self.texts.get(t as usize)).map_or("?", String::as_str)
     }
@@ -649,7 +926,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             return Err(format!("the kernel needs {} registers per lane, too many for the emulator", d.nslots));
         }
 
-        Ok(Program {
+        let program = Program {
             kernel: kernel.clone(),
             policy,
             width,
@@ -672,7 +949,9 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             local_region,
             first_private_region,
             checks: check_table(module),
-        })
+        };
+        program.validate()?;
+        Ok(program)
     }
 }
 

@@ -425,24 +425,24 @@ pub struct Machine<'a> {
 impl<'a> Machine<'a> {
     /// Sets up memory and warps for launching `p` over `grid` with `args`.
     pub fn new(p: &'a Program, grid: Grid, args: &'a mut KernelArgs) -> Result<Machine<'a>, String> {
-        let w = p.width as usize;
-        let full = mask_of(p.width);
+        let w = p.width() as usize;
+        let full = mask_of(p.width());
         let items = grid.items_per_group();
-        if p.first_private_region as u64 + items > MAX_REGIONS {
+        if p.first_private_region() as u64 + items > MAX_REGIONS {
             return Err(format!("work-groups of {items} work-items are too large for the emulator"));
         }
-        if args.values.len() != p.params.len() {
-            return Err(format!("kernel '{}' takes {} parameters, {} arguments given", p.kernel, p.params.len(), args.values.len()));
+        if args.values.len() != p.params().len() {
+            return Err(format!("kernel '{}' takes {} parameters, {} arguments given", p.kernel(), p.params().len(), args.values.len()));
         }
-        let layout = LocalLayout::for_args(p.static_local_bytes, args);
+        let layout = LocalLayout::for_args(p.static_local_bytes(), args);
         let mut local = vec![0u64; layout.total.div_ceil(8) as usize];
-        let private_total = items.checked_mul(p.private_bytes).filter(|&t| t < 1 << 36).ok_or_else(|| {
-            format!("{} bytes of private memory per work-item for {items} work-items is more than the emulator allocates", p.private_bytes)
+        let private_total = items.checked_mul(p.private_bytes()).filter(|&t| t < 1 << 36).ok_or_else(|| {
+            format!("{} bytes of private memory per work-item for {items} work-items is more than the emulator allocates", p.private_bytes())
         })?;
         let mut private = vec![0u64; private_total.div_ceil(8) as usize];
-        let mut globals: Vec<Vec<u8>> = p.globals.iter().map(|g| g.bytes.clone()).collect();
+        let mut globals: Vec<Vec<u8>> = p.globals().iter().map(|g| g.bytes.clone()).collect();
 
-        let mut regions = vec![Region::EMPTY; p.first_private_region as usize + items as usize];
+        let mut regions = vec![Region::EMPTY; p.first_private_region() as usize + items as usize];
         let mut param_values = Vec::with_capacity(args.values.len());
         for (i, v) in args.values.iter_mut().enumerate() {
             let value = match v {
@@ -456,28 +456,28 @@ impl<'a> Machine<'a> {
                     bytes[..s.as_bytes().len()].copy_from_slice(s.as_bytes());
                     u64::from_le_bytes(bytes)
                 }
-                ArgValue::Local { .. } => addr(p.local_region, layout.offsets[i].unwrap_or(0)),
+                ArgValue::Local { .. } => addr(p.local_region(), layout.offsets[i].unwrap_or(0)),
             };
             param_values.push(value);
         }
-        regions[p.local_region as usize] = Region { base: local.as_mut_ptr().cast(), len: layout.total };
-        for (g, bytes) in p.globals.iter().zip(globals.iter_mut()) {
+        regions[p.local_region() as usize] = Region { base: local.as_mut_ptr().cast(), len: layout.total };
+        for (g, bytes) in p.globals().iter().zip(globals.iter_mut()) {
             regions[g.region as usize] = Region { base: bytes.as_mut_ptr(), len: bytes.len() as u64 };
         }
-        if p.private_bytes > 0 {
+        if p.private_bytes() > 0 {
             let base: *mut u8 = private.as_mut_ptr().cast();
             for k in 0..items {
-                regions[(p.first_private_region as u64 + k) as usize] =
-                    Region { base: unsafe { base.add((k * p.private_bytes) as usize) }, len: p.private_bytes };
+                regions[(p.first_private_region() as u64 + k) as usize] =
+                    Region { base: unsafe { base.add((k * p.private_bytes()) as usize) }, len: p.private_bytes() };
             }
         }
 
         // Registers: constants and arguments once; builtins per work-group.
-        let mut template = vec![0u64; p.nslots as usize * w];
-        for &(slot, v) in &p.consts {
+        let mut template = vec![0u64; p.nslots() as usize * w];
+        for &(slot, v) in p.consts() {
             template[slot as usize * w..][..w].fill(v);
         }
-        for (ps, v) in p.params.iter().zip(param_values) {
+        for (ps, v) in p.params().iter().zip(param_values) {
             template[ps.slot as usize * w..][..w].fill(v);
         }
         let nwarps = items.div_ceil(w as u64);
@@ -487,10 +487,10 @@ impl<'a> Machine<'a> {
                 Warp { index: k as u32, regs: template.clone(), valid: mask_of(lanes), live: 0, entries: Vec::new() }
             })
             .collect();
-        let c = Counters { block_divergence: vec![0; p.blocks.len()], ..Counters::default() };
+        let c = Counters { block_divergence: vec![0; p.blocks().len()], ..Counters::default() };
         Ok(Machine {
             p,
-            policy: p.policy,
+            policy: p.policy(),
             w,
             full,
             grid,
@@ -578,7 +578,7 @@ impl<'a> Machine<'a> {
         let w = self.w;
         for k in 0..self.warps.len() {
             let mut warp = std::mem::take(&mut self.warps[k]);
-            for s in &self.p.specials {
+            for s in self.p.specials() {
                 let mk = mask_of(s.bits as u32);
                 for l in 0..w {
                     warp.regs[s.slot as usize * w + l] = self.builtin_value(s.what, warp.index, l) & mk;
@@ -622,9 +622,9 @@ impl<'a> Machine<'a> {
         if !running {
             return Ok(true);
         }
-        let name = |id: u32| self.p.barrier_names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{}", id + 1));
+        let name = |id: u32| self.p.barrier_names().get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{}", id + 1));
         let [x, y, z] = self.group;
-        let k = &self.p.kernel;
+        let k = &self.p.kernel();
         if stuck {
             return Err(format!("kernel '{k}': work-group ({x},{y},{z}): work-items can neither run nor wait at a barrier (emulator deadlock)"));
         }
@@ -673,7 +673,7 @@ impl<'a> Machine<'a> {
                 Ev::Split(block) => {
                     self.c.divergent_branches += 1;
                     self.c.block_divergence[block as usize] += 1;
-                    let ipdom_pc = self.p.blocks[block as usize].ipdom_pc;
+                    let ipdom_pc = self.p.blocks()[block as usize].ipdom_pc;
                     if let Some(t) = self.trace.as_mut() {
                         t.split(issued, warp.index, at, mask, &self.targets, ipdom_pc);
                     }
@@ -695,7 +695,7 @@ impl<'a> Machine<'a> {
                     e.pc = pc;
                     e.barrier = id;
                     if let Some(t) = self.trace.as_mut() {
-                        let name = self.p.barrier_names.get(id as usize).map_or("?", String::as_str);
+                        let name = self.p.barrier_names().get(id as usize).map_or("?", String::as_str);
                         t.barrier(issued, warp.index, pc, mask, name);
                     }
                 }
@@ -725,16 +725,16 @@ impl<'a> Machine<'a> {
         let rpc = entry.rpc;
         let alone = warp.entries.len() == 1;
         let widx = warp.index;
-        let priv0 = p.first_private_region as u64 + widx as u64 * w as u64;
-        let insts = &p.insts[..];
-        let edges = &p.edges[..];
-        let temps = p.temps;
+        let priv0 = p.first_private_region() as u64 + widx as u64 * w as u64;
+        let insts = &p.insts()[..];
+        let edges = &p.edges()[..];
+        let temps = p.temps();
         let r: *mut u64 = warp.regs.as_mut_ptr();
         let mut pc = entry.pc;
         let mut n: u64 = 0;
         let mut checks: u64 = 0;
         let mut ucheck: u64 = 0;
-        let first_private = p.first_private_region as u64;
+        let first_private = p.first_private_region() as u64;
         let items = self.items;
         let fault = |pc: u32, lane: Option<usize>, kind: FaultKind| Fault { pc, warp: widx, lane: lane.map(|l| l as u32), kind };
         let msg = |pc: u32, lane: Option<usize>, m: &str| fault(pc, lane, FaultKind::Msg(m.to_string()));
@@ -1179,7 +1179,7 @@ impl<'a> Machine<'a> {
                             }
                             entered!();
                         } else {
-                            let block = p.inst_block[pc as usize];
+                            let block = p.inst_block()[pc as usize];
                             let tp = take_edge!(t, tm);
                             let fp = take_edge!(f, fm);
                             targets.clear();
@@ -1205,7 +1205,7 @@ impl<'a> Machine<'a> {
                             }
                             entered!();
                         } else {
-                            let block = p.inst_block[pc as usize];
+                            let block = p.inst_block()[pc as usize];
                             for t in targets.iter_mut() {
                                 t.0 = take_edge!(t.0, t.1);
                             }
@@ -1225,12 +1225,12 @@ impl<'a> Machine<'a> {
 
     /// The error message of a fault, naming the work-item and instruction.
     pub fn describe(&self, f: Fault) -> String {
-        let k = &self.p.kernel;
+        let k = &self.p.kernel();
         let [gx, gy, gz] = self.group;
         if let FaultKind::Uniformity { id, other, a, b, ptr } = f.kind {
             let lin = |l: u32| f.warp as u64 * self.w as u64 + l as u64;
             let show = |v: u64| if ptr { self.describe_addr(v) } else { v.to_string() };
-            let (value, at) = match self.p.checks.get(id as usize) {
+            let (value, at) = match self.p.checks().get(id as usize) {
                 Some([_, value, at]) => (value.as_str(), at.as_str()),
                 None => ("?", "?"),
             };
@@ -1271,16 +1271,16 @@ impl<'a> Machine<'a> {
         if r == 0 {
             return if a == 0 { "the null pointer".into() } else { format!("address {a:#x}, outside every buffer") };
         }
-        if r <= p.params.len() as u64 {
+        if r <= p.params().len() as u64 {
             return format!("offset {off} of argument {} ({len} bytes)", r - 1);
         }
-        if r == p.local_region as u64 {
+        if r == p.local_region() as u64 {
             return format!("offset {off} of local memory ({len} bytes per work-group)");
         }
-        if let Some(g) = p.globals.iter().find(|g| g.region as u64 == r) {
+        if let Some(g) = p.globals().iter().find(|g| g.region as u64 == r) {
             return format!("offset {off} of @{} ({len} bytes)", g.name);
         }
-        let first = p.first_private_region as u64;
+        let first = p.first_private_region() as u64;
         if r >= first && r < first + self.items {
             let [x, y, z] = self.local_id(r - first);
             return format!("offset {off} of the private memory of work-item ({x},{y},{z}) ({len} bytes)");
