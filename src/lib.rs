@@ -11,6 +11,8 @@ pub mod lower;
 pub mod output;
 pub mod pipeline;
 pub mod buffers;
+pub mod cmath;
+pub mod regions;
 pub mod kernel_sig;
 pub mod launch;
 pub mod guard;
