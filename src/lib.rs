@@ -12,6 +12,7 @@ pub mod output;
 pub mod pipeline;
 pub mod buffers;
 pub mod cmath;
+pub mod regfile;
 pub mod regions;
 pub mod kernel_sig;
 pub mod launch;

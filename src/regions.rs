@@ -101,6 +101,21 @@ impl<'a> Regions<'a> {
         usize::try_from(r).ok().and_then(|r| self.table.get(r)).map_or(0, |g| g.len)
     }
 
+    /// The regions as a value the interpreter keeps in a local for a run
+    /// (the table's address and length stay in machine registers).
+    #[inline(always)]
+    pub fn view(&mut self) -> Mem<'_> {
+        Mem { table: &self.table }
+    }
+}
+
+/// The accesses, on a [`Regions`] borrowed exclusively for `'b` (so, through
+/// the invariant, nothing else touches its memory meanwhile).
+pub struct Mem<'b> {
+    table: &'b [Region],
+}
+
+impl Mem<'_> {
     /// The host address of `size` bytes at tagged address `a`, if they lie
     /// inside one region.
     #[inline(always)]
@@ -126,7 +141,7 @@ impl<'a> Regions<'a> {
 
     /// Writes the low `size` (1 to 8) bytes of `v` little-endian at `a`.
     #[inline(always)]
-    pub fn store(&mut self, a: u64, size: u8, v: u64) -> Option<()> {
+    pub fn store(&self, a: u64, size: u8, v: u64) -> Option<()> {
         assert!((1..=8).contains(&size), "a store of {size} bytes");
         let p = self.resolve(a, size as u64)?;
         // SAFETY: as in `load`; the table holds the only access to the region.
@@ -137,7 +152,7 @@ impl<'a> Regions<'a> {
     /// Reads `size` bytes at `a`, then writes `f(old)` there if it is
     /// `Some`; answers the old value.
     #[inline(always)]
-    pub fn update(&mut self, a: u64, size: u8, f: impl FnOnce(u64) -> Option<u64>) -> Option<u64> {
+    pub fn update(&self, a: u64, size: u8, f: impl FnOnce(u64) -> Option<u64>) -> Option<u64> {
         assert!((1..=8).contains(&size), "an access of {size} bytes");
         let p = self.resolve(a, size as u64)?;
         // SAFETY: as in `load` and `store`.
@@ -151,7 +166,7 @@ impl<'a> Regions<'a> {
     }
 
     /// Copies `len` bytes from `src` to `dst` (which may overlap).
-    pub fn copy(&mut self, dst: u64, src: u64, len: u64) -> Result<(), Side> {
+    pub fn copy(&self, dst: u64, src: u64, len: u64) -> Result<(), Side> {
         let dp = self.resolve(dst, len).ok_or(Side::Dst)?;
         let sp = self.resolve(src, len).ok_or(Side::Src)?;
         // SAFETY: both ranges lie in mapped regions; `copy` allows overlap.
@@ -160,7 +175,7 @@ impl<'a> Regions<'a> {
     }
 
     /// Sets `len` bytes at `dst` to `byte`.
-    pub fn fill(&mut self, dst: u64, byte: u8, len: u64) -> Option<()> {
+    pub fn fill(&self, dst: u64, byte: u8, len: u64) -> Option<()> {
         let dp = self.resolve(dst, len)?;
         // SAFETY: the range lies in a mapped region.
         unsafe { std::ptr::write_bytes(dp, byte, len as usize) };
@@ -221,27 +236,31 @@ mod tests {
     #[test]
     fn bounds_and_widths() {
         let mut a = vec![0u8; 16];
-        let mut m = Regions::new(3);
-        m.map(1, &mut a);
+        let mut regions = Regions::new(3);
+        regions.map(1, &mut a);
+        let o = regions.map_owned(2, vec![7u8; 4]);
         let base = 1u64 << ADDR_BITS;
-        assert!(m.load(base + 12, 4).is_some());
-        assert!(m.load(base + 13, 4).is_none());
-        assert!(m.load(base.wrapping_sub(4), 4).is_none());
-        assert!(m.load(2 << ADDR_BITS, 1).is_none());
-        assert!(m.fill(base + 8, 0, u64::MAX - 4).is_none());
-        m.store(base + 3, 4, 0xdead_beef).unwrap();
-        assert_eq!(m.load(base + 3, 4), Some(0xdead_beef));
-        m.store(base, 3, 0x0102_0304).unwrap();
-        assert_eq!(m.load(base, 3), Some(0x02_0304));
-        assert_eq!(m.copy(base + 15, base, 2), Err(Side::Dst));
-        assert_eq!(m.copy(base, base + 15, 2), Err(Side::Src));
-        m.copy(base + 1, base, 4).unwrap();
-        assert_eq!(m.load(base + 1, 4), Some(0x0002_0304));
-        let o = m.map_owned(2, vec![7u8; 4]);
-        assert_eq!(m.load(2 << ADDR_BITS, 4), Some(0x0707_0707));
-        m.zero(o);
-        assert_eq!(m.load(2 << ADDR_BITS, 4), Some(0));
-        drop(m);
+        {
+            let m = regions.view();
+            assert!(m.load(base + 12, 4).is_some());
+            assert!(m.load(base + 13, 4).is_none());
+            assert!(m.load(base.wrapping_sub(4), 4).is_none());
+            assert!(m.load(3 << ADDR_BITS, 1).is_none());
+            assert!(m.fill(base + 8, 0, u64::MAX - 4).is_none());
+            m.store(base + 3, 4, 0xdead_beef).unwrap();
+            assert_eq!(m.load(base + 3, 4), Some(0xdead_beef));
+            m.store(base, 3, 0x0102_0304).unwrap();
+            assert_eq!(m.load(base, 3), Some(0x02_0304));
+            assert_eq!(m.copy(base + 15, base, 2), Err(Side::Dst));
+            assert_eq!(m.copy(base, base + 15, 2), Err(Side::Src));
+            m.copy(base + 1, base, 4).unwrap();
+            assert_eq!(m.load(base + 1, 4), Some(0x0002_0304));
+            assert_eq!(m.load(2 << ADDR_BITS, 4), Some(0x0707_0707));
+        }
+        regions.zero(o);
+        assert_eq!(regions.view().load(2 << ADDR_BITS, 4), Some(0));
+        assert_eq!(regions.len_of(1), 16);
+        drop(regions);
         assert_eq!(a[1..5], [4, 3, 2, 0]);
     }
 }

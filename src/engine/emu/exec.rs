@@ -15,6 +15,7 @@
 
 use super::decode::*;
 use super::memory::{ADDR_BITS, MAX_REGIONS, OFF_MASK};
+use crate::regfile::{RegFile, Regs};
 use crate::regions::{Owned, Regions, Side};
 use super::policy::{self, Warp};
 use super::trace::Trace;
@@ -98,10 +99,12 @@ macro_rules! lanes {
 
 /// Register `$s` (an offset, slot × width) of lane `$l` in the warp's
 /// register file `$r`. A validated [`Program`] keeps every offset's leaves
-/// below `nslots × width`, the file's length, so the index check never fails.
+/// below `nslots × width`, the length the file was made with; the file
+/// (`crate::regfile`) indexes without a bounds check and stays in bounds for
+/// any offset and lane.
 macro_rules! reg {
     ($r:ident, $s:expr, $l:expr) => {
-        $r[$s as usize + $l]
+        $r[($s as u32, $l)]
     };
 }
 
@@ -358,7 +361,7 @@ fn get_bits(buf: &[u64; 16], pos: usize, bits: usize) -> u64 {
 
 /// Phi copies of `edge` for the lanes in `m`.
 #[inline(always)]
-fn copy_edge(edge: &Edge, m: u64, full: u64, w: usize, r: &mut [u64], temps: R) {
+fn copy_edge(edge: &Edge, m: u64, full: u64, w: usize, r: &mut Regs<'_>, temps: R) {
     if edge.copies.is_empty() {
         return;
     }
@@ -451,12 +454,12 @@ impl<'a> Machine<'a> {
             .then(|| mem.map_owned_split(p.first_private_region() as usize, items as usize, p.private_bytes() as usize));
 
         // Registers: constants and arguments once; builtins per work-group.
-        let mut template = vec![0u64; p.nslots() as usize * w];
+        let mut template = RegFile::new(p.nslots() as usize * w);
         for &(slot, v) in p.consts() {
-            template[slot as usize * w..][..w].fill(v);
+            template.fill(slot as usize * w, w, v);
         }
         for (ps, v) in p.params().iter().zip(param_values) {
-            template[ps.slot as usize * w..][..w].fill(v);
+            template.fill(ps.slot as usize * w, w, v);
         }
         let nwarps = items.div_ceil(w as u64);
         let warps = (0..nwarps)
@@ -693,9 +696,11 @@ impl<'a> Machine<'a> {
     #[allow(clippy::needless_range_loop)]
     fn exec(&mut self, warp: &mut Warp, i: usize) -> Result<Ev, Fault> {
         let p = self.p;
-        let w = self.w;
+        // At most 64 (`Program::validate`); saying so lets the compiler drop the
+        // register file's lane mask.
+        let w = self.w.min(crate::regfile::LANES);
         let full = self.full;
-        let mem = &mut self.mem;
+        let mem = self.mem.view();
         let targets = &mut self.targets;
         let mut trace = self.trace.as_deref_mut();
         let issued = self.c.warp_instructions;
@@ -708,7 +713,7 @@ impl<'a> Machine<'a> {
         let insts = &p.insts()[..];
         let edges = &p.edges()[..];
         let temps = p.temps();
-        let r: &mut [u64] = &mut warp.regs;
+        let mut r: Regs<'_> = warp.regs.view();
         let mut pc = entry.pc;
         let mut n: u64 = 0;
         let mut checks: u64 = 0;
@@ -746,7 +751,7 @@ impl<'a> Machine<'a> {
         macro_rules! take_edge {
             ($e:expr, $m:expr) => {{
                 let edge = &edges[$e as usize];
-                copy_edge(edge, $m, full, w, r, temps);
+                copy_edge(edge, $m, full, w, &mut r, temps);
                 edge.pc
             }};
         }
