@@ -254,13 +254,13 @@ mod tests {
             assert_eq!(m.copy(base + 15, base, 2), Err(Side::Dst));
             assert_eq!(m.copy(base, base + 15, 2), Err(Side::Src));
             m.copy(base + 1, base, 4).unwrap();
-            assert_eq!(m.load(base + 1, 4), Some(0x0002_0304));
+            assert_eq!(m.load(base + 1, 4), Some(0xef02_0304)); // byte 3 is 0xef from the first store
             assert_eq!(m.load(2 << ADDR_BITS, 4), Some(0x0707_0707));
         }
         regions.zero(o);
         assert_eq!(regions.view().load(2 << ADDR_BITS, 4), Some(0));
         assert_eq!(regions.len_of(1), 16);
         drop(regions);
-        assert_eq!(a[1..5], [4, 3, 2, 0]);
+        assert_eq!(a[1..5], [4, 3, 2, 0xef]);
     }
 }
