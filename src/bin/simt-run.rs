@@ -284,7 +284,7 @@ fn run_emu(
         },
     )?;
     let p = &k.program;
-    LocalLayout::for_args(p.static_local_bytes, args).check_limit(kernel, opts.local_mem_limit)?;
+    LocalLayout::for_args(p.static_local_bytes(), args).check_limit(kernel, opts.local_mem_limit)?;
     let grid = launch.grid;
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     let mut last = None;
@@ -303,14 +303,14 @@ fn run_emu(
     details.insert("policy".into(), opts.policy.name().into());
     details.insert("warp_width".into(), opts.warp_width.into());
     details.insert("warps_per_group".into(), grid.items_per_group().div_ceil(opts.warp_width as u64).into());
-    details.insert("registers_per_lane".into(), p.nslots.into());
-    details.insert("instructions".into(), p.insts.len().into());
-    details.insert("private_bytes_per_item".into(), p.private_bytes.into());
-    details.insert("static_local_bytes".into(), p.static_local_bytes.into());
-    details.insert("local_mem_bytes".into(), LocalLayout::for_args(p.static_local_bytes, args).total.into());
-    details.insert("barriers".into(), p.barrier_names.len().into());
-    details.insert("convergence_markers".into(), p.explicit_markers.into());
-    details.insert("check_blocks".into(), p.blocks.iter().filter(|b| b.check).count().into());
+    details.insert("registers_per_lane".into(), p.nslots().into());
+    details.insert("instructions".into(), p.insts().len().into());
+    details.insert("private_bytes_per_item".into(), p.private_bytes().into());
+    details.insert("static_local_bytes".into(), p.static_local_bytes().into());
+    details.insert("local_mem_bytes".into(), LocalLayout::for_args(p.static_local_bytes(), args).total.into());
+    details.insert("barriers".into(), p.barrier_names().len().into());
+    details.insert("convergence_markers".into(), p.explicit_markers().into());
+    details.insert("check_blocks".into(), p.blocks().iter().filter(|b| b.check).count().into());
     let stats = RunStats {
         engine: Engine::Emu.name().into(),
         kernel: kernel.into(),

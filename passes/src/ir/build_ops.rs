@@ -131,19 +131,9 @@ impl<'ctx> Ty<'ctx> {
         unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(module.as_mut_ptr()), self.raw) }
     }
 
-    /// The printed type (`ptr addrspace(1)`, `target("spirv.Image", …)`).
-    pub fn print(self) -> String {
-        // SAFETY: `raw` is a live type.
-        unsafe { super::print_type(self.raw) }
-    }
 }
 
 impl<'ctx> Value<'ctx> {
-
-    pub fn is_function(self) -> bool {
-        // SAFETY: `raw` is a live value.
-        unsafe { !LLVMIsAFunction(self.raw()).is_null() }
-    }
 
     /// The operands of a call site that are its arguments.
     pub fn call_args(self) -> Vec<Value<'ctx>> {

@@ -34,6 +34,13 @@ impl<'ctx> Ty<'ctx> {
         self.raw
     }
 
+    /// # Safety
+    /// `raw` must be a live type of a context that lives for `'ctx` (for
+    /// the ir layer's own modules, e.g. `types.rs`).
+    pub(super) unsafe fn from_raw(raw: LLVMTypeRef) -> Ty<'ctx> {
+        Ty { raw, _ctx: PhantomData }
+    }
+
     pub fn kind(self) -> LLVMTypeKind {
         // SAFETY: `raw` is a live type (type invariant).
         unsafe { LLVMGetTypeKind(self.raw) }
@@ -74,13 +81,6 @@ impl<'ctx> Ty<'ctx> {
 }
 
 impl<'ctx> Ty<'ctx> {
-    /// For the other files of `ir/` that make types.
-    ///
-    /// # Safety
-    /// `raw` must be a live type of a context that lives for `'ctx`.
-    pub(super) unsafe fn from_raw(raw: LLVMTypeRef) -> Ty<'ctx> {
-        Ty { raw, _ctx: PhantomData }
-    }
 }
 
 /// Copies a value's name out of LLVM (empty for unnamed values).

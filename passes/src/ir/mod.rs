@@ -23,21 +23,26 @@
 //!   `build_ops`: more types, constants and builder operations.
 //! - [`globals`]: functions, declarations, global variables.
 //! - [`link`]: parsing into a context, linking, emptying a module, LLVM's passes.
+//! - `types`, `consts`, `inspect`: walking types and layouts, reading
+//!   constants and globals, and what instructions say beyond their operands.
 
 pub mod block;
 mod bridge;
-pub mod calls;
 mod build;
-mod clone;
-mod function;
-mod loop_metadata;
 mod build_ops;
+pub mod calls;
+mod clone;
+mod consts;
 mod edit;
+mod function;
 pub mod globals;
+mod inspect;
 pub mod link;
+mod loop_metadata;
 pub mod metadata;
 mod module;
 mod names;
+mod types;
 pub mod value;
 
 pub use bridge::pointer_address_space;
@@ -48,6 +53,7 @@ pub use function::run_passes;
 pub use loop_metadata::AccessGroup;
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
+pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
 pub use module::*;
 pub use names::*;

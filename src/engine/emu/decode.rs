@@ -25,18 +25,17 @@
 
 use super::memory::ADDR_BITS;
 use crate::launch::Policy;
+use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::target::*;
+use inkwell::targets::TargetData;
+use inkwell::values::FunctionValue;
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use simt_passes::analysis::dominators::DomTree;
 use simt_passes::analysis::loops::LoopInfo;
 use simt_passes::analysis::post_dominators::PostDomTree;
 use simt_passes::cfg::BlockId;
 use simt_passes::function_cfg::FunctionCfg;
-use simt_passes::ir::{called_function_name, print_value, SlotNames};
+use simt_passes::ir::{global_variables, instructions, named_metadata, parameters, Inst as IrInst, MdOperand, SlotNames, Ty, Value};
 use simt_passes::kernel_model::{builtin_of, Builtin};
 use std::collections::{HashMap, HashSet};
 
@@ -340,44 +339,321 @@ pub struct GlobalData {
 }
 
 /// The decoded kernel.
+///
+/// Built only by [`decode`], which checks it with [`Program::validate`]
+/// before handing it out; its fields are private, so the invariant that
+/// check establishes holds for every `Program` the interpreter sees:
+///
+/// - `1 <= width <= 64`, and `nslots × width` fits a `u32`;
+/// - every register operand `R` of every instruction, edge copy, constant,
+///   parameter and builtin is a slot offset (a multiple of `width`) whose
+///   leaves (`n` of them for multi-leaf operands) lie below `nslots × width`,
+///   and so do the temporaries of every edge copied through them;
+/// - every edge index in a branch is below `edges.len()`, every edge's
+///   blocks below `blocks.len()` and its PC below `insts.len()`; every
+///   block's first PC and post-dominator PC (or [`EXIT_PC`]) too;
+/// - `inst_text` and `inst_block` have one entry per instruction, each in
+///   range; barrier ids are below `barrier_names.len()`;
+/// - the regions are laid out as documented: parameters `1..=n`, local
+///   memory `n + 1`, globals between it and `first_private_region`.
+///
+/// The interpreter relies on the register bounds for its register file
+/// (`exec.rs`), and reports a broken one as an emulator error otherwise.
 #[derive(Debug)]
 pub struct Program {
-    pub kernel: String,
-    pub policy: Policy,
-    pub width: u32,
-    pub insts: Vec<Inst>,
+    kernel: String,
+    policy: Policy,
+    width: u32,
+    insts: Vec<Inst>,
     /// Per instruction: index into `texts`, the IR it came from.
-    pub inst_text: Vec<u32>,
-    pub texts: Vec<String>,
+    inst_text: Vec<u32>,
+    texts: Vec<String>,
     /// Per instruction: its block.
-    pub inst_block: Vec<u32>,
-    pub blocks: Vec<BlockInfo>,
-    pub edges: Vec<Edge>,
-    pub nslots: u32,
+    inst_block: Vec<u32>,
+    blocks: Vec<BlockInfo>,
+    edges: Vec<Edge>,
+    nslots: u32,
     /// First of the temporaries used by parallel phi copies.
-    pub temps: R,
-    pub consts: Vec<(u32, u64)>,
-    pub params: Vec<ParamSlot>,
-    pub specials: Vec<Special>,
+    temps: R,
+    consts: Vec<(u32, u64)>,
+    params: Vec<ParamSlot>,
+    specials: Vec<Special>,
     /// Bytes of private memory per work-item (its allocas).
-    pub private_bytes: u64,
+    private_bytes: u64,
     /// Bytes of the kernel's own local (`__local`, `__shared__`) variables.
-    pub static_local_bytes: u64,
-    pub globals: Vec<GlobalData>,
+    static_local_bytes: u64,
+    globals: Vec<GlobalData>,
     /// Per barrier id: how errors name it.
-    pub barrier_names: Vec<String>,
+    barrier_names: Vec<String>,
     /// Convergence markers found in the IR (markers policy); 0 means the
     /// implicit check points were used.
-    pub explicit_markers: usize,
+    explicit_markers: usize,
     /// Regions: the parameters are 1..=n, then local memory, the globals,
     /// then one private region per work-item.
-    pub local_region: u32,
-    pub first_private_region: u32,
+    local_region: u32,
+    first_private_region: u32,
     /// `simt-check-uniformity`'s table: per check id, "kernel", "value", "use".
-    pub checks: Vec<[String; 3]>,
+    checks: Vec<[String; 3]>,
 }
 
 impl Program {
+    /// Checks the invariant documented on [`Program`].
+    fn validate(&self) -> Result<(), String> {
+        let bad = |what: String| Err(format!("internal error: the decoded program is inconsistent: {what}"));
+        let w = self.width;
+        if !(1..=64).contains(&w) {
+            return bad(format!("warp width {w}"));
+        }
+        let Some(total) = self.nslots.checked_mul(w) else { return bad(format!("{} slots of width {w}", self.nslots)) };
+        // `n` leaves starting at register offset `r`.
+        let regs = |r: R, n: u64, what: &str| -> Result<(), String> {
+            if r % w != 0 || (r as u64) + n * (w as u64) > total as u64 {
+                return bad(format!("{what}: register offset {r} with {n} leaves outside {total} registers"));
+            }
+            Ok(())
+        };
+        let slot = |s: u32, what: &str| regs(s.wrapping_mul(w), 1, what).and(if s < self.nslots { Ok(()) } else { bad(format!("{what}: slot {s}")) });
+        let edge = |e: u32| if (e as usize) < self.edges.len() { Ok(()) } else { bad(format!("edge {e} of {}", self.edges.len())) };
+        let pc_ok = |pc: u32| (pc as usize) < self.insts.len();
+        if self.inst_text.len() != self.insts.len() || self.inst_block.len() != self.insts.len() {
+            return bad("per-instruction tables of another length".into());
+        }
+        for (pc, inst) in self.insts.iter().enumerate() {
+            let what = format!("instruction {pc} ({inst:?})");
+            let r1 = |r: R| regs(r, 1, &what);
+            match *inst {
+                Inst::IBin { d, a, b, .. } | Inst::FBin { d, a, b, .. } | Inst::ICmp { d, a, b, .. } | Inst::FCmp { d, a, b, .. } | Inst::Powi { d, a, b, .. } => {
+                    r1(d)?;
+                    r1(a)?;
+                    r1(b)?;
+                }
+                Inst::Fsh { d, a, b, c, .. } | Inst::Fma { d, a, b, c, .. } => {
+                    r1(d)?;
+                    r1(a)?;
+                    r1(b)?;
+                    r1(c)?;
+                }
+                Inst::IUn { d, a, .. } | Inst::FUn { d, a, .. } | Inst::Cast { d, a, .. } | Inst::Mov { d, a } => {
+                    r1(d)?;
+                    r1(a)?;
+                }
+                Inst::Select { d, c, a, b } => {
+                    r1(d)?;
+                    r1(c)?;
+                    r1(a)?;
+                    r1(b)?;
+                }
+                Inst::Gep0 { d, base, .. } => {
+                    r1(d)?;
+                    r1(base)?;
+                }
+                Inst::Gep1 { d, base, idx, .. } => {
+                    r1(d)?;
+                    r1(base)?;
+                    r1(idx)?;
+                }
+                Inst::Gep { d, base, ref idx, .. } => {
+                    r1(d)?;
+                    r1(base)?;
+                    for &(r, _, _) in idx.iter() {
+                        r1(r)?;
+                    }
+                }
+                Inst::Load { d, p, .. } => {
+                    r1(d)?;
+                    r1(p)?;
+                }
+                Inst::Store { v, p, .. } => {
+                    r1(v)?;
+                    r1(p)?;
+                }
+                Inst::Alloca { d, .. } => r1(d)?,
+                Inst::Rmw { d, p, v, .. } => {
+                    r1(d)?;
+                    r1(p)?;
+                    r1(v)?;
+                }
+                Inst::CmpXchg { d, ok, p, cmp, new, .. } => {
+                    r1(d)?;
+                    r1(ok)?;
+                    r1(p)?;
+                    r1(cmp)?;
+                    r1(new)?;
+                }
+                Inst::Memcpy { dst, src, n } => {
+                    r1(dst)?;
+                    r1(src)?;
+                    r1(n)?;
+                }
+                Inst::Memset { dst, v, n } => {
+                    r1(dst)?;
+                    r1(v)?;
+                    r1(n)?;
+                }
+                Inst::ExtractDyn { d, base, n, idx, .. } => {
+                    r1(d)?;
+                    regs(base, n as u64, &what)?;
+                    r1(idx)?;
+                }
+                Inst::InsertDyn { d, n, v, idx, .. } => {
+                    regs(d, n as u64, &what)?;
+                    r1(v)?;
+                    r1(idx)?;
+                }
+                Inst::Repack { d, ref dl, s, ref sl } => {
+                    regs(d, dl.len() as u64, &what)?;
+                    regs(s, sl.len() as u64, &what)?;
+                }
+                Inst::Barrier { id } => {
+                    if id as usize >= self.barrier_names.len() {
+                        return bad(format!("{what}: barrier {id}"));
+                    }
+                }
+                Inst::CheckUniform { a, n, .. } => regs(a, n as u64, &what)?,
+                Inst::Br { e } => edge(e)?,
+                Inst::CondBr { c, t, f } => {
+                    r1(c)?;
+                    edge(t)?;
+                    edge(f)?;
+                }
+                Inst::Switch { v, ref cases, default } => {
+                    r1(v)?;
+                    edge(default)?;
+                    for &(_, e) in cases.iter() {
+                        edge(e)?;
+                    }
+                }
+                Inst::Converge | Inst::Trap | Inst::Ret | Inst::Unreachable => {}
+            }
+            if self.inst_text[pc] as usize >= self.texts.len() || self.inst_block[pc] as usize >= self.blocks.len() {
+                return bad(format!("{what}: text or block out of range"));
+            }
+        }
+        for (k, e) in self.edges.iter().enumerate() {
+            if e.from as usize >= self.blocks.len() || e.to as usize >= self.blocks.len() || !pc_ok(e.pc) {
+                return bad(format!("edge {k}: blocks {} -> {}, PC {}", e.from, e.to, e.pc));
+            }
+            for &(d, s) in e.copies.iter() {
+                regs(d, 1, "phi copy")?;
+                regs(s, 1, "phi copy")?;
+            }
+            if e.via_temps {
+                regs(self.temps, e.copies.len() as u64, "phi copy temporaries")?;
+            }
+        }
+        for (k, b) in self.blocks.iter().enumerate() {
+            if !pc_ok(b.first) || !(b.ipdom_pc == EXIT_PC || pc_ok(b.ipdom_pc)) {
+                return bad(format!("block {k}: first PC {}, post-dominator PC {}", b.first, b.ipdom_pc));
+            }
+        }
+        for &(s, _) in &self.consts {
+            slot(s, "constant")?;
+        }
+        for ps in &self.params {
+            slot(ps.slot, "parameter")?;
+        }
+        for sp in &self.specials {
+            slot(sp.slot, "builtin")?;
+        }
+        if self.local_region as usize != self.params.len() + 1 || self.first_private_region < self.local_region + 1 {
+            return bad(format!("regions: local {}, first private {}", self.local_region, self.first_private_region));
+        }
+        for g in &self.globals {
+            if g.region <= self.local_region || g.region >= self.first_private_region {
+                return bad(format!("global @{} in region {}", g.name, g.region));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn kernel(&self) -> &str {
+        &self.kernel
+    }
+
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn insts(&self) -> &[Inst] {
+        &self.insts
+    }
+
+    pub fn inst_text(&self) -> &[u32] {
+        &self.inst_text
+    }
+
+    pub fn texts(&self) -> &[String] {
+        &self.texts
+    }
+
+    pub fn inst_block(&self) -> &[u32] {
+        &self.inst_block
+    }
+
+    pub fn blocks(&self) -> &[BlockInfo] {
+        &self.blocks
+    }
+
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    pub fn nslots(&self) -> u32 {
+        self.nslots
+    }
+
+    pub fn temps(&self) -> R {
+        self.temps
+    }
+
+    pub fn consts(&self) -> &[(u32, u64)] {
+        &self.consts
+    }
+
+    pub fn params(&self) -> &[ParamSlot] {
+        &self.params
+    }
+
+    pub fn specials(&self) -> &[Special] {
+        &self.specials
+    }
+
+    pub fn private_bytes(&self) -> u64 {
+        self.private_bytes
+    }
+
+    pub fn static_local_bytes(&self) -> u64 {
+        self.static_local_bytes
+    }
+
+    pub fn globals(&self) -> &[GlobalData] {
+        &self.globals
+    }
+
+    pub fn barrier_names(&self) -> &[String] {
+        &self.barrier_names
+    }
+
+    pub fn explicit_markers(&self) -> usize {
+        self.explicit_markers
+    }
+
+    pub fn local_region(&self) -> u32 {
+        self.local_region
+    }
+
+    pub fn first_private_region(&self) -> u32 {
+        self.first_private_region
+    }
+
+    pub fn checks(&self) -> &[[String; 3]] {
+        &self.checks
+    }
+
     pub fn text_of(&self, pc: u32) -> &str {
         self.inst_text.get(pc as usize).and_then(|&t| self.texts.get(t as usize)).map_or("?", String::as_str)
     }
@@ -387,35 +663,16 @@ impl Program {
 /// kernel, the value and the use, as IR text.
 fn check_table(module: &Module<'_>) -> Vec<[String; 3]> {
     use simt_passes::transform::check_uniformity::CHECK_TABLE;
-    let name = std::ffi::CString::new(CHECK_TABLE).expect("no NUL");
-    unsafe {
-        let m = module.as_mut_ptr();
-        let n = LLVMGetNamedMetadataNumOperands(m, name.as_ptr());
-        if n == 0 {
-            return Vec::new();
-        }
-        let mut nodes = vec![std::ptr::null_mut(); n as usize];
-        LLVMGetNamedMetadataOperands(m, name.as_ptr(), nodes.as_mut_ptr());
-        nodes
-            .into_iter()
-            .map(|node| {
-                let count = LLVMGetMDNodeNumOperands(node) as usize;
-                let mut ops = vec![std::ptr::null_mut(); count];
-                LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
-                let text = |k: usize| {
-                    let op = ops.get(k).copied().unwrap_or(std::ptr::null_mut());
-                    let mut len = 0u32;
-                    let p = if op.is_null() { std::ptr::null() } else { LLVMGetMDString(op, &mut len) };
-                    if p.is_null() {
-                        String::from("?")
-                    } else {
-                        String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize)).into_owned()
-                    }
-                };
-                [text(0), text(1), text(2)]
-            })
-            .collect()
-    }
+    named_metadata(module, CHECK_TABLE)
+        .into_iter()
+        .map(|ops| {
+            let text = |k: usize| match ops.get(k) {
+                Some(MdOperand::String(s)) => s.clone(),
+                _ => String::from("?"),
+            };
+            [text(0), text(1), text(2)]
+        })
+        .collect()
 }
 
 /// The address of byte `off` of region `r`.
@@ -428,14 +685,14 @@ pub type DResult<T> = Result<T, String>;
 /// A variable GEP index: (register, scale in bytes, index bits).
 type GepTerm = (R, i64, u8);
 
-struct Dec {
-    td: LLVMTargetDataRef,
+struct Dec<'ctx> {
+    td: TargetData,
     w: u32,
     nslots: u32,
-    vals: HashMap<LLVMValueRef, (u32, u32)>,
+    vals: HashMap<Value<'ctx>, (u32, u32)>,
     consts: Vec<(u32, u64)>,
     const_slots: HashMap<Vec<u64>, (u32, u32)>,
-    globals: HashMap<LLVMValueRef, u64>,
+    globals: HashMap<Value<'ctx>, u64>,
     insts: Vec<Inst>,
     inst_text: Vec<u32>,
     inst_block: Vec<u32>,
@@ -444,26 +701,15 @@ struct Dec {
     cur_block: u32,
     edges: Vec<Edge>,
     edge_index: HashMap<(u32, u32), u32>,
-    block_index: HashMap<LLVMBasicBlockRef, u32>,
+    block_index: HashMap<BasicBlock<'ctx>, u32>,
     private_bytes: u64,
     barrier_names: Vec<String>,
     specials: Vec<Special>,
-    special_insts: HashSet<LLVMValueRef>,
+    special_insts: HashSet<IrInst<'ctx>>,
     names: SlotNames,
     /// The phis of each block, for the copies of the edges into it.
-    block_phis: Vec<Vec<LLVMValueRef>>,
-    block_refs: Vec<LLVMBasicBlockRef>,
-}
-
-unsafe fn type_kind(t: LLVMTypeRef) -> LLVMTypeKind {
-    LLVMGetTypeKind(t)
-}
-
-unsafe fn type_string(t: LLVMTypeRef) -> String {
-    let p = LLVMPrintTypeToString(t);
-    let s = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
-    LLVMDisposeMessage(p);
-    s
+    block_phis: Vec<Vec<IrInst<'ctx>>>,
+    block_refs: Vec<BasicBlock<'ctx>>,
 }
 
 fn mask(bits: u32) -> u64 {
@@ -482,18 +728,6 @@ fn sext(x: u64, bits: u32) -> i64 {
     }
 }
 
-fn value_name(v: LLVMValueRef) -> String {
-    unsafe {
-        let mut len = 0usize;
-        let p = LLVMGetValueName2(v, &mut len);
-        if p.is_null() {
-            String::new()
-        } else {
-            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
-        }
-    }
-}
-
 /// What [`decode`] works on.
 pub struct DecodeInput<'m, 'ctx> {
     pub module: &'m Module<'ctx>,
@@ -506,9 +740,9 @@ pub struct DecodeInput<'m, 'ctx> {
 pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
     let DecodeInput { module, function, width, policy } = input;
     let kernel = simt_passes::ir::function_name(function);
-    unsafe {
-        let td = LLVMGetModuleDataLayout(module.as_mut_ptr());
-        let f = function.as_value_ref();
+    {
+        let layout = module.get_data_layout();
+        let td = TargetData::create(layout.as_str().to_str().map_err(|_| "the module's data layout is not UTF-8".to_string())?);
         let fcfg = FunctionCfg::new(function);
         let names = SlotNames::new(function);
         let mut d = Dec {
@@ -536,7 +770,8 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             block_phis: Vec::new(),
             block_refs: Vec::new(),
         };
-        let nparams = LLVMCountParams(f);
+        let kernel_params = parameters(function);
+        let nparams = kernel_params.len() as u32;
         let local_region = 1 + nparams;
 
         // Module-scope variables: local ones get offsets in local memory,
@@ -544,13 +779,15 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
         let mut static_local: u64 = 0;
         let mut globals = Vec::new();
         let mut next_region = local_region + 1;
-        let mut g = LLVMGetFirstGlobal(module.as_mut_ptr());
-        while !g.is_null() {
-            let vty = LLVMGlobalGetValueType(g);
-            let name = value_name(g);
-            let aspace = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
-            let size = LLVMABISizeOfType(td, vty);
-            let align = (LLVMGetAlignment(g) as u64).max(LLVMABIAlignmentOfType(td, vty) as u64).max(1);
+        for g in global_variables(module) {
+            let vty = g.global_value_type();
+            let name = g.name();
+            let aspace = g.ty().ptr_address_space();
+            if !vty.is_sized() {
+                return Err(format!("global @{name} has the unsized type {}", vty.print()));
+            }
+            let size = vty.alloc_size(&d.td);
+            let align = (g.alignment() as u64).max(vty.abi_align(&d.td)).max(1);
             if aspace == crate::kernel_sig::LOCAL_ADDRSPACE && name == simt_passes::transform::to_nvptx::DYNAMIC_SHARED_GLOBAL {
                 // simt-to-nvptx's dynamic shared memory: `__local` arguments
                 // are i32 offsets from it, and the launch passes each one's
@@ -562,26 +799,23 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
                 d.globals.insert(g, addr(local_region, static_local));
                 static_local += size;
             } else {
-                let init = LLVMGetInitializer(g);
                 let mut bytes = vec![0u8; size as usize];
-                if !init.is_null() && LLVMIsNull(init) == 0 && LLVMIsUndef(init) == 0 {
+                if let Some(init) = g.initializer().filter(|init| !init.is_null_value() && !init.is_undef_or_poison()) {
                     d.const_bytes(init, vty, &mut bytes, 0).map_err(|e| format!("initializer of @{name}: {e}"))?;
                 }
                 d.globals.insert(g, addr(next_region, 0));
                 globals.push(GlobalData { name, region: next_region, bytes });
                 next_region += 1;
             }
-            g = LLVMGetNextGlobal(g);
         }
         let first_private_region = next_region;
 
         // Parameters.
         let mut params = Vec::new();
-        for i in 0..nparams {
-            let p = LLVMGetParam(f, i);
-            let leaves = d.leaves(LLVMTypeOf(p))?;
+        for (i, &p) in kernel_params.iter().enumerate() {
+            let leaves = d.leaves(p.ty())?;
             if leaves.len() != 1 {
-                return Err(format!("parameter {i} has type {}, which the emulator cannot pass", type_string(LLVMTypeOf(p))));
+                return Err(format!("parameter {i} has type {}, which the emulator cannot pass", p.ty().print()));
             }
             let slot = d.alloc(1);
             d.vals.insert(p, (slot, 1));
@@ -591,35 +825,34 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
         // Blocks and result slots.
         let blocks = fcfg.blocks().to_vec();
         for (i, b) in blocks.iter().enumerate() {
-            d.block_index.insert(b.as_mut_ptr(), i as u32);
-            d.block_refs.push(b.as_mut_ptr());
+            d.block_index.insert(*b, i as u32);
+            d.block_refs.push(*b);
         }
         let mut explicit_markers = 0usize;
         for b in &blocks {
             let mut phis = Vec::new();
-            let mut i = LLVMGetFirstInstruction(b.as_mut_ptr());
-            while !i.is_null() {
-                if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMPHI {
+            for i in instructions(*b) {
+                if i.is_phi() {
                     phis.push(i);
                 }
-                if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMCall && called_function_name(i).as_deref() == Some(CONVERGE_MARKER) {
+                if i.opcode() == LLVMOpcode::LLVMCall && i.called_function_name().as_deref() == Some(CONVERGE_MARKER) {
                     explicit_markers += 1;
                 }
-                let ty = LLVMTypeOf(i);
-                if !matches!(type_kind(ty), LLVMTypeKind::LLVMVoidTypeKind | LLVMTypeKind::LLVMTokenTypeKind | LLVMTypeKind::LLVMMetadataTypeKind) {
+                let ty = i.ty();
+                if !matches!(ty.kind(), LLVMTypeKind::LLVMVoidTypeKind | LLVMTypeKind::LLVMTokenTypeKind | LLVMTypeKind::LLVMMetadataTypeKind) {
                     if let Some(special) = d.special_of(i)? {
                         let slot = d.alloc(1);
-                        d.vals.insert(i, (slot, 1));
-                        d.specials.push(Special { slot, what: special, bits: LLVMGetIntTypeWidth(ty) as u8 });
+                        d.vals.insert(i.value(), (slot, 1));
+                        // `special_of` checked the integer type.
+                        d.specials.push(Special { slot, what: special, bits: ty.int_width() as u8 });
                         d.special_insts.insert(i);
                     } else if let Ok(n) = d.nleaves(ty) {
                         let slot = d.alloc(n);
-                        d.vals.insert(i, (slot, n));
+                        d.vals.insert(i.value(), (slot, n));
                     }
                     // Types the emulator cannot hold are reported when the
                     // instruction is decoded.
                 }
-                i = LLVMGetNextInstruction(i);
             }
             d.block_phis.push(phis);
         }
@@ -663,13 +896,11 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
                 d.cur_text = d.text(format!("convergence check at the start of block {}", d.block_name(bi as u32)));
                 d.emit(Inst::Converge);
             }
-            let mut i = LLVMGetFirstInstruction(b.as_mut_ptr());
-            while !i.is_null() {
-                if LLVMGetInstructionOpcode(i) != LLVMOpcode::LLVMPHI {
-                    d.cur_text = d.text(print_value(i));
-                    d.inst(i, policy).map_err(|e| format!("{e} in '{}'", print_value(i)))?;
+            for i in instructions(*b) {
+                if !i.is_phi() {
+                    d.cur_text = d.text(i.value().print());
+                    d.inst(i, policy).map_err(|e| format!("{e} in '{}'", i.value().print()))?;
                 }
-                i = LLVMGetNextInstruction(i);
             }
         }
 
@@ -695,7 +926,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             return Err(format!("the kernel needs {} registers per lane, too many for the emulator", d.nslots));
         }
 
-        Ok(Program {
+        let program = Program {
             kernel: kernel.clone(),
             policy,
             width,
@@ -718,11 +949,13 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             local_region,
             first_private_region,
             checks: check_table(module),
-        })
+        };
+        program.validate()?;
+        Ok(program)
     }
 }
 
-impl Dec {
+impl<'ctx> Dec<'ctx> {
     fn alloc(&mut self, n: u32) -> u32 {
         let s = self.nslots;
         self.nslots += n;
@@ -739,8 +972,7 @@ impl Dec {
     }
 
     fn block_name(&self, b: u32) -> String {
-        let bb = self.block_refs[b as usize];
-        unsafe { self.names.of_value(LLVMBasicBlockAsValue(bb)).to_string() }
+        self.names.of_block(self.block_refs[b as usize]).to_string()
     }
 
     fn emit(&mut self, i: Inst) {
@@ -751,30 +983,38 @@ impl Dec {
 
     // ---------------------------------------------------------------- types
 
-    unsafe fn leaves(&self, ty: LLVMTypeRef) -> DResult<Vec<Leaf>> {
+    fn leaves(&self, ty: Ty<'ctx>) -> DResult<Vec<Leaf>> {
         let mut out = Vec::new();
         self.leaves_into(ty, 0, &mut out)?;
         Ok(out)
     }
 
-    unsafe fn nleaves(&self, ty: LLVMTypeRef) -> DResult<u32> {
-        Ok(match type_kind(ty) {
+    /// The allocation size of `ty`, an error for unsized types.
+    fn size_of(&self, ty: Ty<'ctx>) -> DResult<u64> {
+        if !ty.is_sized() {
+            return Err(format!("values of type {} are not supported", ty.print()));
+        }
+        Ok(ty.alloc_size(&self.td))
+    }
+
+    fn nleaves(&self, ty: Ty<'ctx>) -> DResult<u32> {
+        Ok(match ty.kind() {
             LLVMTypeKind::LLVMStructTypeKind => {
                 let mut n = 0;
-                for i in 0..LLVMCountStructElementTypes(ty) {
-                    n += self.nleaves(LLVMStructGetTypeAtIndex(ty, i))?;
+                for f in ty.struct_fields() {
+                    n += self.nleaves(f)?;
                 }
                 n
             }
             LLVMTypeKind::LLVMArrayTypeKind => {
-                let len = LLVMGetArrayLength2(ty);
-                let n = self.nleaves(LLVMGetElementType(ty))? as u64 * len;
+                let len = ty.array_len();
+                let n = self.nleaves(ty.element_type())? as u64 * len;
                 if n > 1 << 16 {
-                    return Err(format!("a value of type {} is too large to hold in registers", type_string(ty)));
+                    return Err(format!("a value of type {} is too large to hold in registers", ty.print()));
                 }
                 n as u32
             }
-            LLVMTypeKind::LLVMVectorTypeKind => LLVMGetVectorSize(ty) * self.nleaves(LLVMGetElementType(ty))?,
+            LLVMTypeKind::LLVMVectorTypeKind => ty.vector_len() * self.nleaves(ty.element_type())?,
             _ => {
                 self.scalar(ty)?;
                 1
@@ -782,58 +1022,62 @@ impl Dec {
         })
     }
 
-    unsafe fn scalar(&self, ty: LLVMTypeRef) -> DResult<Sk> {
-        match type_kind(ty) {
+    fn scalar(&self, ty: Ty<'ctx>) -> DResult<Sk> {
+        match ty.kind() {
             LLVMTypeKind::LLVMIntegerTypeKind => {
-                let w = LLVMGetIntTypeWidth(ty);
+                let w = ty.int_width();
                 if w > 64 {
-                    return Err(format!("integers wider than 64 bits ({}) are not supported", type_string(ty)));
+                    return Err(format!("integers wider than 64 bits ({}) are not supported", ty.print()));
                 }
                 Ok(Sk::I(w as u8))
             }
             LLVMTypeKind::LLVMFloatTypeKind => Ok(Sk::F32),
             LLVMTypeKind::LLVMDoubleTypeKind => Ok(Sk::F64),
             LLVMTypeKind::LLVMPointerTypeKind => {
-                let a = LLVMGetPointerAddressSpace(ty);
-                let size = LLVMPointerSizeForAS(self.td, a);
+                let a = ty.ptr_address_space();
+                let size = ty.pointer_size(&self.td);
                 // 32-bit shared pointers (NVPTX's `p3:32`, as simt-to-nvptx
                 // makes them) hold the same tagged address in a register:
                 // local memory is one region, so its offsets fit 32 bits and
                 // `ptrtoint … to i32` gives the shared address. Storing one
                 // to memory is refused in `mem_leaves`.
                 if size != 8 && !(size == 4 && a == crate::kernel_sig::LOCAL_ADDRSPACE) {
-                    return Err(format!("{size}-byte pointers ({}) are not supported (the emulator's addresses are 64-bit)", type_string(ty)));
+                    return Err(format!("{size}-byte pointers ({}) are not supported (the emulator's addresses are 64-bit)", ty.print()));
                 }
                 Ok(Sk::P)
             }
-            _ => Err(format!("values of type {} are not supported", type_string(ty))),
+            _ => Err(format!("values of type {} are not supported", ty.print())),
         }
     }
 
-    unsafe fn leaves_into(&self, ty: LLVMTypeRef, base: u64, out: &mut Vec<Leaf>) -> DResult<()> {
-        match type_kind(ty) {
+    fn leaves_into(&self, ty: Ty<'ctx>, base: u64, out: &mut Vec<Leaf>) -> DResult<()> {
+        match ty.kind() {
             LLVMTypeKind::LLVMStructTypeKind => {
-                for i in 0..LLVMCountStructElementTypes(ty) {
-                    let off = LLVMOffsetOfElement(self.td, ty, i);
-                    self.leaves_into(LLVMStructGetTypeAtIndex(ty, i), base + off, out)?;
+                let fields = ty.struct_fields();
+                if !fields.is_empty() && !ty.is_sized() {
+                    return Err(format!("values of type {} are not supported", ty.print()));
+                }
+                for (i, f) in fields.into_iter().enumerate() {
+                    let off = ty.field_offset(&self.td, i as u32);
+                    self.leaves_into(f, base + off, out)?;
                 }
             }
             LLVMTypeKind::LLVMArrayTypeKind => {
-                let e = LLVMGetElementType(ty);
-                let stride = LLVMABISizeOfType(self.td, e);
-                let len = LLVMGetArrayLength2(ty);
+                let e = ty.element_type();
+                let stride = self.size_of(e)?;
+                let len = ty.array_len();
                 if len.saturating_mul(self.nleaves(e)? as u64) > 1 << 24 {
-                    return Err(format!("type {} is too large", type_string(ty)));
+                    return Err(format!("type {} is too large", ty.print()));
                 }
                 for k in 0..len {
                     self.leaves_into(e, base + k * stride, out)?;
                 }
             }
             LLVMTypeKind::LLVMVectorTypeKind => {
-                let e = LLVMGetElementType(ty);
+                let e = ty.element_type();
                 let sk = self.scalar(e)?;
                 let bits = sk.bits() as u64;
-                for k in 0..LLVMGetVectorSize(ty) as u64 {
+                for k in 0..ty.vector_len() as u64 {
                     // Elements are packed; sub-byte ones cannot be addressed
                     // (memory access checks `off` via MemTy).
                     out.push(Leaf { off: base + k * bits / 8, sk });
@@ -857,15 +1101,15 @@ impl Dec {
         })
     }
 
-    unsafe fn mem_leaves(&self, ty: LLVMTypeRef) -> DResult<Vec<(Leaf, MemTy)>> {
-        let scalar = if type_kind(ty) == LLVMTypeKind::LLVMVectorTypeKind { LLVMGetElementType(ty) } else { ty };
-        if type_kind(scalar) == LLVMTypeKind::LLVMPointerTypeKind && LLVMPointerSizeForAS(self.td, LLVMGetPointerAddressSpace(scalar)) != 8 {
-            return Err(format!("loads and stores of 32-bit pointers ({}) are not supported", type_string(ty)));
+    fn mem_leaves(&self, ty: Ty<'ctx>) -> DResult<Vec<(Leaf, MemTy)>> {
+        let scalar = if ty.is_vector() { ty.element_type() } else { ty };
+        if scalar.is_pointer() && scalar.pointer_size(&self.td) != 8 {
+            return Err(format!("loads and stores of 32-bit pointers ({}) are not supported", ty.print()));
         }
-        if type_kind(ty) == LLVMTypeKind::LLVMVectorTypeKind {
-            let e = LLVMGetElementType(ty);
-            if type_kind(e) == LLVMTypeKind::LLVMIntegerTypeKind && !LLVMGetIntTypeWidth(e).is_multiple_of(8) {
-                return Err(format!("memory access to {} (elements smaller than a byte) is not supported", type_string(ty)));
+        if ty.is_vector() {
+            let e = ty.element_type();
+            if e.is_integer() && !e.int_width().is_multiple_of(8) {
+                return Err(format!("memory access to {} (elements smaller than a byte) is not supported", ty.print()));
             }
         }
         self.leaves(ty)?.into_iter().map(|l| Ok((l, Self::memty(l.sk)?))).collect()
@@ -874,15 +1118,15 @@ impl Dec {
     // ---------------------------------------------------------------- values
 
     /// The slots of value `v` (an argument, instruction or constant).
-    unsafe fn val(&mut self, v: LLVMValueRef) -> DResult<(R, u32)> {
+    fn val(&mut self, v: Value<'ctx>) -> DResult<(R, u32)> {
         if let Some(&(s, n)) = self.vals.get(&v) {
             return Ok((self.r(s), n));
         }
-        if LLVMIsConstant(v) == 0 {
-            if !LLVMIsAInstruction(v).is_null() {
-                return Err(format!("operand '{}' has a type the emulator cannot hold", print_value(v)));
+        if !v.is_constant() {
+            if v.as_inst().is_some() {
+                return Err(format!("operand '{}' has a type the emulator cannot hold", v.print()));
             }
-            return Err(format!("unsupported operand '{}'", print_value(v)));
+            return Err(format!("unsupported operand '{}'", v.print()));
         }
         let vals = self.const_leaves(v)?;
         let n = vals.len() as u32;
@@ -898,15 +1142,15 @@ impl Dec {
     }
 
     /// A scalar operand's slot.
-    unsafe fn val1(&mut self, v: LLVMValueRef) -> DResult<R> {
+    fn val1(&mut self, v: Value<'ctx>) -> DResult<R> {
         let (r, n) = self.val(v)?;
         if n != 1 {
-            return Err(format!("expected a scalar operand, got '{}'", print_value(v)));
+            return Err(format!("expected a scalar operand, got '{}'", v.print()));
         }
         Ok(r)
     }
 
-    unsafe fn const_slot(&mut self, x: u64) -> R {
+    fn const_slot(&mut self, x: u64) -> R {
         let key = vec![x];
         if let Some(&(s, _)) = self.const_slots.get(&key) {
             return self.r(s);
@@ -918,84 +1162,89 @@ impl Dec {
     }
 
     /// The leaf values of constant `c`.
-    unsafe fn const_leaves(&self, c: LLVMValueRef) -> DResult<Vec<u64>> {
-        let ty = LLVMTypeOf(c);
+    fn const_leaves(&self, c: Value<'ctx>) -> DResult<Vec<u64>> {
+        let ty = c.ty();
         let n = self.nleaves(ty)? as usize;
-        if LLVMIsUndef(c) != 0 || LLVMIsPoison(c) != 0 || !LLVMIsAConstantAggregateZero(c).is_null() || !LLVMIsAConstantPointerNull(c).is_null() {
+        if c.is_undef_or_poison() || c.is_constant_aggregate_zero() || c.is_constant_pointer_null() {
             return Ok(vec![0; n]);
         }
-        if !LLVMIsAConstantInt(c).is_null() {
-            let bits = LLVMGetIntTypeWidth(ty);
-            if bits > 64 {
-                return Err("integer constants wider than 64 bits are not supported".into());
+        if c.is_constant_int() {
+            if !ty.is_integer() {
+                return Err(format!("constants of type {} are not supported", ty.print()));
             }
-            return Ok(vec![LLVMConstIntGetZExtValue(c) & mask(bits)]);
+            let bits = ty.int_width();
+            let Some(x) = c.const_u64().filter(|_| bits <= 64) else {
+                return Err("integer constants wider than 64 bits are not supported".into());
+            };
+            return Ok(vec![x & mask(bits)]);
         }
-        if !LLVMIsAConstantFP(c).is_null() {
-            let mut loses = 0;
-            let x = LLVMConstRealGetDouble(c, &mut loses);
-            return match type_kind(ty) {
+        if let Some(x) = c.const_f64() {
+            return match ty.kind() {
                 LLVMTypeKind::LLVMFloatTypeKind => Ok(vec![(x as f32).to_bits() as u64]),
                 LLVMTypeKind::LLVMDoubleTypeKind => Ok(vec![x.to_bits()]),
-                _ => Err(format!("constants of type {} are not supported", type_string(ty))),
+                _ => Err(format!("constants of type {} are not supported", ty.print())),
             };
         }
-        if !LLVMIsAGlobalValue(c).is_null() {
+        if c.is_global() {
             return match self.globals.get(&c) {
                 Some(&a) => Ok(vec![a]),
-                None if !LLVMIsAFunction(c).is_null() => Err(format!("function pointers (@{}) are not supported", value_name(c))),
-                None => Err(format!("global @{} is not supported", value_name(c))),
+                None if c.is_function() => Err(format!("function pointers (@{}) are not supported", c.name())),
+                None => Err(format!("global @{} is not supported", c.name())),
             };
         }
-        if !LLVMIsAConstantDataSequential(c).is_null() {
-            let count = match type_kind(ty) {
-                LLVMTypeKind::LLVMVectorTypeKind => LLVMGetVectorSize(ty) as u64,
-                _ => LLVMGetArrayLength2(ty),
+        if c.is_constant_data_sequential() {
+            let count = match ty.kind() {
+                LLVMTypeKind::LLVMVectorTypeKind => ty.vector_len() as u64,
+                _ => ty.array_len(),
             };
             let mut out = Vec::with_capacity(n);
             for i in 0..count {
-                out.extend(self.const_leaves(LLVMGetAggregateElement(c, i as u32))?);
+                let e = c.aggregate_element(i as u32).ok_or_else(|| format!("malformed constant '{}'", c.print()))?;
+                out.extend(self.const_leaves(e)?);
             }
             return Ok(out);
         }
-        if !LLVMIsAConstantArray(c).is_null() || !LLVMIsAConstantStruct(c).is_null() || !LLVMIsAConstantVector(c).is_null() {
+        if c.is_constant_aggregate() {
             let mut out = Vec::with_capacity(n);
-            for i in 0..LLVMGetNumOperands(c) {
-                out.extend(self.const_leaves(LLVMGetOperand(c, i as u32))?);
+            for i in 0..c.num_operands() {
+                out.extend(self.const_leaves(c.operand(i))?);
             }
             return Ok(out);
         }
-        if !LLVMIsAConstantExpr(c).is_null() {
-            let op = LLVMGetConstOpcode(c);
+        if c.is_constant_expr() {
+            let op = c.opcode().expect("a constant expression has an opcode");
             let a = |k: u32| -> DResult<u64> {
-                let v = self.const_leaves(LLVMGetOperand(c, k))?;
+                if k >= c.num_operands() {
+                    return Err(format!("malformed constant expression '{}'", c.print()));
+                }
+                let v = self.const_leaves(c.operand(k))?;
                 v.first().copied().ok_or_else(|| "empty constant".to_string())
             };
             return match op {
                 LLVMOpcode::LLVMAddrSpaceCast | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMIntToPtr if n == 1 => Ok(vec![a(0)?]),
-                LLVMOpcode::LLVMPtrToInt | LLVMOpcode::LLVMTrunc if n == 1 => Ok(vec![a(0)? & mask(LLVMGetIntTypeWidth(ty))]),
+                LLVMOpcode::LLVMPtrToInt | LLVMOpcode::LLVMTrunc if n == 1 => Ok(vec![a(0)? & mask(self.scalar(ty)?.bits())]),
                 LLVMOpcode::LLVMGetElementPtr if n == 1 => {
                     let base = a(0)?;
-                    let src = LLVMGetGEPSourceElementType(c);
-                    let idx: Vec<LLVMValueRef> = (1..LLVMGetNumOperands(c) as u32).map(|k| LLVMGetOperand(c, k)).collect();
+                    let src = c.gep_source_element_type();
+                    let idx: Vec<Value<'ctx>> = (1..c.num_operands()).map(|k| c.operand(k)).collect();
                     let mut off = 0i64;
                     let mut ty = src;
                     for (k, &i) in idx.iter().enumerate() {
                         let iv = self.const_leaves(i)?;
-                        let bits = LLVMGetIntTypeWidth(LLVMTypeOf(i));
-                        let x = sext(iv[0], bits);
+                        let Sk::I(bits) = self.scalar(i.ty())? else { return Err("malformed constant getelementptr".into()) };
+                        let x = sext(iv[0], bits as u32);
                         if k == 0 {
-                            off = off.wrapping_add(x.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
+                            off = off.wrapping_add(x.wrapping_mul(self.size_of(ty)? as i64));
                             continue;
                         }
-                        match type_kind(ty) {
+                        match ty.kind() {
                             LLVMTypeKind::LLVMStructTypeKind => {
-                                off = off.wrapping_add(LLVMOffsetOfElement(self.td, ty, x as u32) as i64);
-                                ty = LLVMStructGetTypeAtIndex(ty, x as u32);
+                                off = off.wrapping_add(ty.field_offset(&self.td, x as u32) as i64);
+                                ty = ty.struct_field(x as u32);
                             }
                             LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
-                                ty = LLVMGetElementType(ty);
-                                off = off.wrapping_add(x.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
+                                ty = ty.element_type();
+                                off = off.wrapping_add(x.wrapping_mul(self.size_of(ty)? as i64));
                             }
                             _ => return Err("malformed constant getelementptr".into()),
                         }
@@ -1012,14 +1261,14 @@ impl Dec {
                     };
                     Ok(vec![r & mask(self.scalar(ty)?.bits())])
                 }
-                _ => Err(format!("unsupported constant expression '{}'", print_value(c))),
+                _ => Err(format!("unsupported constant expression '{}'", c.print())),
             };
         }
-        Err(format!("unsupported constant '{}'", print_value(c)))
+        Err(format!("unsupported constant '{}'", c.print()))
     }
 
     /// Writes constant `c` of type `ty` into `out` at `base`.
-    unsafe fn const_bytes(&self, c: LLVMValueRef, ty: LLVMTypeRef, out: &mut [u8], base: u64) -> DResult<()> {
+    fn const_bytes(&self, c: Value<'ctx>, ty: Ty<'ctx>, out: &mut [u8], base: u64) -> DResult<()> {
         let leaves = self.mem_leaves(ty)?;
         let vals = self.const_leaves(c)?;
         for ((leaf, mt), v) in leaves.iter().zip(vals) {
@@ -1032,11 +1281,11 @@ impl Dec {
 
     // ---------------------------------------------------------------- builtins
 
-    unsafe fn special_of(&self, i: LLVMValueRef) -> DResult<Option<SpecialKind>> {
-        if LLVMIsACallInst(i).is_null() {
+    fn special_of(&self, i: IrInst<'ctx>) -> DResult<Option<SpecialKind>> {
+        if i.opcode() != LLVMOpcode::LLVMCall {
             return Ok(None);
         }
-        let name = called_function_name(i).unwrap_or_default();
+        let name = i.called_function_name().unwrap_or_default();
         if name == "llvm.nvvm.read.ptx.sreg.warpsize" {
             return Ok(Some(SpecialKind::WarpSize));
         }
@@ -1044,10 +1293,10 @@ impl Dec {
             let k = ["eq", "le", "lt", "ge", "gt"].iter().position(|&n| n == k).ok_or_else(|| format!("unknown lane mask '{name}'"))?;
             return Ok(Some(SpecialKind::LaneMask(k as u8)));
         }
-        match unsafe { simt_passes::ir::Value::from_raw(i) }.as_inst().and_then(builtin_of) {
+        match builtin_of(i) {
             Some(Builtin::Barrier) | None => Ok(None),
             Some(b) => {
-                if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(i)) > 64 {
+                if !i.ty().is_integer() || i.ty().int_width() > 64 {
                     return Err(format!("work-item builtin '{name}' returns a non-integer"));
                 }
                 Ok(Some(SpecialKind::Builtin(b)))
@@ -1057,7 +1306,7 @@ impl Dec {
 
     // ---------------------------------------------------------------- edges
 
-    unsafe fn edge(&mut self, from: u32, to_bb: LLVMBasicBlockRef) -> DResult<u32> {
+    fn edge(&mut self, from: u32, to_bb: BasicBlock<'ctx>) -> DResult<u32> {
         let to = *self.block_index.get(&to_bb).ok_or("branch to a block outside the function")?;
         if let Some(&e) = self.edge_index.get(&(from, to)) {
             return Ok(e);
@@ -1067,21 +1316,15 @@ impl Dec {
         let mut dsts = HashSet::new();
         let phis = self.block_phis[to as usize].clone();
         for phi in phis {
-            let (d, n) = match self.vals.get(&phi) {
+            let (d, n) = match self.vals.get(&phi.value()) {
                 Some(&(s, n)) => (self.r(s), n),
-                None => return Err(format!("phi '{}' has a type the emulator cannot hold", print_value(phi))),
+                None => return Err(format!("phi '{}' has a type the emulator cannot hold", phi.value().print())),
             };
-            let mut src = None;
-            for k in 0..LLVMCountIncoming(phi) {
-                if LLVMGetIncomingBlock(phi, k) == from_bb {
-                    src = Some(LLVMGetIncomingValue(phi, k));
-                    break;
-                }
-            }
-            let src = src.ok_or_else(|| format!("phi '{}' has no value for a predecessor", print_value(phi)))?;
-            let (s, sn) = self.val(src).map_err(|e| format!("{e} in '{}'", print_value(phi)))?;
+            let src = phi.incoming().into_iter().find(|&(_, b)| b == from_bb).map(|(v, _)| v);
+            let src = src.ok_or_else(|| format!("phi '{}' has no value for a predecessor", phi.value().print()))?;
+            let (s, sn) = self.val(src).map_err(|e| format!("{e} in '{}'", phi.value().print()))?;
             if sn != n {
-                return Err(format!("phi '{}': operand has {sn} leaves, the phi {n}", print_value(phi)));
+                return Err(format!("phi '{}': operand has {sn} leaves, the phi {n}", phi.value().print()));
             }
             for k in 0..n {
                 copies.push((d + k * self.w, s + k * self.w));
@@ -1099,48 +1342,47 @@ impl Dec {
 
     /// `(constant offset, [(index slot, scale, index bits)])` of a GEP over
     /// `src` with `indices`.
-    unsafe fn gep_terms(&mut self, src: LLVMTypeRef, indices: &[LLVMValueRef]) -> DResult<(i64, Vec<GepTerm>)> {
+    fn gep_terms(&mut self, src: Ty<'ctx>, indices: &[Value<'ctx>]) -> DResult<(i64, Vec<GepTerm>)> {
         let mut off = 0i64;
         let mut terms = Vec::new();
         let mut ty = src;
         for (k, &i) in indices.iter().enumerate() {
-            let ity = LLVMTypeOf(i);
-            if type_kind(ity) != LLVMTypeKind::LLVMIntegerTypeKind {
+            let ity = i.ty();
+            if !ity.is_integer() {
                 return Err("vector getelementptr is not supported".into());
             }
-            let bits = LLVMGetIntTypeWidth(ity);
+            let bits = ity.int_width();
             if bits > 64 {
                 return Err("getelementptr indices wider than 64 bits are not supported".into());
             }
             let scale: i64;
             if k == 0 {
-                scale = LLVMABISizeOfType(self.td, ty) as i64;
+                scale = self.size_of(ty)? as i64;
             } else {
-                match type_kind(ty) {
+                match ty.kind() {
                     LLVMTypeKind::LLVMStructTypeKind => {
-                        if LLVMIsAConstantInt(i).is_null() {
+                        let Some(f) = i.const_u64() else {
                             return Err("non-constant struct index".into());
-                        }
-                        let f = LLVMConstIntGetZExtValue(i) as u32;
-                        off = off.wrapping_add(LLVMOffsetOfElement(self.td, ty, f) as i64);
-                        ty = LLVMStructGetTypeAtIndex(ty, f);
+                        };
+                        off = off.wrapping_add(ty.field_offset(&self.td, f as u32) as i64);
+                        ty = ty.struct_field(f as u32);
                         continue;
                     }
                     LLVMTypeKind::LLVMArrayTypeKind => {
-                        ty = LLVMGetElementType(ty);
-                        scale = LLVMABISizeOfType(self.td, ty) as i64;
+                        ty = ty.element_type();
+                        scale = self.size_of(ty)? as i64;
                     }
                     LLVMTypeKind::LLVMVectorTypeKind => {
-                        ty = LLVMGetElementType(ty);
+                        ty = ty.element_type();
                         scale = (self.scalar(ty)?.bits() / 8) as i64;
                     }
-                    _ => return Err(format!("getelementptr into {}", type_string(ty))),
+                    _ => return Err(format!("getelementptr into {}", ty.print())),
                 }
             }
-            if !LLVMIsAConstantInt(i).is_null() {
-                let x = sext(LLVMConstIntGetZExtValue(i), bits);
+            if let Some(x) = i.const_u64() {
+                let x = sext(x, bits);
                 off = off.wrapping_add(x.wrapping_mul(scale));
-            } else if LLVMIsUndef(i) != 0 || LLVMIsPoison(i) != 0 {
+            } else if i.is_undef_or_poison() {
                 // poison index: any value; 0
             } else if scale != 0 {
                 let r = self.val1(i)?;
@@ -1152,25 +1394,25 @@ impl Dec {
 
     // ---------------------------------------------------------------- instructions
 
-    unsafe fn ops(&self, i: LLVMValueRef) -> Vec<LLVMValueRef> {
-        (0..LLVMGetNumOperands(i) as u32).map(|k| LLVMGetOperand(i, k)).collect()
+    fn ops(&self, i: IrInst<'ctx>) -> Vec<Value<'ctx>> {
+        i.operands().collect()
     }
 
-    unsafe fn dst(&self, i: LLVMValueRef) -> DResult<(R, u32)> {
-        match self.vals.get(&i) {
+    fn dst(&self, i: IrInst<'ctx>) -> DResult<(R, u32)> {
+        match self.vals.get(&i.value()) {
             Some(&(s, n)) => Ok((self.r(s), n)),
-            None => Err(self.nleaves(LLVMTypeOf(i)).err().unwrap_or_else(|| format!("values of type {} are not supported", type_string(LLVMTypeOf(i))))),
+            None => Err(self.nleaves(i.ty()).err().unwrap_or_else(|| format!("values of type {} are not supported", i.ty().print()))),
         }
     }
 
     /// Element leaf kinds of `ty` (a scalar: itself).
-    unsafe fn elem_sks(&self, ty: LLVMTypeRef) -> DResult<Vec<Sk>> {
+    fn elem_sks(&self, ty: Ty<'ctx>) -> DResult<Vec<Sk>> {
         Ok(self.leaves(ty)?.into_iter().map(|l| l.sk).collect())
     }
 
-    unsafe fn inst(&mut self, i: LLVMValueRef, policy: Policy) -> DResult<()> {
+    fn inst(&mut self, i: IrInst<'ctx>, policy: Policy) -> DResult<()> {
         use LLVMOpcode::*;
-        let op = LLVMGetInstructionOpcode(i);
+        let op = i.opcode();
         let w = self.w;
         match op {
             LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor => {
@@ -1199,16 +1441,16 @@ impl Dec {
                     LLVMFDiv => FOp::Div,
                     _ => FOp::Rem,
                 };
-                self.fbin(i, fop, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1))
+                self.fbin(i, fop, i.operand(0), i.operand(1))
             }
-            LLVMFNeg => self.fun(i, FUOp::Neg, LLVMGetOperand(i, 0)),
+            LLVMFNeg => self.fun(i, FUOp::Neg, i.operand(0)),
             LLVMICmp => {
-                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
-                let (b, _) = self.val(LLVMGetOperand(i, 1))?;
+                let (a, n) = self.val(i.operand(0))?;
+                let (b, _) = self.val(i.operand(1))?;
                 let (d, _) = self.dst(i)?;
-                let sks = self.elem_sks(LLVMTypeOf(LLVMGetOperand(i, 0)))?;
+                let sks = self.elem_sks(i.operand(0).ty())?;
                 use LLVMIntPredicate::*;
-                let p = match LLVMGetICmpPredicate(i) {
+                let p = match i.icmp_predicate() {
                     LLVMIntEQ => IPred::Eq,
                     LLVMIntNE => IPred::Ne,
                     LLVMIntUGT => IPred::Ugt,
@@ -1226,11 +1468,11 @@ impl Dec {
                 Ok(())
             }
             LLVMFCmp => {
-                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
-                let (b, _) = self.val(LLVMGetOperand(i, 1))?;
+                let (a, n) = self.val(i.operand(0))?;
+                let (b, _) = self.val(i.operand(1))?;
                 let (d, _) = self.dst(i)?;
-                let sks = self.elem_sks(LLVMTypeOf(LLVMGetOperand(i, 0)))?;
-                let p = FPred(LLVMGetFCmpPredicate(i) as u8);
+                let sks = self.elem_sks(i.operand(0).ty())?;
+                let p = FPred(i.fcmp_predicate() as u8);
                 for k in 0..n {
                     let dbl = match sks[k as usize] {
                         Sk::F32 => false,
@@ -1244,9 +1486,9 @@ impl Dec {
             LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt | LLVMPtrToInt
             | LLVMPtrToAddr | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast => self.cast(i, op),
             LLVMSelect => {
-                let (c, cn) = self.val(LLVMGetOperand(i, 0))?;
-                let (a, n) = self.val(LLVMGetOperand(i, 1))?;
-                let (b, _) = self.val(LLVMGetOperand(i, 2))?;
+                let (c, cn) = self.val(i.operand(0))?;
+                let (a, n) = self.val(i.operand(1))?;
+                let (b, _) = self.val(i.operand(2))?;
                 let (d, _) = self.dst(i)?;
                 for k in 0..n {
                     let ck = if cn == 1 { c } else { c + k * w };
@@ -1255,7 +1497,7 @@ impl Dec {
                 Ok(())
             }
             LLVMFreeze => {
-                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
+                let (a, n) = self.val(i.operand(0))?;
                 let (d, _) = self.dst(i)?;
                 for k in 0..n {
                     self.emit(Inst::Mov { d: d + k * w, a: a + k * w });
@@ -1264,11 +1506,11 @@ impl Dec {
             }
             LLVMGetElementPtr => {
                 let ops = self.ops(i);
-                if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMPointerTypeKind {
+                if i.ty().kind() != LLVMTypeKind::LLVMPointerTypeKind {
                     return Err("vector getelementptr is not supported".into());
                 }
                 let base = self.val1(ops[0])?;
-                let (off, terms) = self.gep_terms(LLVMGetGEPSourceElementType(i), &ops[1..])?;
+                let (off, terms) = self.gep_terms(i.value().gep_source_element_type(), &ops[1..])?;
                 let (d, _) = self.dst(i)?;
                 self.emit(match terms.len() {
                     0 => Inst::Gep0 { d, base, off },
@@ -1278,32 +1520,33 @@ impl Dec {
                 Ok(())
             }
             LLVMLoad => {
-                let p = self.val1(LLVMGetOperand(i, 0))?;
+                let p = self.val1(i.operand(0))?;
                 let (d, _) = self.dst(i)?;
-                let leaves = self.mem_leaves(LLVMTypeOf(i))?;
+                let leaves = self.mem_leaves(i.ty())?;
                 for (k, (leaf, ty)) in leaves.into_iter().enumerate() {
                     self.emit(Inst::Load { d: d + k as u32 * w, p, off: leaf.off as i64, ty });
                 }
                 Ok(())
             }
             LLVMStore => {
-                let v = LLVMGetOperand(i, 0);
+                let v = i.operand(0);
                 let (vr, _) = self.val(v)?;
-                let p = self.val1(LLVMGetOperand(i, 1))?;
-                let leaves = self.mem_leaves(LLVMTypeOf(v))?;
+                let p = self.val1(i.operand(1))?;
+                let leaves = self.mem_leaves(v.ty())?;
                 for (k, (leaf, ty)) in leaves.into_iter().enumerate() {
                     self.emit(Inst::Store { v: vr + k as u32 * w, p, off: leaf.off as i64, ty });
                 }
                 Ok(())
             }
             LLVMAlloca => {
-                let ty = LLVMGetAllocatedType(i);
-                let count = LLVMGetOperand(i, 0);
-                if LLVMIsAConstantInt(count).is_null() {
+                let ty = i.allocated_type();
+                let count = i.operand(0);
+                if !count.is_constant_int() {
                     return Err("alloca of a run-time size is not supported".into());
                 }
-                let size = LLVMABISizeOfType(self.td, ty).saturating_mul(LLVMConstIntGetZExtValue(count));
-                let align = (LLVMGetAlignment(i) as u64).max(1);
+                let count = count.const_u64().ok_or("alloca counts wider than 64 bits are not supported")?;
+                let size = self.size_of(ty)?.saturating_mul(count);
+                let align = (i.value().alignment() as u64).max(1);
                 let off = self.private_bytes.div_ceil(align) * align;
                 self.private_bytes = off + size.max(1);
                 if self.private_bytes > 1 << 30 {
@@ -1314,14 +1557,14 @@ impl Dec {
                 Ok(())
             }
             LLVMAtomicRMW => {
-                let p = self.val1(LLVMGetOperand(i, 0))?;
-                let vv = LLVMGetOperand(i, 1);
+                let p = self.val1(i.operand(0))?;
+                let vv = i.operand(1);
                 let v = self.val1(vv)?;
-                let sk = self.scalar(LLVMTypeOf(vv))?;
+                let sk = self.scalar(vv.ty())?;
                 let ty = Self::memty(sk)?;
                 let (d, _) = self.dst(i)?;
                 use LLVMAtomicRMWBinOp::*;
-                let rop = match LLVMGetAtomicRMWBinOp(i) {
+                let rop = match i.atomic_rmw_op() {
                     LLVMAtomicRMWBinOpXchg => RmwOp::Xchg,
                     LLVMAtomicRMWBinOpAdd => RmwOp::Add,
                     LLVMAtomicRMWBinOpSub => RmwOp::Sub,
@@ -1352,11 +1595,11 @@ impl Dec {
                 Ok(())
             }
             LLVMAtomicCmpXchg => {
-                let p = self.val1(LLVMGetOperand(i, 0))?;
-                let cv = LLVMGetOperand(i, 1);
+                let p = self.val1(i.operand(0))?;
+                let cv = i.operand(1);
                 let cmp = self.val1(cv)?;
-                let new = self.val1(LLVMGetOperand(i, 2))?;
-                let ty = Self::memty(self.scalar(LLVMTypeOf(cv))?)?;
+                let new = self.val1(i.operand(2))?;
+                let ty = Self::memty(self.scalar(cv.ty())?)?;
                 let (d, n) = self.dst(i)?;
                 if n != 2 {
                     return Err("cmpxchg result".into());
@@ -1366,10 +1609,9 @@ impl Dec {
             }
             LLVMFence => Ok(()),
             LLVMExtractValue | LLVMInsertValue => {
-                let agg = LLVMGetOperand(i, 0);
-                let aty = LLVMTypeOf(agg);
-                let n_idx = LLVMGetNumIndices(i) as usize;
-                let idx = std::slice::from_raw_parts(LLVMGetIndices(i), n_idx).to_vec();
+                let agg = i.operand(0);
+                let aty = agg.ty();
+                let idx = i.value_indices();
                 let (start, count) = self.leaf_range(aty, &idx)?;
                 let (a, an) = self.val(agg)?;
                 let (d, _) = self.dst(i)?;
@@ -1378,7 +1620,7 @@ impl Dec {
                         self.emit(Inst::Mov { d: d + k * w, a: a + (start + k) * w });
                     }
                 } else {
-                    let (v, _) = self.val(LLVMGetOperand(i, 1))?;
+                    let (v, _) = self.val(i.operand(1))?;
                     for k in 0..an {
                         if k < start || k >= start + count {
                             self.emit(Inst::Mov { d: d + k * w, a: a + k * w });
@@ -1391,12 +1633,13 @@ impl Dec {
                 Ok(())
             }
             LLVMExtractElement => {
-                let vec = LLVMGetOperand(i, 0);
-                let ix = LLVMGetOperand(i, 1);
+                let vec = i.operand(0);
+                let ix = i.operand(1);
                 let (a, n) = self.val(vec)?;
                 let (d, _) = self.dst(i)?;
-                if !LLVMIsAConstantInt(ix).is_null() {
-                    let k = LLVMConstIntGetZExtValue(ix);
+                if ix.is_constant_int() {
+                    // Wider than 64 bits: past the end.
+                    let k = ix.const_u64().unwrap_or(u64::MAX);
                     if k < n as u64 {
                         self.emit(Inst::Mov { d, a: a + k as u32 * w });
                     } else {
@@ -1405,18 +1648,18 @@ impl Dec {
                     }
                 } else {
                     let idx = self.val1(ix)?;
-                    let bits = LLVMGetIntTypeWidth(LLVMTypeOf(ix)) as u8;
+                    let bits = ix.ty().int_width() as u8;
                     self.emit(Inst::ExtractDyn { d, base: a, n, idx, bits });
                 }
                 Ok(())
             }
             LLVMInsertElement => {
-                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
-                let v = self.val1(LLVMGetOperand(i, 1))?;
-                let ix = LLVMGetOperand(i, 2);
+                let (a, n) = self.val(i.operand(0))?;
+                let v = self.val1(i.operand(1))?;
+                let ix = i.operand(2);
                 let (d, _) = self.dst(i)?;
-                if !LLVMIsAConstantInt(ix).is_null() {
-                    let at = LLVMConstIntGetZExtValue(ix);
+                if ix.is_constant_int() {
+                    let at = ix.const_u64().unwrap_or(u64::MAX);
                     for k in 0..n {
                         let src = if k as u64 == at { v } else { a + k * w };
                         self.emit(Inst::Mov { d: d + k * w, a: src });
@@ -1426,18 +1669,22 @@ impl Dec {
                         self.emit(Inst::Mov { d: d + k * w, a: a + k * w });
                     }
                     let idx = self.val1(ix)?;
-                    let bits = LLVMGetIntTypeWidth(LLVMTypeOf(ix)) as u8;
+                    let bits = ix.ty().int_width() as u8;
                     self.emit(Inst::InsertDyn { d, n, v, idx, bits });
                 }
                 Ok(())
             }
             LLVMShuffleVector => {
-                let (a, n) = self.val(LLVMGetOperand(i, 0))?;
-                let (b, _) = self.val(LLVMGetOperand(i, 1))?;
+                let (a, n) = self.val(i.operand(0))?;
+                let (b, _) = self.val(i.operand(1))?;
                 let (d, dn) = self.dst(i)?;
                 let z = self.const_slot(0);
+                let mask = i.shuffle_mask();
+                if mask.len() != dn as usize {
+                    return Err("shufflevector of aggregate elements".into());
+                }
                 for k in 0..dn {
-                    let m = LLVMGetMaskValue(i, k);
+                    let m = mask[k as usize];
                     let src = if m < 0 {
                         z
                     } else if (m as u32) < n {
@@ -1452,32 +1699,34 @@ impl Dec {
             LLVMCall => self.call(i, policy),
             LLVMBr => {
                 let b = self.cur_block;
-                if LLVMIsConditional(i) != 0 {
-                    let c = self.val1(LLVMGetCondition(i))?;
-                    let t = self.edge(b, LLVMGetSuccessor(i, 0))?;
-                    let f = self.edge(b, LLVMGetSuccessor(i, 1))?;
+                let succs = i.successors();
+                if i.is_conditional_terminator() {
+                    let c = self.val1(i.branch_condition())?;
+                    let t = self.edge(b, succs[0])?;
+                    let f = self.edge(b, succs[1])?;
                     if t == f {
                         self.emit(Inst::Br { e: t });
                     } else {
                         self.emit(Inst::CondBr { c, t, f });
                     }
                 } else {
-                    let e = self.edge(b, LLVMGetSuccessor(i, 0))?;
+                    let e = self.edge(b, succs[0])?;
                     self.emit(Inst::Br { e });
                 }
                 Ok(())
             }
             LLVMSwitch => {
                 let b = self.cur_block;
-                let cond = LLVMGetOperand(i, 0);
+                let cond = i.operand(0);
                 let v = self.val1(cond)?;
-                let bits = LLVMGetIntTypeWidth(LLVMTypeOf(cond));
-                let default = self.edge(b, LLVMGetSuccessor(i, 0))?;
+                let bits = cond.ty().int_width();
+                let succs = i.successors();
+                let default = self.edge(b, succs[0])?;
                 let mut cases = Vec::new();
-                for k in 1..LLVMGetNumSuccessors(i) {
-                    let cv = LLVMGetSwitchCaseValue(i, k);
-                    let e = self.edge(b, LLVMGetSuccessor(i, k))?;
-                    cases.push((LLVMConstIntGetZExtValue(cv) & mask(bits), e));
+                for (k, cv) in i.switch_case_values().into_iter().enumerate() {
+                    let x = cv.const_u64().ok_or("switch cases wider than 64 bits are not supported")?;
+                    let e = self.edge(b, succs[k + 1])?;
+                    cases.push((x & mask(bits), e));
                 }
                 self.emit(Inst::Switch { v, cases: cases.into_boxed_slice(), default });
                 Ok(())
@@ -1496,21 +1745,21 @@ impl Dec {
     }
 
     /// Leaves `[start, start + count)` of the aggregate path `idx` in `ty`.
-    unsafe fn leaf_range(&self, ty: LLVMTypeRef, idx: &[u32]) -> DResult<(u32, u32)> {
+    fn leaf_range(&self, ty: Ty<'ctx>, idx: &[u32]) -> DResult<(u32, u32)> {
         let Some((&first, rest)) = idx.split_first() else {
             return Ok((0, self.nleaves(ty)?));
         };
-        match type_kind(ty) {
+        match ty.kind() {
             LLVMTypeKind::LLVMStructTypeKind => {
                 let mut start = 0;
                 for k in 0..first {
-                    start += self.nleaves(LLVMStructGetTypeAtIndex(ty, k))?;
+                    start += self.nleaves(ty.struct_field(k))?;
                 }
-                let (s, c) = self.leaf_range(LLVMStructGetTypeAtIndex(ty, first), rest)?;
+                let (s, c) = self.leaf_range(ty.struct_field(first), rest)?;
                 Ok((start + s, c))
             }
             LLVMTypeKind::LLVMArrayTypeKind => {
-                let e = LLVMGetElementType(ty);
+                let e = ty.element_type();
                 let per = self.nleaves(e)?;
                 let (s, c) = self.leaf_range(e, rest)?;
                 Ok((first * per + s, c))
@@ -1519,12 +1768,12 @@ impl Dec {
         }
     }
 
-    unsafe fn ibin(&mut self, i: LLVMValueRef, op: IOp) -> DResult<()> {
+    fn ibin(&mut self, i: IrInst<'ctx>, op: IOp) -> DResult<()> {
         let w = self.w;
-        let (a, n) = self.val(LLVMGetOperand(i, 0))?;
-        let (b, _) = self.val(LLVMGetOperand(i, 1))?;
+        let (a, n) = self.val(i.operand(0))?;
+        let (b, _) = self.val(i.operand(1))?;
         let (d, _) = self.dst(i)?;
-        let sks = self.elem_sks(LLVMTypeOf(i))?;
+        let sks = self.elem_sks(i.ty())?;
         for k in 0..n {
             let bits = match sks[k as usize] {
                 Sk::I(b) => b,
@@ -1543,12 +1792,12 @@ impl Dec {
         }
     }
 
-    unsafe fn fbin(&mut self, i: LLVMValueRef, op: FOp, x: LLVMValueRef, y: LLVMValueRef) -> DResult<()> {
+    fn fbin(&mut self, i: IrInst<'ctx>, op: FOp, x: Value<'ctx>, y: Value<'ctx>) -> DResult<()> {
         let w = self.w;
         let (a, n) = self.val(x)?;
         let (b, _) = self.val(y)?;
         let (d, _) = self.dst(i)?;
-        let sks = self.elem_sks(LLVMTypeOf(i))?;
+        let sks = self.elem_sks(i.ty())?;
         for k in 0..n {
             let dbl = Self::float_kind(sks[k as usize])?;
             self.emit(Inst::FBin { op, dbl, d: d + k * w, a: a + k * w, b: b + k * w });
@@ -1556,11 +1805,11 @@ impl Dec {
         Ok(())
     }
 
-    unsafe fn fun(&mut self, i: LLVMValueRef, op: FUOp, x: LLVMValueRef) -> DResult<()> {
+    fn fun(&mut self, i: IrInst<'ctx>, op: FUOp, x: Value<'ctx>) -> DResult<()> {
         let w = self.w;
         let (a, n) = self.val(x)?;
         let (d, _) = self.dst(i)?;
-        let sks = self.elem_sks(LLVMTypeOf(i))?;
+        let sks = self.elem_sks(i.ty())?;
         for k in 0..n {
             let dbl = Self::float_kind(sks[k as usize])?;
             self.emit(Inst::FUn { op, dbl, d: d + k * w, a: a + k * w });
@@ -1568,14 +1817,14 @@ impl Dec {
         Ok(())
     }
 
-    unsafe fn cast(&mut self, i: LLVMValueRef, op: LLVMOpcode) -> DResult<()> {
+    fn cast(&mut self, i: IrInst<'ctx>, op: LLVMOpcode) -> DResult<()> {
         use LLVMOpcode::*;
         let w = self.w;
-        let src = LLVMGetOperand(i, 0);
+        let src = i.operand(0);
         let (a, n) = self.val(src)?;
         let (d, dn) = self.dst(i)?;
-        let ss = self.elem_sks(LLVMTypeOf(src))?;
-        let ds = self.elem_sks(LLVMTypeOf(i))?;
+        let ss = self.elem_sks(src.ty())?;
+        let ds = self.elem_sks(i.ty())?;
         if n != dn {
             if op == LLVMBitCast {
                 let bits = |l: &[Sk]| l.iter().map(|s| s.bits() as usize).sum::<usize>();
@@ -1614,24 +1863,24 @@ impl Dec {
         Ok(())
     }
 
-    unsafe fn call(&mut self, i: LLVMValueRef, policy: Policy) -> DResult<()> {
-        let name = match called_function_name(i) {
+    fn call(&mut self, i: IrInst<'ctx>, policy: Policy) -> DResult<()> {
+        let name = match i.called_function_name() {
             Some(n) => n,
             None => return Err("indirect calls are not supported".into()),
         };
-        let arg = |k: u32| LLVMGetOperand(i, k);
+        let arg = |k: u32| i.operand(k);
         if self.special_insts.contains(&i) {
             return Ok(()); // a work-item builtin: its slot is filled per work-group
         }
         if name.starts_with(simt_passes::transform::check_uniformity::CHECK_PREFIX) {
             let (a, n) = self.val(arg(0))?;
-            let op = LLVMTypeOf(arg(0));
-            let elem = if type_kind(op) == LLVMTypeKind::LLVMVectorTypeKind { LLVMGetElementType(op) } else { op };
-            let ptr = type_kind(elem) == LLVMTypeKind::LLVMPointerTypeKind;
-            if LLVMIsAConstantInt(arg(1)).is_null() {
+            let op = arg(0).ty();
+            let elem = if op.kind() == LLVMTypeKind::LLVMVectorTypeKind { op.element_type() } else { op };
+            let ptr = elem.kind() == LLVMTypeKind::LLVMPointerTypeKind;
+            if !arg(1).is_constant_int() {
                 return Err("a uniformity check with a non-constant id".into());
             }
-            let id = LLVMConstIntGetZExtValue(arg(1)) as u32;
+            let id = arg(1).const_u64().ok_or("a uniformity check id wider than 64 bits")? as u32;
             self.emit(Inst::CheckUniform { a, n, ptr, id });
             return Ok(());
         }
@@ -1641,13 +1890,13 @@ impl Dec {
             }
             return Ok(());
         }
-        if let Some(b) = unsafe { simt_passes::ir::Value::from_raw(i) }.as_inst().and_then(builtin_of) {
+        if let Some(b) = builtin_of(i) {
             if b == Builtin::Barrier {
-                if type_kind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
+                if i.ty().kind() != LLVMTypeKind::LLVMVoidTypeKind {
                     return Err(format!("'{name}' (a barrier that returns a value) is not supported"));
                 }
                 let id = self.barrier_names.len() as u32;
-                let desc = simt_passes::kernel_model::describe_barrier(unsafe { simt_passes::ir::Inst::from_raw(i) }, &self.block_name(self.cur_block), id as usize + 1);
+                let desc = simt_passes::kernel_model::describe_barrier(i, &self.block_name(self.cur_block), id as usize + 1);
                 self.barrier_names.push(desc);
                 self.emit(Inst::Barrier { id });
                 return Ok(());
@@ -1734,7 +1983,7 @@ impl Dec {
                 let (b, _) = self.val(arg(1))?;
                 let (c, _) = self.val(arg(2))?;
                 let (d, _) = self.dst(i)?;
-                let sks = self.elem_sks(LLVMTypeOf(i))?;
+                let sks = self.elem_sks(i.ty())?;
                 for k in 0..n {
                     let dbl = Self::float_kind(sks[k as usize])?;
                     self.emit(Inst::Fma { dbl, d: d + k * w, a: a + k * w, b: b + k * w, c: c + k * w });
@@ -1745,7 +1994,7 @@ impl Dec {
                 let (a, n) = self.val(arg(0))?;
                 let b = self.val1(arg(1))?;
                 let (d, _) = self.dst(i)?;
-                let sks = self.elem_sks(LLVMTypeOf(i))?;
+                let sks = self.elem_sks(i.ty())?;
                 for k in 0..n {
                     let dbl = Self::float_kind(sks[k as usize])?;
                     self.emit(Inst::Powi { dbl, d: d + k * w, a: a + k * w, b });
@@ -1776,7 +2025,7 @@ impl Dec {
                 };
                 let (a, n) = self.val(arg(0))?;
                 let (d, _) = self.dst(i)?;
-                let sks = self.elem_sks(LLVMTypeOf(i))?;
+                let sks = self.elem_sks(i.ty())?;
                 for k in 0..n {
                     let Sk::I(bits) = sks[k as usize] else { return Err("integer intrinsic on a non-integer".into()) };
                     if op == IUOp::Bswap && bits % 16 != 0 {
@@ -1791,7 +2040,7 @@ impl Dec {
                 let (b, _) = self.val(arg(1))?;
                 let (c, _) = self.val(arg(2))?;
                 let (d, _) = self.dst(i)?;
-                let sks = self.elem_sks(LLVMTypeOf(i))?;
+                let sks = self.elem_sks(i.ty())?;
                 for k in 0..n {
                     let Sk::I(bits) = sks[k as usize] else { return Err("funnel shift of a non-integer".into()) };
                     self.emit(Inst::Fsh { left: base == "llvm.fshl", bits, d: d + k * w, a: a + k * w, b: b + k * w, c: c + k * w });
@@ -1821,8 +2070,7 @@ impl Dec {
                 Ok(())
             }
             _ => {
-                let callee = LLVMGetCalledValue(i);
-                if !callee.is_null() && LLVMCountBasicBlocks(callee) > 0 {
+                if i.callee_has_body() {
                     return Err(format!("call to '{name}' (a function that could not be inlined, e.g. recursive) is not supported"));
                 }
                 Err(format!("call to '{name}' is not supported"))

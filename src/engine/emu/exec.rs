@@ -14,7 +14,9 @@
 //! the kernel's exit) as the host engine does.
 
 use super::decode::*;
-use super::memory::{read, resolve, write, Region, ADDR_BITS, MAX_REGIONS, OFF_MASK};
+use super::memory::{ADDR_BITS, MAX_REGIONS, OFF_MASK};
+use crate::regfile::{RegFile, Regs};
+use crate::regions::{Owned, Regions, Side};
 use super::policy::{self, Warp};
 use super::trace::Trace;
 use crate::buffers::{ArgValue, KernelArgs, LocalLayout};
@@ -95,9 +97,14 @@ macro_rules! lanes {
     }};
 }
 
+/// Register `$s` (an offset, slot × width) of lane `$l` in the warp's
+/// register file `$r`. A validated [`Program`] keeps every offset's leaves
+/// below `nslots × width`, the length the file was made with; the file
+/// (`crate::regfile`) indexes without a bounds check and stays in bounds for
+/// any offset and lane.
 macro_rules! reg {
     ($r:ident, $s:expr, $l:expr) => {
-        *$r.add($s as usize + $l)
+        $r[($s as u32, $l)]
     };
 }
 
@@ -136,23 +143,6 @@ fn b64(x: f64) -> u64 {
     x.to_bits()
 }
 
-mod libm {
-    extern "C" {
-        pub fn erff(x: f32) -> f32;
-        pub fn erf(x: f64) -> f64;
-        pub fn erfcf(x: f32) -> f32;
-        pub fn erfc(x: f64) -> f64;
-        pub fn tgammaf(x: f32) -> f32;
-        pub fn tgamma(x: f64) -> f64;
-        pub fn lgammaf(x: f32) -> f32;
-        pub fn lgamma(x: f64) -> f64;
-        pub fn remainderf(x: f32, y: f32) -> f32;
-        pub fn remainder(x: f64, y: f64) -> f64;
-        pub fn exp10f(x: f32) -> f32;
-        pub fn exp10(x: f64) -> f64;
-    }
-}
-
 /// A unary float operation at one precision; the two precisions differ only
 /// in type and in which C library functions they call.
 macro_rules! float_unary {
@@ -169,7 +159,7 @@ macro_rules! float_unary {
                 FUOp::Rint => x.round_ties_even(),
                 FUOp::Exp => x.exp(),
                 FUOp::Exp2 => x.exp2(),
-                FUOp::Exp10 => unsafe { $exp10(x) },
+                FUOp::Exp10 => $exp10(x),
                 FUOp::Log => x.ln(),
                 FUOp::Log2 => x.log2(),
                 FUOp::Log10 => x.log10(),
@@ -188,17 +178,17 @@ macro_rules! float_unary {
                 FUOp::Cbrt => x.cbrt(),
                 FUOp::Expm1 => x.exp_m1(),
                 FUOp::Log1p => x.ln_1p(),
-                FUOp::Erf => unsafe { $erf(x) },
-                FUOp::Erfc => unsafe { $erfc(x) },
-                FUOp::Tgamma => unsafe { $tgamma(x) },
-                FUOp::Lgamma => unsafe { $lgamma(x) },
+                FUOp::Erf => $erf(x),
+                FUOp::Erfc => $erfc(x),
+                FUOp::Tgamma => $tgamma(x),
+                FUOp::Lgamma => $lgamma(x),
             }
         }
     };
 }
 
-float_unary!(f32_un, f32, libm::exp10f, libm::erff, libm::erfcf, libm::tgammaf, libm::lgammaf);
-float_unary!(f64_un, f64, libm::exp10, libm::erf, libm::erfc, libm::tgamma, libm::lgamma);
+float_unary!(f32_un, f32, crate::cmath::exp10f, crate::cmath::erff, crate::cmath::erfcf, crate::cmath::tgammaf, crate::cmath::lgammaf);
+float_unary!(f64_un, f64, crate::cmath::exp10, crate::cmath::erf, crate::cmath::erfc, crate::cmath::tgamma, crate::cmath::lgamma);
 
 
 /// A binary float operation at one precision; the two precisions differ only
@@ -253,14 +243,14 @@ macro_rules! float_binary {
                         0.0
                     }
                 }
-                FOp::Remainder => unsafe { $remainder(x, y) },
+                FOp::Remainder => $remainder(x, y),
             }
         }
     };
 }
 
-float_binary!(f32_bin, f32, libm::remainderf);
-float_binary!(f64_bin, f64, libm::remainder);
+float_binary!(f32_bin, f32, crate::cmath::remainderf);
+float_binary!(f64_bin, f64, crate::cmath::remainder);
 
 
 fn fcmp(p: FPred, uno: bool, lt: bool, eq: bool, gt: bool) -> bool {
@@ -371,7 +361,7 @@ fn get_bits(buf: &[u64; 16], pos: usize, bits: usize) -> u64 {
 
 /// Phi copies of `edge` for the lanes in `m`.
 #[inline(always)]
-unsafe fn copy_edge(edge: &Edge, m: u64, full: u64, w: usize, r: *mut u64, temps: R) {
+fn copy_edge(edge: &Edge, m: u64, full: u64, w: usize, r: &mut Regs<'_>, temps: R) {
     if edge.copies.is_empty() {
         return;
     }
@@ -405,11 +395,11 @@ pub struct Machine<'a> {
     full: u64,
     grid: Grid,
     items: u64,
-    regions: Vec<Region>,
-    local: Vec<u64>,
+    /// Every region: the arguments' buffers, local, global and private memory.
+    mem: Regions<'a>,
+    local: Owned,
     local_bytes: u64,
-    private: Vec<u64>,
-    _globals: Vec<Vec<u8>>,
+    private: Option<Owned>,
     warps: Vec<Warp>,
     group: [u64; 3],
     pub c: Counters,
@@ -425,30 +415,25 @@ pub struct Machine<'a> {
 impl<'a> Machine<'a> {
     /// Sets up memory and warps for launching `p` over `grid` with `args`.
     pub fn new(p: &'a Program, grid: Grid, args: &'a mut KernelArgs) -> Result<Machine<'a>, String> {
-        let w = p.width as usize;
-        let full = mask_of(p.width);
+        let w = p.width() as usize;
+        let full = mask_of(p.width());
         let items = grid.items_per_group();
-        if p.first_private_region as u64 + items > MAX_REGIONS {
+        if p.first_private_region() as u64 + items > MAX_REGIONS {
             return Err(format!("work-groups of {items} work-items are too large for the emulator"));
         }
-        if args.values.len() != p.params.len() {
-            return Err(format!("kernel '{}' takes {} parameters, {} arguments given", p.kernel, p.params.len(), args.values.len()));
+        if args.values.len() != p.params().len() {
+            return Err(format!("kernel '{}' takes {} parameters, {} arguments given", p.kernel(), p.params().len(), args.values.len()));
         }
-        let layout = LocalLayout::for_args(p.static_local_bytes, args);
-        let mut local = vec![0u64; layout.total.div_ceil(8) as usize];
-        let private_total = items.checked_mul(p.private_bytes).filter(|&t| t < 1 << 36).ok_or_else(|| {
-            format!("{} bytes of private memory per work-item for {items} work-items is more than the emulator allocates", p.private_bytes)
+        let layout = LocalLayout::for_args(p.static_local_bytes(), args);
+        items.checked_mul(p.private_bytes()).filter(|&t| t < 1 << 36).ok_or_else(|| {
+            format!("{} bytes of private memory per work-item for {items} work-items is more than the emulator allocates", p.private_bytes())
         })?;
-        let mut private = vec![0u64; private_total.div_ceil(8) as usize];
-        let mut globals: Vec<Vec<u8>> = p.globals.iter().map(|g| g.bytes.clone()).collect();
-
-        let mut regions = vec![Region::EMPTY; p.first_private_region as usize + items as usize];
+        let mut mem = Regions::new(p.first_private_region() as usize + items as usize);
         let mut param_values = Vec::with_capacity(args.values.len());
         for (i, v) in args.values.iter_mut().enumerate() {
             let value = match v {
                 ArgValue::Buffer(b) => {
-                    let len = b.bytes().len() as u64;
-                    regions[param_region(i) as usize] = Region { base: b.as_mut_ptr(), len };
+                    mem.map(param_region(i) as usize, b.bytes_mut());
                     addr(param_region(i), 0)
                 }
                 ArgValue::Scalar(s) => {
@@ -456,29 +441,25 @@ impl<'a> Machine<'a> {
                     bytes[..s.as_bytes().len()].copy_from_slice(s.as_bytes());
                     u64::from_le_bytes(bytes)
                 }
-                ArgValue::Local { .. } => addr(p.local_region, layout.offsets[i].unwrap_or(0)),
+                ArgValue::Local { .. } => addr(p.local_region(), layout.offsets[i].unwrap_or(0)),
             };
             param_values.push(value);
         }
-        regions[p.local_region as usize] = Region { base: local.as_mut_ptr().cast(), len: layout.total };
-        for (g, bytes) in p.globals.iter().zip(globals.iter_mut()) {
-            regions[g.region as usize] = Region { base: bytes.as_mut_ptr(), len: bytes.len() as u64 };
+        let local = mem.map_owned(p.local_region() as usize, vec![0u8; layout.total as usize]);
+        for g in p.globals() {
+            mem.map_owned(g.region as usize, g.bytes.clone());
         }
-        if p.private_bytes > 0 {
-            let base: *mut u8 = private.as_mut_ptr().cast();
-            for k in 0..items {
-                regions[(p.first_private_region as u64 + k) as usize] =
-                    Region { base: unsafe { base.add((k * p.private_bytes) as usize) }, len: p.private_bytes };
-            }
-        }
+        // At most 2^36 bytes in all (checked above).
+        let private = (p.private_bytes() > 0)
+            .then(|| mem.map_owned_split(p.first_private_region() as usize, items as usize, p.private_bytes() as usize));
 
         // Registers: constants and arguments once; builtins per work-group.
-        let mut template = vec![0u64; p.nslots as usize * w];
-        for &(slot, v) in &p.consts {
-            template[slot as usize * w..][..w].fill(v);
+        let mut template = RegFile::new(p.nslots() as usize * w);
+        for &(slot, v) in p.consts() {
+            template.fill(slot as usize * w, w, v);
         }
-        for (ps, v) in p.params.iter().zip(param_values) {
-            template[ps.slot as usize * w..][..w].fill(v);
+        for (ps, v) in p.params().iter().zip(param_values) {
+            template.fill(ps.slot as usize * w, w, v);
         }
         let nwarps = items.div_ceil(w as u64);
         let warps = (0..nwarps)
@@ -487,19 +468,18 @@ impl<'a> Machine<'a> {
                 Warp { index: k as u32, regs: template.clone(), valid: mask_of(lanes), live: 0, entries: Vec::new() }
             })
             .collect();
-        let c = Counters { block_divergence: vec![0; p.blocks.len()], ..Counters::default() };
+        let c = Counters { block_divergence: vec![0; p.blocks().len()], ..Counters::default() };
         Ok(Machine {
             p,
-            policy: p.policy,
+            policy: p.policy(),
             w,
             full,
             grid,
             items,
-            regions,
+            mem,
             local,
             local_bytes: layout.total,
             private,
-            _globals: globals,
             warps,
             group: [0; 3],
             c,
@@ -569,8 +549,10 @@ impl<'a> Machine<'a> {
     }
 
     fn run_group(&mut self) -> Result<(), String> {
-        self.local.fill(0);
-        self.private.fill(0);
+        self.mem.zero(self.local);
+        if let Some(private) = self.private {
+            self.mem.zero(private);
+        }
         self.c.work_groups += 1;
         if let Some(t) = self.trace.as_mut() {
             t.group(self.group, self.warps.len());
@@ -578,7 +560,7 @@ impl<'a> Machine<'a> {
         let w = self.w;
         for k in 0..self.warps.len() {
             let mut warp = std::mem::take(&mut self.warps[k]);
-            for s in &self.p.specials {
+            for s in self.p.specials() {
                 let mk = mask_of(s.bits as u32);
                 for l in 0..w {
                     warp.regs[s.slot as usize * w + l] = self.builtin_value(s.what, warp.index, l) & mk;
@@ -622,9 +604,9 @@ impl<'a> Machine<'a> {
         if !running {
             return Ok(true);
         }
-        let name = |id: u32| self.p.barrier_names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{}", id + 1));
+        let name = |id: u32| self.p.barrier_names().get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{}", id + 1));
         let [x, y, z] = self.group;
-        let k = &self.p.kernel;
+        let k = &self.p.kernel();
         if stuck {
             return Err(format!("kernel '{k}': work-group ({x},{y},{z}): work-items can neither run nor wait at a barrier (emulator deadlock)"));
         }
@@ -673,7 +655,7 @@ impl<'a> Machine<'a> {
                 Ev::Split(block) => {
                     self.c.divergent_branches += 1;
                     self.c.block_divergence[block as usize] += 1;
-                    let ipdom_pc = self.p.blocks[block as usize].ipdom_pc;
+                    let ipdom_pc = self.p.blocks()[block as usize].ipdom_pc;
                     if let Some(t) = self.trace.as_mut() {
                         t.split(issued, warp.index, at, mask, &self.targets, ipdom_pc);
                     }
@@ -695,7 +677,7 @@ impl<'a> Machine<'a> {
                     e.pc = pc;
                     e.barrier = id;
                     if let Some(t) = self.trace.as_mut() {
-                        let name = self.p.barrier_names.get(id as usize).map_or("?", String::as_str);
+                        let name = self.p.barrier_names().get(id as usize).map_or("?", String::as_str);
                         t.barrier(issued, warp.index, pc, mask, name);
                     }
                 }
@@ -714,9 +696,11 @@ impl<'a> Machine<'a> {
     #[allow(clippy::needless_range_loop)]
     fn exec(&mut self, warp: &mut Warp, i: usize) -> Result<Ev, Fault> {
         let p = self.p;
-        let w = self.w;
+        // At most 64 (`Program::validate`); saying so lets the compiler drop the
+        // register file's lane mask.
+        let w = self.w.min(crate::regfile::LANES);
         let full = self.full;
-        let regions: &[Region] = &self.regions;
+        let mem = self.mem.view();
         let targets = &mut self.targets;
         let mut trace = self.trace.as_deref_mut();
         let issued = self.c.warp_instructions;
@@ -725,16 +709,16 @@ impl<'a> Machine<'a> {
         let rpc = entry.rpc;
         let alone = warp.entries.len() == 1;
         let widx = warp.index;
-        let priv0 = p.first_private_region as u64 + widx as u64 * w as u64;
-        let insts = &p.insts[..];
-        let edges = &p.edges[..];
-        let temps = p.temps;
-        let r: *mut u64 = warp.regs.as_mut_ptr();
+        let priv0 = p.first_private_region() as u64 + widx as u64 * w as u64;
+        let insts = &p.insts()[..];
+        let edges = &p.edges()[..];
+        let temps = p.temps();
+        let mut r: Regs<'_> = warp.regs.view();
         let mut pc = entry.pc;
         let mut n: u64 = 0;
         let mut checks: u64 = 0;
         let mut ucheck: u64 = 0;
-        let first_private = p.first_private_region as u64;
+        let first_private = p.first_private_region() as u64;
         let items = self.items;
         let fault = |pc: u32, lane: Option<usize>, kind: FaultKind| Fault { pc, warp: widx, lane: lane.map(|l| l as u32), kind };
         let msg = |pc: u32, lane: Option<usize>, m: &str| fault(pc, lane, FaultKind::Msg(m.to_string()));
@@ -767,15 +751,12 @@ impl<'a> Machine<'a> {
         macro_rules! take_edge {
             ($e:expr, $m:expr) => {{
                 let edge = &edges[$e as usize];
-                copy_edge(edge, $m, full, w, r, temps);
+                copy_edge(edge, $m, full, w, &mut r, temps);
                 edge.pc
             }};
         }
 
-        // SAFETY: every register offset in the program is below
-        // nslots × width (the decoder allocates them) and lanes are below
-        // width, so `r.add(slot + lane)` stays inside `warp.regs`.
-        let ev = unsafe {
+        let ev = {
             loop {
                 let Some(inst) = insts.get(pc as usize) else {
                     return Err(msg(pc, None, "control reached an invalid PC (emulator error)"));
@@ -997,8 +978,8 @@ impl<'a> Machine<'a> {
                         let size = ty.size as u64;
                         lanes!(mask, full, w, |l| {
                             let at = reg!(r, pp, l).wrapping_add(off as u64);
-                            match resolve(regions, at, size) {
-                                Some(hp) => reg!(r, d, l) = read(hp, ty.size) & mk,
+                            match mem.load(at, ty.size) {
+                                Some(x) => reg!(r, d, l) = x & mk,
                                 None => return Err(fault(pc, Some(l), FaultKind::Mem { what: "load", addr: at, size })),
                             }
                         });
@@ -1008,8 +989,8 @@ impl<'a> Machine<'a> {
                         let size = ty.size as u64;
                         lanes!(mask, full, w, |l| {
                             let at = reg!(r, pp, l).wrapping_add(off as u64);
-                            match resolve(regions, at, size) {
-                                Some(hp) => write(hp, ty.size, reg!(r, v, l)),
+                            match mem.store(at, ty.size, reg!(r, v, l)) {
+                                Some(()) => {}
                                 None => return Err(fault(pc, Some(l), FaultKind::Mem { what: "store", addr: at, size })),
                             }
                         });
@@ -1026,12 +1007,11 @@ impl<'a> Machine<'a> {
                         let size = ty.size as u64;
                         lanes!(mask, full, w, |l| {
                             let at = reg!(r, pp, l);
-                            let Some(hp) = resolve(regions, at, size) else {
+                            let x = reg!(r, v, l);
+                            let Some(old) = mem.update(at, ty.size, |old| Some(rmw(op, ty, old & mk, x))) else {
                                 return Err(fault(pc, Some(l), FaultKind::Mem { what: "atomic access", addr: at, size }));
                             };
-                            let old = read(hp, ty.size) & mk;
-                            write(hp, ty.size, rmw(op, ty, old, reg!(r, v, l)));
-                            reg!(r, d, l) = old;
+                            reg!(r, d, l) = old & mk;
                         });
                         pc += 1;
                     }
@@ -1040,16 +1020,13 @@ impl<'a> Machine<'a> {
                         let size = ty.size as u64;
                         lanes!(mask, full, w, |l| {
                             let at = reg!(r, pp, l);
-                            let Some(hp) = resolve(regions, at, size) else {
+                            let (c, nv) = (reg!(r, cmp, l), reg!(r, new, l));
+                            let Some(old) = mem.update(at, ty.size, |old| (old & mk == c).then_some(nv)) else {
                                 return Err(fault(pc, Some(l), FaultKind::Mem { what: "atomic access", addr: at, size }));
                             };
-                            let old = read(hp, ty.size) & mk;
-                            let hit = old == reg!(r, cmp, l);
-                            if hit {
-                                write(hp, ty.size, reg!(r, new, l));
-                            }
+                            let old = old & mk;
                             reg!(r, d, l) = old;
-                            reg!(r, ok, l) = hit as u64;
+                            reg!(r, ok, l) = (old == c) as u64;
                         });
                         pc += 1;
                     }
@@ -1058,13 +1035,11 @@ impl<'a> Machine<'a> {
                             let len = reg!(r, nr, l);
                             if len != 0 {
                                 let (da, sa) = (reg!(r, dst, l), reg!(r, src, l));
-                                let Some(dp) = resolve(regions, da, len) else {
-                                    return Err(fault(pc, Some(l), FaultKind::Mem { what: "memcpy destination", addr: da, size: len }));
-                                };
-                                let Some(sp) = resolve(regions, sa, len) else {
-                                    return Err(fault(pc, Some(l), FaultKind::Mem { what: "memcpy source", addr: sa, size: len }));
-                                };
-                                std::ptr::copy(sp, dp, len as usize);
+                                match mem.copy(da, sa, len) {
+                                    Ok(()) => {}
+                                    Err(Side::Dst) => return Err(fault(pc, Some(l), FaultKind::Mem { what: "memcpy destination", addr: da, size: len })),
+                                    Err(Side::Src) => return Err(fault(pc, Some(l), FaultKind::Mem { what: "memcpy source", addr: sa, size: len })),
+                                }
                             }
                         });
                         pc += 1;
@@ -1074,10 +1049,9 @@ impl<'a> Machine<'a> {
                             let len = reg!(r, nr, l);
                             if len != 0 {
                                 let da = reg!(r, dst, l);
-                                let Some(dp) = resolve(regions, da, len) else {
+                                if mem.fill(da, reg!(r, v, l) as u8, len).is_none() {
                                     return Err(fault(pc, Some(l), FaultKind::Mem { what: "memset", addr: da, size: len }));
-                                };
-                                std::ptr::write_bytes(dp, reg!(r, v, l) as u8, len as usize);
+                                }
                             }
                         });
                         pc += 1;
@@ -1179,7 +1153,7 @@ impl<'a> Machine<'a> {
                             }
                             entered!();
                         } else {
-                            let block = p.inst_block[pc as usize];
+                            let block = p.inst_block()[pc as usize];
                             let tp = take_edge!(t, tm);
                             let fp = take_edge!(f, fm);
                             targets.clear();
@@ -1205,7 +1179,7 @@ impl<'a> Machine<'a> {
                             }
                             entered!();
                         } else {
-                            let block = p.inst_block[pc as usize];
+                            let block = p.inst_block()[pc as usize];
                             for t in targets.iter_mut() {
                                 t.0 = take_edge!(t.0, t.1);
                             }
@@ -1225,12 +1199,12 @@ impl<'a> Machine<'a> {
 
     /// The error message of a fault, naming the work-item and instruction.
     pub fn describe(&self, f: Fault) -> String {
-        let k = &self.p.kernel;
+        let k = &self.p.kernel();
         let [gx, gy, gz] = self.group;
         if let FaultKind::Uniformity { id, other, a, b, ptr } = f.kind {
             let lin = |l: u32| f.warp as u64 * self.w as u64 + l as u64;
             let show = |v: u64| if ptr { self.describe_addr(v) } else { v.to_string() };
-            let (value, at) = match self.p.checks.get(id as usize) {
+            let (value, at) = match self.p.checks().get(id as usize) {
                 Some([_, value, at]) => (value.as_str(), at.as_str()),
                 None => ("?", "?"),
             };
@@ -1267,20 +1241,20 @@ impl<'a> Machine<'a> {
         // upper half of a region (no buffer is that big) is one below the
         // start of the next region.
         let (r, off) = if off >= 1 << (ADDR_BITS - 1) { (r + 1, off as i64 - (1i64 << ADDR_BITS)) } else { (r, off as i64) };
-        let len = self.regions.get(r as usize).map_or(0, |g| g.len);
+        let len = self.mem.len_of(r);
         if r == 0 {
             return if a == 0 { "the null pointer".into() } else { format!("address {a:#x}, outside every buffer") };
         }
-        if r <= p.params.len() as u64 {
+        if r <= p.params().len() as u64 {
             return format!("offset {off} of argument {} ({len} bytes)", r - 1);
         }
-        if r == p.local_region as u64 {
+        if r == p.local_region() as u64 {
             return format!("offset {off} of local memory ({len} bytes per work-group)");
         }
-        if let Some(g) = p.globals.iter().find(|g| g.region as u64 == r) {
+        if let Some(g) = p.globals().iter().find(|g| g.region as u64 == r) {
             return format!("offset {off} of @{} ({len} bytes)", g.name);
         }
-        let first = p.first_private_region as u64;
+        let first = p.first_private_region() as u64;
         if r >= first && r < first + self.items {
             let [x, y, z] = self.local_id(r - first);
             return format!("offset {off} of the private memory of work-item ({x},{y},{z}) ({len} bytes)");

@@ -29,8 +29,7 @@ use crate::launch::{Grid, Policy};
 use crate::pipeline::{self, RunOptions};
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
-use llvm_sys::core::*;
+use inkwell::attributes::{Attribute, AttributeLoc};
 use simt_passes::kernel_model::is_kernel;
 use std::time::Instant;
 
@@ -106,13 +105,13 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
     };
     // Every other defined function is inlined, so the emulator never has to
     // keep a call stack per lane.
-    unsafe {
-        let ctx = LLVMGetModuleContext(module.as_mut_ptr());
-        let kind = |n: &str| LLVMGetEnumAttributeKindForName(n.as_ptr().cast(), n.len());
+    {
+        let ctx = module.get_context();
+        let kind = Attribute::get_named_enum_kind_id;
         let (noinline, optnone, always) = (kind("noinline"), kind("optnone"), kind("alwaysinline"));
+        let at = AttributeLoc::Function;
         for g in simt_passes::ir::defined_functions(module) {
-            let gv = g.as_value_ref();
-            if gv == f.as_value_ref() {
+            if g == f {
                 continue;
             }
             // libdevice's `__nv_*` (linked by simt-to-nvptx) are executed as
@@ -121,13 +120,13 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
             // the emulator does not implement.
             // libdevice marks them alwaysinline.
             if simt_passes::ir::function_name(g).starts_with("__nv_") {
-                LLVMRemoveEnumAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, always);
-                LLVMAddAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, noinline, 0));
+                g.remove_enum_attribute(at, always);
+                g.add_attribute(at, ctx.create_enum_attribute(noinline, 0));
                 continue;
             }
-            LLVMRemoveEnumAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, noinline);
-            LLVMRemoveEnumAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, optnone);
-            LLVMAddAttributeAtIndex(gv, llvm_sys::LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+            g.remove_enum_attribute(at, noinline);
+            g.remove_enum_attribute(at, optnone);
+            g.add_attribute(at, ctx.create_enum_attribute(always, 0));
         }
     }
     let steps = pipeline::parse("always-inline,simt-lower-ocl-builtins", None)?;

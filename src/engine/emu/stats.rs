@@ -29,13 +29,13 @@ pub struct EmuStats {
 impl EmuStats {
     pub fn new(p: &Program, counters: Counters, seconds: f64) -> EmuStats {
         EmuStats {
-            policy: p.policy,
-            warp_width: p.width,
+            policy: p.policy(),
+            warp_width: p.width(),
             counters,
-            block_names: p.blocks.iter().map(|b| b.name.clone()).collect(),
+            block_names: p.blocks().iter().map(|b| b.name.clone()).collect(),
             seconds,
-            explicit_markers: p.explicit_markers,
-            check_blocks: p.blocks.iter().filter(|b| b.check).count(),
+            explicit_markers: p.explicit_markers(),
+            check_blocks: p.blocks().iter().filter(|b| b.check).count(),
         }
     }
 

@@ -72,14 +72,14 @@ impl Trace {
     /// A trace of launches of `p` written to `out`, starting with a header
     /// line that says what ran (`what`: the launch, in words).
     pub fn new(out: Box<dyn Write>, p: &Program, what: &str) -> Trace {
-        let names = p.blocks.iter().map(|b| b.name.trim_start_matches('%').to_string()).collect();
-        let mut t = Trace::bare(out, p.policy, p.width, names, p.inst_block.clone());
-        let markers = match p.policy {
-            Policy::Markers if p.explicit_markers > 0 => format!(", {} @simt.converge markers", p.explicit_markers),
-            Policy::Markers => format!(", checks at {} join/loop-exit blocks (no markers in the IR)", p.blocks.iter().filter(|b| b.check).count()),
+        let names = p.blocks().iter().map(|b| b.name.trim_start_matches('%').to_string()).collect();
+        let mut t = Trace::bare(out, p.policy(), p.width(), names, p.inst_block().to_vec());
+        let markers = match p.policy() {
+            Policy::Markers if p.explicit_markers() > 0 => format!(", {} @simt.converge markers", p.explicit_markers()),
+            Policy::Markers => format!(", checks at {} join/loop-exit blocks (no markers in the IR)", p.blocks().iter().filter(|b| b.check).count()),
             _ => String::new(),
         };
-        t.comment(format_args!("simt-run trace: kernel '{}', policy {}, warp width {}{markers}{}", p.kernel, p.policy.name(), p.width, if what.is_empty() { String::new() } else { format!(", {what}") }));
+        t.comment(format_args!("simt-run trace: kernel '{}', policy {}, warp width {}{markers}{}", p.kernel(), p.policy().name(), p.width(), if what.is_empty() { String::new() } else { format!(", {what}") }));
         t.comment(format_args!("ISSUED wWARP EVENT BLOCK pc=PC LANES [DETAILS]; LANES: lane 0 first, # in the group, . not"));
         t
     }
