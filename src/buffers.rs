@@ -6,8 +6,8 @@
 //! parameter index from 0.
 
 use crate::diag::ToolError;
-use crate::launch::{format_element, ArgSpec, Fill, Scalar, ScalarType};
 use crate::guard::{Guarded, BUFFER_ALIGN};
+use crate::launch::{format_element, ArgSpec, Fill, Scalar, ScalarType};
 use std::path::{Path, PathBuf};
 
 /// Alignment of local memory and scratch (the ABI promises 64).
@@ -111,7 +111,10 @@ pub enum ArgValue {
     Buffer(Buffer),
     Scalar(Scalar),
     /// Placed in each work-group's local memory by [`LocalLayout`].
-    Local { ty: ScalarType, count: u64 },
+    Local {
+        ty: ScalarType,
+        count: u64,
+    },
 }
 
 /// The arguments of a launch, in parameter order.
@@ -128,14 +131,11 @@ impl KernelArgs {
         for (i, spec) in specs.iter().enumerate() {
             values.push(match spec {
                 ArgSpec::Buffer { ty, count, fill } => {
-                    let mut b = Buffer::zeroed(*ty, *count).ok_or_else(|| {
-                        ToolError::Run(format!("cannot allocate {} bytes for argument {i} ({spec})", spec.bytes()))
-                    })?;
+                    let mut b = Buffer::zeroed(*ty, *count)
+                        .ok_or_else(|| ToolError::Run(format!("cannot allocate {} bytes for argument {i} ({spec})", spec.bytes())))?;
                     b.set_label("", i);
                     fill_buffer(*ty, fill, b.bytes_mut()).map_err(|e| match e {
-                        ToolError::Io { path, message } => {
-                            ToolError::Io { path, message: format!("argument {i} ({spec}): {message}") }
-                        }
+                        ToolError::Io { path, message } => ToolError::Io { path, message: format!("argument {i} ({spec}): {message}") },
                         other => other,
                     })?;
                     ArgValue::Buffer(b)
@@ -158,10 +158,8 @@ impl KernelArgs {
     /// Writes every buffer argument to `dir/argN.bin`, creating `dir`.
     /// Returns the files written.
     pub fn dump(&self, dir: &Path) -> Result<Vec<PathBuf>, ToolError> {
-        std::fs::create_dir_all(dir).map_err(|e| ToolError::Io {
-            path: dir.display().to_string(),
-            message: format!("cannot create dump folder: {e}"),
-        })?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| ToolError::Io { path: dir.display().to_string(), message: format!("cannot create dump folder: {e}") })?;
         let mut written = Vec::new();
         for (i, b) in self.buffers() {
             let path = arg_file(dir, i);
@@ -192,8 +190,7 @@ impl KernelArgs {
             if !path.exists() {
                 continue;
             }
-            let bytes = std::fs::read(&path)
-                .map_err(|e| ToolError::Io { path: path.display().to_string(), message: e.to_string() })?;
+            let bytes = std::fs::read(&path).map_err(|e| ToolError::Io { path: path.display().to_string(), message: e.to_string() })?;
             files.push((i, path, bytes));
         }
         if files.is_empty() {
@@ -253,15 +250,7 @@ impl KernelArgs {
             }
             let (wrong, first) = compare_elements(b.ty, b.bytes(), expected, tolerance_ulps, MAX_REPORTED);
             if wrong > 0 {
-                report.mismatches.push(BufferMismatch {
-                    param: i,
-                    path,
-                    ty: b.ty,
-                    count: b.count,
-                    wrong,
-                    size_problem: None,
-                    first,
-                });
+                report.mismatches.push(BufferMismatch { param: i, path, ty: b.ty, count: b.count, wrong, size_problem: None, first });
             }
         }
         report
@@ -430,13 +419,7 @@ pub fn ulps_f64(a: f64, b: f64) -> Option<u64> {
 
 /// Compares two arrays of little-endian `ty` elements of equal length.
 /// Returns how many differ and the first `max_listed` of them.
-pub fn compare_elements(
-    ty: ScalarType,
-    got: &[u8],
-    expected: &[u8],
-    tolerance_ulps: u64,
-    max_listed: usize,
-) -> (u64, Vec<Mismatch>) {
+pub fn compare_elements(ty: ScalarType, got: &[u8], expected: &[u8], tolerance_ulps: u64, max_listed: usize) -> (u64, Vec<Mismatch>) {
     assert_eq!(got.len(), expected.len());
     let size = ty.size();
     let mut wrong = 0u64;
@@ -568,10 +551,7 @@ pub struct LocalLayout {
 impl LocalLayout {
     /// The layout for these argument specs.
     pub fn new(static_bytes: u64, specs: &[ArgSpec]) -> LocalLayout {
-        LocalLayout::from_sizes(
-            static_bytes,
-            specs.iter().map(|s| matches!(s, ArgSpec::Local { .. }).then(|| s.bytes())),
-        )
+        LocalLayout::from_sizes(static_bytes, specs.iter().map(|s| matches!(s, ArgSpec::Local { .. }).then(|| s.bytes())))
     }
 
     /// The layout for these allocated arguments.
@@ -666,8 +646,7 @@ mod tests {
     #[test]
     fn ramp_fills() {
         assert_eq!(as_f32(&filled(ScalarType::F32, 4, Fill::Ramp)), vec![0.0, 1.0, 2.0, 3.0]);
-        let i16s: Vec<i16> =
-            filled(ScalarType::I16, 3, Fill::Ramp).chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        let i16s: Vec<i16> = filled(ScalarType::I16, 3, Fill::Ramp).chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
         assert_eq!(i16s, vec![0, 1, 2]);
         // u8 wraps.
         let u8s = filled(ScalarType::U8, 300, Fill::Ramp);
@@ -735,10 +714,7 @@ mod tests {
         match fill_buffer(ScalarType::F32, &Fill::File(p.clone()), b.bytes_mut()) {
             Err(ToolError::Io { path, message }) => {
                 assert_eq!(path, p.display().to_string());
-                assert_eq!(
-                    message,
-                    "fill file holds 12 bytes (3 f32 elements), but the buffer needs exactly 4 f32 elements (16 bytes)"
-                );
+                assert_eq!(message, "fill file holds 12 bytes (3 f32 elements), but the buffer needs exactly 4 f32 elements (16 bytes)");
             }
             other => panic!("{other:?}"),
         }
@@ -833,7 +809,13 @@ mod tests {
         assert_eq!(r.mismatches[0].first[0], Mismatch { index: 2, got: "2.0".into(), expected: "2.0000002".into(), ulps: Some(1) });
         assert_eq!(r.mismatches[1].first[0], Mismatch { index: 1, got: "1".into(), expected: "2".into(), ulps: None });
         let text = r.render();
-        assert!(text.contains(&format!("argument 0 differs from {} in 1 of 4 f32 elements (tolerance 0 ULPs):", reference.join("arg0.bin").display())), "{text}");
+        assert!(
+            text.contains(&format!(
+                "argument 0 differs from {} in 1 of 4 f32 elements (tolerance 0 ULPs):",
+                reference.join("arg0.bin").display()
+            )),
+            "{text}"
+        );
         assert!(text.contains("  [2] got 2.0, expected 2.0000002 (1 ULPs)"), "{text}");
         assert!(text.contains("  [1] got 1, expected 2\n"), "{text}");
         // A tolerance of 1 ULP forgives the float, never the integer.
@@ -869,6 +851,9 @@ mod tests {
         assert_eq!((l.offsets[0], l.total), (Some(0), 1));
         assert_eq!(LocalLayout::new(40, &[]).total, 40);
         let args = KernelArgs::new(&specs(&["buf:f32:4", "local:f32:10", "i32:1", "local:u8:1", "local:f64:8"])).unwrap();
-        assert_eq!(LocalLayout::for_args(100, &args), LocalLayout::new(100, &specs(&["buf:f32:4", "local:f32:10", "i32:1", "local:u8:1", "local:f64:8"])));
+        assert_eq!(
+            LocalLayout::for_args(100, &args),
+            LocalLayout::new(100, &specs(&["buf:f32:4", "local:f32:10", "i32:1", "local:u8:1", "local:f64:8"]))
+        );
     }
 }

@@ -34,7 +34,10 @@ pub enum ToolError {
     #[error("{path}: error: input module is broken!\n{message}")]
     BrokenInput { path: String, message: String },
     #[error("error: {err}{}", valid_pass_list(err))]
-    Pass { #[from] err: PassError },
+    Pass {
+        #[from]
+        err: PassError,
+    },
     #[error("error: broken module after pass '{pass}':\n{message}")]
     BrokenAfter { pass: String, message: String },
     /// `SIMT_VERIFY_ANALYSES`: a pass changed what a cached analysis

@@ -380,14 +380,7 @@ pub fn ensure_altstack() {
             return;
         }
         let size = (64 << 10).max(libc::SIGSTKSZ);
-        let p = libc::mmap(
-            std::ptr::null_mut(),
-            size,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        );
+        let p = libc::mmap(std::ptr::null_mut(), size, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0);
         if p == libc::MAP_FAILED {
             return;
         }
@@ -583,11 +576,15 @@ mod tests {
         let hit = lookup(g.as_ptr() as usize - 1_048_576).unwrap();
         let mut m = Msg { buf: [0; 1024], len: 0 };
         format_fault(&mut m, "t", &hit, "load", None);
-        assert!(std::str::from_utf8(&m.buf[..m.len]).unwrap().starts_with("t: error: kernel 'vecadd': load at offset -1048576 of argument 2"));
+        assert!(std::str::from_utf8(&m.buf[..m.len])
+            .unwrap()
+            .starts_with("t: error: kernel 'vecadd': load at offset -1048576 of argument 2"));
         let mut m = Msg { buf: [0; 1024], len: 0 };
         format_fault(&mut m, "t", &hit, "load", Some(([4, 1, 2], 3)));
         assert!(
-            std::str::from_utf8(&m.buf[..m.len]).unwrap().starts_with("t: error: kernel 'vecadd': one of the 3 work-groups from (4,1,2) (interleaved): load at offset"),
+            std::str::from_utf8(&m.buf[..m.len])
+                .unwrap()
+                .starts_with("t: error: kernel 'vecadd': one of the 3 work-groups from (4,1,2) (interleaved): load at offset"),
             "{}",
             std::str::from_utf8(&m.buf[..m.len]).unwrap()
         );

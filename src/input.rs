@@ -30,8 +30,8 @@ impl ModuleInput {
             return Ok(ModuleInput { name: "<stdin>".into(), bytes });
         }
         let name = path.display().to_string();
-        let bytes = std::fs::read(path)
-            .map_err(|e| ToolError::Io { path: name.clone(), message: format!("could not open input file: {e}") })?;
+        let bytes =
+            std::fs::read(path).map_err(|e| ToolError::Io { path: name.clone(), message: format!("could not open input file: {e}") })?;
         Ok(ModuleInput { name, bytes })
     }
 

@@ -26,11 +26,17 @@ pub const LOCAL_ADDRSPACE: u32 = 3;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamKind {
     /// A pointer to global (or constant) memory.
-    Buffer { addrspace: u32 },
+    Buffer {
+        addrspace: u32,
+    },
     /// A `__local` pointer.
     Local,
-    Int { bits: u32 },
-    Float { bits: u32 },
+    Int {
+        bits: u32,
+    },
+    Float {
+        bits: u32,
+    },
     /// A parameter `simt-run` cannot pass.
     Unsupported,
 }
@@ -80,11 +86,7 @@ pub struct KernelSig {
 
 /// The kernels of `module`, in module order.
 pub fn kernels(module: &Module<'_>) -> Vec<KernelSig> {
-    simt_passes::ir::defined_functions(module)
-        .into_iter()
-        .filter(|f| simt_passes::kernel_model::is_kernel(*f))
-        .map(signature)
-        .collect()
+    simt_passes::ir::defined_functions(module).into_iter().filter(|f| simt_passes::kernel_model::is_kernel(*f)).map(signature).collect()
 }
 
 /// Reads the module at `path` (text or bitcode) and returns its kernels.
@@ -440,17 +442,7 @@ define ptx_kernel void @k(ptr addrspace(1) %out, i32 %tmp, i32 %n) !kernel_arg_a
     #[test]
     fn matching_arguments() {
         let k = &sigs(OPENCL)[0];
-        let good = specs(&[
-            "buf:f32:16",
-            "local:f32:16",
-            "u32:7",
-            "f32:1.5",
-            "f64:2",
-            "i64:-1",
-            "buf:u8:3=ramp",
-            "i8:1",
-            "u16:2",
-        ]);
+        let good = specs(&["buf:f32:16", "local:f32:16", "u32:7", "f32:1.5", "f64:2", "i64:-1", "buf:u8:3=ramp", "i8:1", "u16:2"]);
         check_args(k, &good).unwrap();
         check_args(&sigs(OPENCL)[3], &[]).unwrap();
 
@@ -467,10 +459,13 @@ define ptx_kernel void @k(ptr addrspace(1) %out, i32 %tmp, i32 %n) !kernel_arg_a
         assert!(bad(1, "buf:f32:4").contains(
             "argument 1 (buf:f32:4) is a global buffer, but parameter 1 'tmp' (float*, ptr addrspace(3)) is a __local pointer: pass local:TYPE:COUNT"
         ));
-        assert!(bad(2, "f32:1").contains("argument 2 (f32:1.0) is an f32 scalar, but parameter 2 'n' (int, i32) is a 32-bit integer: pass i32:VALUE or u32:VALUE"));
+        assert!(bad(2, "f32:1").contains(
+            "argument 2 (f32:1.0) is an f32 scalar, but parameter 2 'n' (int, i32) is a 32-bit integer: pass i32:VALUE or u32:VALUE"
+        ));
         assert!(bad(2, "i64:1").contains("argument 2 (i64:1) is an i64 scalar, but parameter 2 'n'"));
         assert!(bad(2, "buf:i32:1").contains("argument 2 (buf:i32:1) is a global buffer, but parameter 2 'n'"));
-        assert!(bad(3, "i32:1").contains("argument 3 (i32:1) is an i32 scalar, but parameter 3 'a' (float, float) is a 32-bit float: pass f32:VALUE"));
+        assert!(bad(3, "i32:1")
+            .contains("argument 3 (i32:1) is an i32 scalar, but parameter 3 'a' (float, float) is a 32-bit float: pass f32:VALUE"));
         assert!(bad(4, "f32:1").contains("is a 64-bit float: pass f64:VALUE"));
         assert!(bad(7, "u16:1").contains("argument 7 (u16:1) is a u16 scalar"));
 

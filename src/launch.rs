@@ -200,14 +200,10 @@ impl Scalar {
         }
         if ty.is_float() {
             return match ty {
-                ScalarType::F32 => t
-                    .parse::<f32>()
-                    .map(|v| Scalar::from_bits(ty, v.to_bits() as u64))
-                    .map_err(|_| format!("'{t}' is not an f32 number")),
-                _ => t
-                    .parse::<f64>()
-                    .map(|v| Scalar::from_bits(ty, v.to_bits()))
-                    .map_err(|_| format!("'{t}' is not an f64 number")),
+                ScalarType::F32 => {
+                    t.parse::<f32>().map(|v| Scalar::from_bits(ty, v.to_bits() as u64)).map_err(|_| format!("'{t}' is not an f32 number"))
+                }
+                _ => t.parse::<f64>().map(|v| Scalar::from_bits(ty, v.to_bits())).map_err(|_| format!("'{t}' is not an f64 number")),
             };
         }
         let (negative, digits) = match t.strip_prefix('-') {
@@ -221,11 +217,8 @@ impl Scalar {
         }
         .map_err(|_| format!("'{t}' is not an integer"))?;
         let value: i128 = if negative { -(magnitude.min(1 << 100) as i128) } else { magnitude.min(1 << 100) as i128 };
-        let (lo, hi): (i128, i128) = if ty.is_signed() {
-            (-(1i128 << (ty.bits() - 1)), (1i128 << (ty.bits() - 1)) - 1)
-        } else {
-            (0, (1i128 << ty.bits()) - 1)
-        };
+        let (lo, hi): (i128, i128) =
+            if ty.is_signed() { (-(1i128 << (ty.bits() - 1)), (1i128 << (ty.bits() - 1)) - 1) } else { (0, (1i128 << ty.bits()) - 1) };
         if value < lo || value > hi {
             return Err(format!("{t} is out of range for {ty} ({lo}..={hi})"));
         }
@@ -302,9 +295,8 @@ impl ArgSpec {
         if t.is_empty() {
             return Err("empty argument; expected buf:TYPE:COUNT[=FILL], local:TYPE:COUNT or TYPE:VALUE".into());
         }
-        let (head, rest) = t.split_once(':').ok_or_else(|| {
-            format!("expected buf:TYPE:COUNT[=FILL], local:TYPE:COUNT or TYPE:VALUE, found no ':'")
-        })?;
+        let (head, rest) =
+            t.split_once(':').ok_or_else(|| format!("expected buf:TYPE:COUNT[=FILL], local:TYPE:COUNT or TYPE:VALUE, found no ':'"))?;
         match head {
             "buf" => {
                 let (shape, fill) = match rest.split_once('=') {
@@ -327,10 +319,9 @@ impl ArgSpec {
             }
             _ => match ScalarType::parse(head) {
                 Some(ty) => Ok(ArgSpec::Scalar(Scalar::parse(ty, rest)?)),
-                None => Err(format!(
-                    "unknown argument kind or type '{head}': expected buf, local or a scalar type ({})",
-                    ScalarType::list()
-                )),
+                None => {
+                    Err(format!("unknown argument kind or type '{head}': expected buf, local or a scalar type ({})", ScalarType::list()))
+                }
             },
         }
     }
@@ -369,11 +360,8 @@ impl fmt::Display for ArgSpec {
 const MAX_ARG_BYTES: u64 = 1 << 40;
 
 fn parse_type_count(text: &str, kind: &str) -> Result<(ScalarType, u64), String> {
-    let (ty, count) = text
-        .split_once(':')
-        .ok_or_else(|| format!("expected {kind}:TYPE:COUNT, found '{kind}:{text}'"))?;
-    let ty = ScalarType::parse(ty)
-        .ok_or_else(|| format!("unknown element type '{ty}' (one of {})", ScalarType::list()))?;
+    let (ty, count) = text.split_once(':').ok_or_else(|| format!("expected {kind}:TYPE:COUNT, found '{kind}:{text}'"))?;
+    let ty = ScalarType::parse(ty).ok_or_else(|| format!("unknown element type '{ty}' (one of {})", ScalarType::list()))?;
     let count: u64 = parse_u64(count).map_err(|_| format!("COUNT '{count}' is not a whole number"))?;
     if count == 0 {
         return Err("COUNT must be at least 1".into());
@@ -393,9 +381,7 @@ fn parse_fill(ty: ScalarType, text: &str, base_dir: Option<&Path>) -> Result<Fil
         ("zero", None) => Ok(Fill::Zero),
         ("ramp", None) => Ok(Fill::Ramp),
         ("const", Some(v)) => Scalar::parse(ty, v).map(Fill::Const).map_err(|e| format!("fill const: {e}")),
-        ("rand", Some(v)) => parse_u64(v)
-            .map(Fill::Rand)
-            .map_err(|_| format!("fill rand: SEED '{v}' is not a whole number (0..=2^64-1)")),
+        ("rand", Some(v)) => parse_u64(v).map(Fill::Rand).map_err(|_| format!("fill rand: SEED '{v}' is not a whole number (0..=2^64-1)")),
         ("file", Some(p)) if !p.is_empty() => {
             let p = PathBuf::from(p);
             Ok(Fill::File(match base_dir {
@@ -469,10 +455,7 @@ impl Grid {
                 return Err(format!("local size is 0 in dimension {d} ({axis})"));
             }
             if global[d] % local[d] != 0 {
-                return Err(format!(
-                    "global size {} is not a multiple of local size {} in dimension {d} ({axis})",
-                    global[d], local[d]
-                ));
+                return Err(format!("global size {} is not a multiple of local size {} in dimension {d} ({axis})", global[d], local[d]));
             }
             g.global[d] = global[d];
             g.local[d] = local[d];
@@ -524,10 +507,7 @@ pub fn parse_dims(text: &str) -> Result<Vec<u64>, String> {
     if parts.len() > 3 {
         return Err(format!("'{text}' has {} dimensions; 1 to 3 are allowed", parts.len()));
     }
-    parts
-        .iter()
-        .map(|p| parse_u64(p).map_err(|_| format!("'{p}' in '{text}' is not a whole number")))
-        .collect()
+    parts.iter().map(|p| parse_u64(p).map_err(|_| format!("'{p}' in '{text}' is not a whole number"))).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -753,10 +733,8 @@ impl Settings {
     /// Reads a launch file: an I/O error if it cannot be read, a usage error
     /// naming the line if it is malformed.
     pub fn from_launch_file(path: &Path) -> Result<Settings, ToolError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ToolError::Io {
-            path: path.display().to_string(),
-            message: format!("cannot read launch file: {e}"),
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ToolError::Io { path: path.display().to_string(), message: format!("cannot read launch file: {e}") })?;
         Settings::from_launch_text(&text, path)
     }
 
@@ -770,9 +748,7 @@ impl Settings {
                 continue;
             }
             let err = |why: String| ToolError::Usage(format!("{}:{line}: error: {why}", path.display()));
-            let (key, value) = content
-                .split_once('=')
-                .ok_or_else(|| err(format!("expected 'key = value', found '{content}'")))?;
+            let (key, value) = content.split_once('=').ok_or_else(|| err(format!("expected 'key = value', found '{content}'")))?;
             let (key, value) = (key.trim(), value.trim());
             if key.is_empty() {
                 return Err(err(format!("missing key before '=' in '{content}'")));
@@ -805,21 +781,16 @@ impl Settings {
         let dims = |key: &str| -> Result<Option<Vec<u64>>, ToolError> {
             self.get(key).map(|s| parse_dims(&s.value).map_err(|e| s.usage(key, e))).transpose()
         };
-        let required = |key: &str| {
-            ToolError::Usage(format!("error: --{key} is required (or `{key} = …` in a --launch file)"))
-        };
+        let required = |key: &str| ToolError::Usage(format!("error: --{key} is required (or `{key} = …` in a --launch file)"));
         let global = dims("global")?.ok_or_else(|| required("global"))?;
         let local = dims("local")?.ok_or_else(|| required("local"))?;
         let offset = dims("global-offset")?;
         let grid = Grid::new(&global, &local, offset.as_deref()).map_err(|e| {
             // Name where the sizes came from when it was a launch file.
-            let from = ["global", "local", "global-offset"]
-                .iter()
-                .filter_map(|k| self.get(k))
-                .find_map(|s| match &s.origin {
-                    Origin::File { path, .. } => Some(path.display().to_string()),
-                    Origin::CommandLine => None,
-                });
+            let from = ["global", "local", "global-offset"].iter().filter_map(|k| self.get(k)).find_map(|s| match &s.origin {
+                Origin::File { path, .. } => Some(path.display().to_string()),
+                Origin::CommandLine => None,
+            });
             ToolError::Usage(match from {
                 Some(p) => format!("{p}: error: {e}"),
                 None => format!("error: {e}"),
@@ -829,17 +800,13 @@ impl Settings {
             .args
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                ArgSpec::parse(&s.value, s.base_dir().as_deref())
-                    .map_err(|e| s.usage("arg", format!("argument {i}: {e}")))
-            })
+            .map(|(i, s)| ArgSpec::parse(&s.value, s.base_dir().as_deref()).map_err(|e| s.usage("arg", format!("argument {i}: {e}"))))
             .collect::<Result<Vec<_>, _>>()?;
 
         let engine = match self.get("engine") {
             None => Engine::Host,
-            Some(s) => Engine::parse(&s.value).ok_or_else(|| {
-                s.usage("engine", format!("unknown engine (available: {})", Engine::ALL.map(Engine::name).join(", ")))
-            })?,
+            Some(s) => Engine::parse(&s.value)
+                .ok_or_else(|| s.usage("engine", format!("unknown engine (available: {})", Engine::ALL.map(Engine::name).join(", "))))?,
         };
         let positive = |key: &str, default: u32| -> Result<u32, ToolError> {
             match self.get(key) {
@@ -867,9 +834,8 @@ impl Settings {
         };
         let policy = match self.get("policy") {
             None => Policy::Ipdom,
-            Some(s) => Policy::parse(&s.value).ok_or_else(|| {
-                s.usage("policy", format!("unknown policy (available: {})", Policy::ALL.map(Policy::name).join(", ")))
-            })?,
+            Some(s) => Policy::parse(&s.value)
+                .ok_or_else(|| s.usage("policy", format!("unknown policy (available: {})", Policy::ALL.map(Policy::name).join(", "))))?,
         };
         let warp_width = match self.get("warp-width") {
             None => DEFAULT_WARP_WIDTH,
@@ -891,7 +857,10 @@ impl Settings {
         if let (Some(s), true, false) = (self.get("check-uniformity"), check_uniformity, engine == Engine::Emu) {
             return Err(s.usage(
                 "check-uniformity",
-                format!("the uniformity check compares the lanes of the emulator's warps: it needs --engine emu (the engine is {})", engine.name()),
+                format!(
+                    "the uniformity check compares the lanes of the emulator's warps: it needs --engine emu (the engine is {})",
+                    engine.name()
+                ),
             ));
         }
         let trace = self.get("trace").map(Setting::path);
@@ -1019,7 +988,16 @@ mod tests {
 
     #[test]
     fn display_round_trips() {
-        for t in ["buf:f32:16", "buf:i64:8=ramp", "buf:u32:4=rand:7", "buf:f64:2=const:-1.5", "i32:-3", "f32:0.5", "local:u8:9", "buf:u8:1=file:x.bin"] {
+        for t in [
+            "buf:f32:16",
+            "buf:i64:8=ramp",
+            "buf:u32:4=rand:7",
+            "buf:f64:2=const:-1.5",
+            "i32:-3",
+            "f32:0.5",
+            "local:u8:9",
+            "buf:u8:1=file:x.bin",
+        ] {
             let a = arg(t).unwrap();
             assert_eq!(a.to_string(), t);
             assert_eq!(arg(&a.to_string()).unwrap(), a);
@@ -1125,9 +1103,8 @@ mod tests {
 
     #[test]
     fn resolve_defaults_and_values() {
-        let (l, o) = cli(&[("module", "k.ll"), ("global", "1024"), ("local", "64"), ("arg", "buf:f32:1024"), ("arg", "i32:5")])
-            .resolve()
-            .unwrap();
+        let (l, o) =
+            cli(&[("module", "k.ll"), ("global", "1024"), ("local", "64"), ("arg", "buf:f32:1024"), ("arg", "i32:5")]).resolve().unwrap();
         assert_eq!(l.module, PathBuf::from("k.ll"));
         assert_eq!(l.kernel, None);
         assert_eq!(l.grid.global, [1024, 1, 1]);
@@ -1209,7 +1186,8 @@ mod tests {
         assert!(usage_of(with(&[("warp-width", "65")])).contains("--warp-width '65': expected a whole number from 1 to 64"));
         assert!(usage_of(with(&[("warp-width", "0")])).contains("--warp-width '0'"));
         assert!(usage_of(with(&[("stats", "yaml")])).contains("expected 'json' or 'text'"));
-        assert!(usage_of(with(&[("trace", "t.txt")])).contains("--trace 't.txt': a trace shows the lanes of the emulator's warps: it needs --engine emu (the engine is host)"));
+        assert!(usage_of(with(&[("trace", "t.txt")]))
+            .contains("--trace 't.txt': a trace shows the lanes of the emulator's warps: it needs --engine emu (the engine is host)"));
         assert!(usage_of(with(&[("trace", "t.txt"), ("engine", "gpu")])).contains("(the engine is gpu)"));
         assert!(usage_of(with(&[("tolerance", "-1")])).contains("--tolerance"));
         assert!(usage_of(with(&[("local-mem-limit", "lots")])).contains("--local-mem-limit"));

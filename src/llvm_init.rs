@@ -37,10 +37,8 @@ pub fn set_llvm_options(tool: &str, options: &[String]) {
     if options.is_empty() {
         return;
     }
-    let args: Vec<CString> = std::iter::once(tool.to_string())
-        .chain(options.iter().cloned())
-        .map(|s| CString::new(s).expect("no NUL in options"))
-        .collect();
+    let args: Vec<CString> =
+        std::iter::once(tool.to_string()).chain(options.iter().cloned()).map(|s| CString::new(s).expect("no NUL in options")).collect();
     let ptrs: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
     unsafe {
         llvm_sys::support::LLVMParseCommandLineOptions(ptrs.len() as i32, ptrs.as_ptr(), std::ptr::null());

@@ -76,9 +76,7 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
     // llc -O0 crashes on convergence.loop): lowering takes them out.
     simt_passes::transform::strip_markers::strip_module(&copy).map_err(ToolError::Llvm)?;
     retarget_for(&copy, &tm, true);
-    let buf = tm
-        .write_to_memory_buffer(&copy, file_type)
-        .map_err(|e| ToolError::Llvm(format!("code generation failed: {e}")))?;
+    let buf = tm.write_to_memory_buffer(&copy, file_type).map_err(|e| ToolError::Llvm(format!("code generation failed: {e}")))?;
     Ok(buf.as_slice().to_vec())
 }
 

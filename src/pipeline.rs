@@ -76,9 +76,7 @@ pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, ToolEr
         }
         if let Some(pos) = element.find("simt-") {
             let nested = element[pos..].split([',', ')', '>']).next().unwrap_or("");
-            return Err(ToolError::Usage(format!(
-                "'{nested}' runs on whole modules and cannot be nested inside '{element}'"
-            )));
+            return Err(ToolError::Usage(format!("'{nested}' runs on whole modules and cannot be nested inside '{element}'")));
         }
         match steps.last_mut() {
             Some(Step::Llvm(run)) => {
@@ -186,7 +184,8 @@ pub fn run<'ctx>(
                 }
                 let bare = pass.name().split('<').next().unwrap_or_default().to_string();
                 if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {
-                    let _ = write!(diag, "; *** IR Dump After {} on [module] ***\n{}", pass.name(), module.print_to_string().to_string_lossy());
+                    let _ =
+                        write!(diag, "; *** IR Dump After {} on [module] ***\n{}", pass.name(), module.print_to_string().to_string_lossy());
                 }
             }
             Step::Llvm(run) => {

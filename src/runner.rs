@@ -17,7 +17,7 @@ use crate::diag::ToolError;
 use crate::launch::Grid;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use simt_passes::wg_abi::{WgiFn, WgContext, WgFn, STATUS_BARRIER_DIVERGENCE, STATUS_OK};
+use simt_passes::wg_abi::{WgContext, WgFn, WgiFn, STATUS_BARRIER_DIVERGENCE, STATUS_OK};
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -103,9 +103,10 @@ impl<'a> Runner<'a> {
     pub fn new(kernel: WgKernel<'a>, grid: Grid, args: &'a mut KernelArgs, local_mem_limit: u64) -> Result<Runner<'a>, ToolError> {
         let layout = LocalLayout::for_args(kernel.local_bytes, args);
         layout.check_limit(kernel.name, local_mem_limit)?;
-        let scratch_bytes = kernel.scratch_per_item.checked_mul(grid.items_per_group()).ok_or_else(|| {
-            ToolError::Run(format!("kernel '{}': scratch per work-group overflows 64 bits", kernel.name))
-        })?;
+        let scratch_bytes = kernel
+            .scratch_per_item
+            .checked_mul(grid.items_per_group())
+            .ok_or_else(|| ToolError::Run(format!("kernel '{}': scratch per work-group overflows 64 bits", kernel.name)))?;
         let alloc_err = |what: &str, bytes: u64| {
             ToolError::Run(format!("kernel '{}': cannot allocate {bytes} bytes of {what} per worker", kernel.name))
         };
@@ -153,10 +154,8 @@ impl<'a> Runner<'a> {
             .collect();
 
         // Interleave only if the ring of memory sets fits the budget.
-        let ring = kernel
-            .interleaved
-            .map(|(_, r)| r)
-            .filter(|&r| r.saturating_mul(layout.total + scratch_bytes) <= INTERLEAVE_MEMORY_BUDGET);
+        let ring =
+            kernel.interleaved.map(|(_, r)| r).filter(|&r| r.saturating_mul(layout.total + scratch_bytes) <= INTERLEAVE_MEMORY_BUDGET);
         let n = rayon::current_num_threads().max(1);
         let mut workers = Vec::with_capacity(n);
         for _ in 0..n {
@@ -239,7 +238,12 @@ impl<'a> Runner<'a> {
                 w.ctxs.clear();
                 for (j, g) in groups.clone().enumerate() {
                     let set = j as u64 % ring;
-                    let (l, s) = if set == 0 { (local_mem, scratch) } else { let (l, s) = &w.ring[set as usize - 1]; (l.as_ptr(), s.as_ptr()) };
+                    let (l, s) = if set == 0 {
+                        (local_mem, scratch)
+                    } else {
+                        let (l, s) = &w.ring[set as usize - 1];
+                        (l.as_ptr(), s.as_ptr())
+                    };
                     let group_id = [g % num_groups[0], (g / num_groups[0]) % num_groups[1], g / (num_groups[0] * num_groups[1])];
                     w.ctxs.push(context(&grid, group_id, l, s));
                 }
@@ -310,9 +314,7 @@ impl<'a> Runner<'a> {
         let [x, y, z] = self.grid.group_id(f.group);
         let k = self.kernel.name;
         if f.status == STATUS_BARRIER_DIVERGENCE {
-            let name = |id: u32| {
-                self.kernel.barrier_names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{id}"))
-            };
+            let name = |id: u32| self.kernel.barrier_names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{id}"));
             ToolError::Run(format!(
                 "kernel '{k}': work-items of work-group ({x},{y},{z}) reached different barriers: {} and {}",
                 name(f.error[0]),
@@ -424,18 +426,10 @@ mod tests {
     #[test]
     fn vector_add_matches_rust() {
         let n = 10_000u32;
-        let mut a = args(&[
-            &format!("buf:f32:{n}=rand:1"),
-            &format!("buf:f32:{n}=ramp"),
-            &format!("buf:f32:{n}"),
-            &format!("u32:{}", n - 17),
-        ]);
-        let want: Vec<f32> = f32s(&a, 0)
-            .iter()
-            .zip(f32s(&a, 1))
-            .enumerate()
-            .map(|(i, (x, y))| if i < (n - 17) as usize { x + y } else { 0.0 })
-            .collect();
+        let mut a =
+            args(&[&format!("buf:f32:{n}=rand:1"), &format!("buf:f32:{n}=ramp"), &format!("buf:f32:{n}"), &format!("u32:{}", n - 17)]);
+        let want: Vec<f32> =
+            f32s(&a, 0).iter().zip(f32s(&a, 1)).enumerate().map(|(i, (x, y))| if i < (n - 17) as usize { x + y } else { 0.0 }).collect();
         let grid = Grid::new(&[n as u64], &[100], None).unwrap();
         let bn = names();
         let runner = Runner::new(kernel("vadd", vadd, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap();
@@ -606,7 +600,12 @@ mod tests {
         assert_eq!(e.to_string(), "error: kernel 'k': work-group (0,0,0) returned unknown status 7");
         // 1000 static bytes + 256 (at offset 1024) = 1280.
         let e = Runner::new(kernel("k", bad_status, 0, 1000, &bn), grid, &mut a, 1279).err().unwrap();
-        assert!(e.to_string().contains("needs 1280 bytes of local memory per work-group (1000 static + 280 for __local arguments), over the limit of 1279 bytes"), "{e}");
+        assert!(
+            e.to_string().contains(
+                "needs 1280 bytes of local memory per work-group (1000 static + 280 for __local arguments), over the limit of 1279 bytes"
+            ),
+            "{e}"
+        );
         assert!(Runner::new(kernel("k", bad_status, 0, 1000, &bn), grid, &mut a, 1280).is_ok());
     }
 }

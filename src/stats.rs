@@ -72,12 +72,7 @@ impl RunStats {
         let times = if self.repeat() == 1 {
             format!("kernel {}", format_seconds(self.best()))
         } else {
-            format!(
-                "kernel best {}, median {} over {} runs",
-                format_seconds(self.best()),
-                format_seconds(self.median()),
-                self.repeat()
-            )
+            format!("kernel best {}, median {} over {} runs", format_seconds(self.best()), format_seconds(self.median()), self.repeat())
         };
         format!(
             "kernel '{}' on {}: global {}, local {}: {} work-groups, {} work-items\ncompile {}; {times}",

@@ -80,7 +80,8 @@ fn table_parses() {
 fn every_row_holds() {
     let bin = Path::new(env!("CARGO_BIN_EXE_simt-opt")).parent().unwrap().to_path_buf();
     assert_eq!(bin, Path::new(env!("CARGO_BIN_EXE_simt-run")).parent().unwrap());
-    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
+    let path =
+        std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
     let mut failures = Vec::new();
     for row in catalogue() {
         if row.skipped {
@@ -111,7 +112,13 @@ fn every_row_holds() {
             wrong.push("panicked".to_string());
         }
         if !wrong.is_empty() {
-            failures.push(format!("{}: `{}`: {}\n  stderr: {}", row.input, row.command, wrong.join("; "), err.trim_end().replace('\n', "\n          ")));
+            failures.push(format!(
+                "{}: `{}`: {}\n  stderr: {}",
+                row.input,
+                row.command,
+                wrong.join("; "),
+                err.trim_end().replace('\n', "\n          ")
+            ));
         }
     }
     // A regression of `-o /dev/null` (as root) would turn it into a file.

@@ -15,7 +15,21 @@ const DIVERGENT: &str = include_str!("../test-ir/errors/Inputs/divergent-barrier
 fn saxpy(dir: &Path, extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_simt-run"))
         .current_dir(dir)
-        .args([SAXPY, "--global", "64", "--local", "16", "--arg", "i32:64", "--arg", "f32:2", "--arg", "buf:f32:64=ramp", "--arg", "buf:f32:64=const:1"])
+        .args([
+            SAXPY,
+            "--global",
+            "64",
+            "--local",
+            "16",
+            "--arg",
+            "i32:64",
+            "--arg",
+            "f32:2",
+            "--arg",
+            "buf:f32:64=ramp",
+            "--arg",
+            "buf:f32:64=const:1",
+        ])
         .args(extra)
         .output()
         .unwrap()

@@ -70,12 +70,7 @@ impl Launch {
 /// Runs `cmd`, which must succeed; returns stdout.
 fn ok(mut cmd: Command, what: &str) -> String {
     let out = cmd.output().expect("cannot start simt-run");
-    assert!(
-        out.status.success(),
-        "{what}: exit {:?}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{what}: exit {:?}\nstderr:\n{}", out.status.code(), String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -137,7 +132,8 @@ fn efficiency(s: &Value) -> f64 {
 fn vecadd_opencl_and_cuda() {
     for file in ["vecadd.ll", "vecadd.cu.ll"] {
         // 20000 elements, 20480 work-items: the bounds check diverges.
-        let l = Launch::corpus(file, "vecadd", "20480", "128", &["buf:f32:20000=rand:1", "buf:f32:20000=rand:2", "buf:f32:20000", "i32:20000"]);
+        let l =
+            Launch::corpus(file, "vecadd", "20480", "128", &["buf:f32:20000=rand:1", "buf:f32:20000=rand:2", "buf:f32:20000", "i32:20000"]);
         against_host(&l, 0);
     }
 }
@@ -155,7 +151,13 @@ fn reduction_opencl_and_cuda() {
         let groups = 32;
         let global = (groups * local.parse::<usize>().unwrap()).to_string();
         let n = "u32:40037";
-        let l = Launch::corpus("reduction.ll", "reduce_sum", &global, local, &["buf:f32:40037=rand:5", "buf:f32:32", &format!("local:f32:{local}"), n]);
+        let l = Launch::corpus(
+            "reduction.ll",
+            "reduce_sum",
+            &global,
+            local,
+            &["buf:f32:40037=rand:5", "buf:f32:32", &format!("local:f32:{local}"), n],
+        );
         let s = against_host(&l, 0);
         // The tree's `if (lid < s)` diverges inside warps once s < 32.
         assert!(s[0]["divergent_branches"].as_u64().unwrap() > 0);
@@ -194,7 +196,12 @@ fn scan_opencl() {
             "scan_inclusive",
             "8192",
             local,
-            &["buf:u32:8192=rand:9", "buf:u32:8192", &format!("buf:u32:{}", 8192 / local.parse::<usize>().unwrap()), &format!("local:u32:{}", 2 * local.parse::<usize>().unwrap())],
+            &[
+                "buf:u32:8192=rand:9",
+                "buf:u32:8192",
+                &format!("buf:u32:{}", 8192 / local.parse::<usize>().unwrap()),
+                &format!("local:u32:{}", 2 * local.parse::<usize>().unwrap()),
+            ],
         );
         against_host(&l, 0);
     }
@@ -213,10 +220,17 @@ fn histogram_opencl() {
 
 #[test]
 fn stencils_opencl() {
-    let l = Launch::corpus("stencil1d.ll", "stencil1d", "8192", "128", &["buf:f32:8192=rand:12", "buf:f32:8192", "local:f32:130", "i32:8192"]);
+    let l =
+        Launch::corpus("stencil1d.ll", "stencil1d", "8192", "128", &["buf:f32:8192=rand:12", "buf:f32:8192", "local:f32:130", "i32:8192"]);
     against_host(&l, 0);
     for local in ["16,16", "32,8"] {
-        let l = Launch::corpus("stencil2d.ll", "stencil2d", "256,144", local, &["buf:f32:32500=rand:13", "buf:f32:32500", "i32:250", "i32:130"]);
+        let l = Launch::corpus(
+            "stencil2d.ll",
+            "stencil2d",
+            "256,144",
+            local,
+            &["buf:f32:32500=rand:13", "buf:f32:32500", "i32:250", "i32:130"],
+        );
         against_host(&l, 0);
     }
 }
@@ -224,7 +238,13 @@ fn stencils_opencl() {
 #[test]
 fn barrier_kernels_opencl() {
     for reverse in ["i32:0", "i32:1"] {
-        let l = Launch::corpus("uniform_if_barrier.ll", "uniform_if_barrier", "2048", "64", &["buf:i32:2048=rand:14", "buf:i32:2048", "local:i32:64", reverse]);
+        let l = Launch::corpus(
+            "uniform_if_barrier.ll",
+            "uniform_if_barrier",
+            "2048",
+            "64",
+            &["buf:i32:2048=rand:14", "buf:i32:2048", "local:i32:64", reverse],
+        );
         against_host(&l, 0);
     }
     for (local, max_iter) in [("64", "i32:64"), ("32", "i32:3")] {
@@ -238,7 +258,13 @@ fn barrier_kernels_opencl() {
         );
         against_host(&l, 0);
     }
-    let l = Launch::corpus("live_across_barriers.ll", "live_across_barriers", "2048", "64", &["buf:i32:16384=rand:16", "buf:i32:16384", "local:i32:64"]);
+    let l = Launch::corpus(
+        "live_across_barriers.ll",
+        "live_across_barriers",
+        "2048",
+        "64",
+        &["buf:i32:16384=rand:16", "buf:i32:16384", "local:i32:64"],
+    );
     against_host(&l, 0);
     // 96 work-items: three warps; the tail loop runs lid % 3 iterations.
     let l = Launch::corpus(
@@ -281,7 +307,8 @@ fn invalid_barrier_is_reported_under_every_policy() {
     let l = Launch::new(&copy, "invalid_barrier", "64", "16", &["buf:i32:64=ramp"]);
     for p in POLICIES {
         for width in ["32", "4"] {
-            let (code, err) = run_with_limit(l.command(&["--engine", "emu", "--policy", p, "--warp-width", width]), Duration::from_secs(60));
+            let (code, err) =
+                run_with_limit(l.command(&["--engine", "emu", "--policy", p, "--warp-width", width]), Duration::from_secs(60));
             assert_eq!(code, Some(1), "{p}: {err}");
             assert!(err.contains("kernel 'invalid_barrier'"), "{p}: {err}");
             assert!(err.contains("work-group (0,0,0) reached different barriers"), "{p}: {err}");

@@ -51,7 +51,13 @@ struct Launch {
 
 impl Launch {
     fn new(module: impl Into<PathBuf>, kernel: &str, global: &str, local: &str, args: &[&str]) -> Launch {
-        Launch { module: module.into(), kernel: kernel.into(), global: global.into(), local: local.into(), args: args.iter().map(|s| s.to_string()).collect() }
+        Launch {
+            module: module.into(),
+            kernel: kernel.into(),
+            global: global.into(),
+            local: local.into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+        }
     }
 
     fn command(&self, extra: &[&str]) -> Command {
@@ -404,7 +410,13 @@ fn patent_figure3c_same_results_and_markers_more_efficient() {
 fn unstructured() -> Vec<Launch> {
     let k = kernels_dir();
     vec![
-        Launch::new(k.join("nested_exit.ll"), "nested_exit", "2048", "128", &["buf:i32:2048=rand:31", "buf:i32:2048", "i32:2048", "i32:16", "i32:5"]),
+        Launch::new(
+            k.join("nested_exit.ll"),
+            "nested_exit",
+            "2048",
+            "128",
+            &["buf:i32:2048=rand:31", "buf:i32:2048", "i32:2048", "i32:16", "i32:5"],
+        ),
         Launch::new(
             k.join("short_circuit.ll"),
             "short_circuit",
@@ -412,8 +424,20 @@ fn unstructured() -> Vec<Launch> {
             "128",
             &["buf:i32:2048=rand:32", "buf:i32:2048=rand:33", "buf:i32:2048", "i32:2048", "i32:24"],
         ),
-        Launch::new(k.join("break_continue.cu.ll"), "break_continue", "2048", "128", &["buf:i32:2000=rand:34", "buf:i32:2000", "i32:2000", "i32:32"]),
-        Launch::new(k.join("state_machine.cu.ll"), "state_machine", "2048", "128", &["buf:i32:2000=rand:35", "buf:i32:2000", "i32:2000", "i32:32"]),
+        Launch::new(
+            k.join("break_continue.cu.ll"),
+            "break_continue",
+            "2048",
+            "128",
+            &["buf:i32:2000=rand:34", "buf:i32:2000", "i32:2000", "i32:32"],
+        ),
+        Launch::new(
+            k.join("state_machine.cu.ll"),
+            "state_machine",
+            "2048",
+            "128",
+            &["buf:i32:2000=rand:35", "buf:i32:2000", "i32:2000", "i32:32"],
+        ),
     ]
 }
 
@@ -431,7 +455,8 @@ fn unstructured_kernels_agree_and_markers_beat_ipdom() {
         }
         // The same kernel with simt-converge's explicit markers.
         let marked = with_markers(&l.module, dir.path());
-        let ml = Launch { module: marked, kernel: l.kernel.clone(), global: l.global.clone(), local: l.local.clone(), args: l.args.clone() };
+        let ml =
+            Launch { module: marked, kernel: l.kernel.clone(), global: l.global.clone(), local: l.local.clone(), args: l.args.clone() };
         let explicit = ml.emu("markers", &reference, &[]);
         assert!(explicit["engine_details"]["convergence_markers"].as_u64().unwrap() > 0);
         assert_eq!(explicit["lane_instructions"], ipdom["lane_instructions"]);
@@ -507,7 +532,13 @@ fn trace_is_bounded_and_shows_barriers() {
     }
     // A long launch (about 700000 lines): the trace stops at its limit, the
     // launch does not.
-    let l = Launch::new(kernels_dir().join("nested_exit.ll"), "nested_exit", "8192", "128", &["buf:i32:8192=rand:31", "buf:i32:8192", "i32:8192", "i32:16", "i32:5"]);
+    let l = Launch::new(
+        kernels_dir().join("nested_exit.ll"),
+        "nested_exit",
+        "8192",
+        "128",
+        &["buf:i32:8192=rand:31", "buf:i32:8192", "i32:8192", "i32:16", "i32:5"],
+    );
     let reference = dir.path().join("host2");
     l.host(&reference);
     let t = dir.path().join("long.trace");

@@ -7,8 +7,19 @@ fn simt_run(args: &[&str]) -> std::process::Output {
 }
 
 const SAXPY: [&str; 13] = [
-    "test-ir/kernels/saxpy.ll", "--kernel", "saxpy", "--global", "4096", "--local", "128",
-    "--arg", "i32:4096", "--arg", "f32:2.5", "--arg", "buf:f32:4096=rand:1",
+    "test-ir/kernels/saxpy.ll",
+    "--kernel",
+    "saxpy",
+    "--global",
+    "4096",
+    "--local",
+    "128",
+    "--arg",
+    "i32:4096",
+    "--arg",
+    "f32:2.5",
+    "--arg",
+    "buf:f32:4096=rand:1",
 ];
 
 /// `--aot` links the same object with the system linker and loads it:

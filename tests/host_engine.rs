@@ -50,11 +50,7 @@ fn run_reduce_sum(k: &simt::engine::host::HostKernel, input: &[f32], local: u64)
         let mut in_ptr = input.as_ptr() as *mut c_void;
         let mut out_ptr = out.as_mut_ptr() as *mut c_void;
         let mut scratch_arg = unsafe { c.local_mem.add(k.local_bytes as usize) } as *mut c_void;
-        let args = [
-            &mut in_ptr as *mut _ as *mut c_void,
-            &mut out_ptr as *mut _ as *mut c_void,
-            &mut scratch_arg as *mut _ as *mut c_void,
-        ];
+        let args = [&mut in_ptr as *mut _ as *mut c_void, &mut out_ptr as *mut _ as *mut c_void, &mut scratch_arg as *mut _ as *mut c_void];
         assert_eq!(unsafe { (k.wg_fn)(args.as_ptr(), &mut c) }, STATUS_OK);
     }
     out

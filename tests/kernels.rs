@@ -184,12 +184,7 @@ fn launch(file: &str, kernel: &str, global: &[usize], local: &[usize], args: &[A
 /// `launch` that must succeed; returns the dumps.
 fn run(file: &str, kernel: &str, global: &[usize], local: &[usize], args: &[Arg]) -> Vec<Option<Vec<u8>>> {
     let o = launch(file, kernel, global, local, args);
-    assert_eq!(
-        o.code,
-        Some(0),
-        "{file} {kernel} global {global:?} local {local:?} failed:\n{}",
-        o.stderr
-    );
+    assert_eq!(o.code, Some(0), "{file} {kernel} global {global:?} local {local:?} failed:\n{}", o.stderr);
     o.dumps
 }
 
@@ -224,14 +219,7 @@ fn assert_f32_within(what: &str, got: &[f32], want: &[f64], bound: &[f64]) {
     assert_eq!(got.len(), want.len(), "{what}: length");
     for i in 0..got.len() {
         let err = (got[i] as f64 - want[i]).abs();
-        assert!(
-            err <= bound[i],
-            "{what}: [{i}]: got {:e}, want {:e}: error {:e} above the bound {:e}",
-            got[i],
-            want[i],
-            err,
-            bound[i]
-        );
+        assert!(err <= bound[i], "{what}: [{i}]: got {:e}, want {:e}: error {:e} above the bound {:e}", got[i], want[i], err, bound[i]);
     }
 }
 
@@ -623,8 +611,7 @@ fn live_across_barriers_opencl() {
                 let scale = 1 + (l & 3) as i32;
                 let mid = (0.5f32 * priv0[l][1] as f32 * scale as f32) as i32; // exact: < 2^22, halves
                 for k in 0..8 {
-                    want[(g * local + l) * 8 + k] =
-                        p[l][k] * scale + if k == sel[l] { ((l + 1) % local) as i32 } else { 0 } + mid;
+                    want[(g * local + l) * 8 + k] = p[l][k] * scale + if k == sel[l] { ((l + 1) % local) as i32 } else { 0 } + mid;
                 }
             }
         }

@@ -79,11 +79,7 @@ fn a_symlink_is_followed_and_kept() {
 fn new_files_follow_the_umask_and_old_ones_keep_their_mode() {
     let dir = tempfile::tempdir().unwrap();
     let new = dir.path().join("new.ll");
-    let out = simt_opt()
-        .args(["-S", &example(), "-o"])
-        .arg(&new)
-        .output()
-        .unwrap();
+    let out = simt_opt().args(["-S", &example(), "-o"]).arg(&new).output().unwrap();
     assert!(out.status.success());
     // SAFETY: reading the umask by setting and restoring it; tests share the mask, so restore at once.
     let mask = unsafe {

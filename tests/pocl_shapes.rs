@@ -60,7 +60,21 @@ fn barriers_in_helpers_are_inlined() {
         let l = local.to_string();
         let local_arg = format!("local:i32:{local}");
         let out = host_equals_emu(
-            &[&file, "--kernel", "sums", "--global", "256", "--local", &l, "--arg", "buf:i32:256=ramp", "--arg", "buf:i32:256", "--arg", &local_arg],
+            &[
+                &file,
+                "--kernel",
+                "sums",
+                "--global",
+                "256",
+                "--local",
+                &l,
+                "--arg",
+                "buf:i32:256=ramp",
+                "--arg",
+                "buf:i32:256",
+                "--arg",
+                &local_arg,
+            ],
             1,
         );
         // out[g] = group_sum(group_sum(in) - in) + 7 over the work-group of g.
@@ -108,7 +122,10 @@ fn endless_loop_left_after_a_barrier() {
         let l = local.to_string();
         let la = format!("local:i32:{local}");
         let r = format!("i32:{rounds}");
-        let out = host_equals_emu(&[&file, "--kernel", "loop_exit", "--global", "64", "--local", &l, "--arg", "buf:i32:64", "--arg", &la, "--arg", &r], 0);
+        let out = host_equals_emu(
+            &[&file, "--kernel", "loop_exit", "--global", "64", "--local", &l, "--arg", "buf:i32:64", "--arg", &la, "--arg", &r],
+            0,
+        );
         // Each round every work-item adds its right neighbour's value.
         for wg in 0..64 / local {
             let mut acc: Vec<i32> = (0..local as i32).collect();

@@ -31,19 +31,33 @@ fn markers_never_worse_than_ipdom_after_rpo_layout() {
         (
             "reduction.ll",
             "reduce_sum",
-            vec!["--global", "4096", "--local", "256", "--arg", "buf:f32:16384=rand:5", "--arg", "buf:f32:16", "--arg", "local:f32:256", "--arg", "u32:16384"],
+            vec![
+                "--global",
+                "4096",
+                "--local",
+                "256",
+                "--arg",
+                "buf:f32:16384=rand:5",
+                "--arg",
+                "buf:f32:16",
+                "--arg",
+                "local:f32:256",
+                "--arg",
+                "u32:16384",
+            ],
         ),
-        ("histogram.ll", "histogram256", vec!["--global", "1024", "--local", "256", "--arg", "buf:u8:65536=rand:10", "--arg", "u32:65536", "--arg", "buf:u32:256"]),
+        (
+            "histogram.ll",
+            "histogram256",
+            vec!["--global", "1024", "--local", "256", "--arg", "buf:u8:65536=rand:10", "--arg", "u32:65536", "--arg", "buf:u32:256"],
+        ),
     ];
     for (file, kernel, launch) in cases {
         let dir = tempfile::tempdir().unwrap();
         let marked = dir.path().join("marked.ll");
         let original = format!("test-ir/kernels/{file}");
-        let st = Command::new(tool("opt"))
-            .args(["-passes=simt-rpo-layout,simt-converge", "-S", &original, "-o"])
-            .arg(&marked)
-            .status()
-            .unwrap();
+        let st =
+            Command::new(tool("opt")).args(["-passes=simt-rpo-layout,simt-converge", "-S", &original, "-o"]).arg(&marked).status().unwrap();
         assert!(st.success());
         let dump = dir.path().join("ipdom");
         let d = dump.to_str().unwrap();

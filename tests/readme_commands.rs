@@ -52,11 +52,6 @@ fn every_readme_command_works() {
     assert!(commands.len() >= 8, "README commands: {commands:?}");
     for c in commands {
         let out = Command::new("bash").arg("-c").arg(&c).current_dir(dir.path()).env("PATH", &path).output().unwrap();
-        assert!(
-            out.status.success(),
-            "README command failed ({}): {c}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "README command failed ({}): {c}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
     }
 }

@@ -168,9 +168,22 @@ fn stderr_of(c: &mut Command) -> String {
 fn vector_add_with_rand_and_ramp_fills_and_dump() {
     let f = Fixture::new();
     f.run(&[
-        "--kernel", "vadd", "--global", "4096", "--local", "128",
-        "--arg", "buf:f32:4096=rand:42", "--arg", "buf:f32:4096=ramp", "--arg", "buf:f32:4096", "--arg", "i32:4000",
-        "--dump", "out/d",
+        "--kernel",
+        "vadd",
+        "--global",
+        "4096",
+        "--local",
+        "128",
+        "--arg",
+        "buf:f32:4096=rand:42",
+        "--arg",
+        "buf:f32:4096=ramp",
+        "--arg",
+        "buf:f32:4096",
+        "--arg",
+        "i32:4000",
+        "--dump",
+        "out/d",
     ])
     .assert()
     .success()
@@ -198,9 +211,19 @@ fn file_and_const_fills() {
     let input: Vec<f32> = (0..256).map(|i| (i as f32) * 0.5 - 3.0).collect();
     write_f32(&f.path("a.bin"), &input);
     f.run(&[
-        "--kernel=vadd", "--global=256", "--local=64",
-        "--arg", "buf:f32:256=file:a.bin", "--arg", "buf:f32:256=const:1.25", "--arg", "buf:f32:256", "--arg", "u32:256",
-        "--dump", "d",
+        "--kernel=vadd",
+        "--global=256",
+        "--local=64",
+        "--arg",
+        "buf:f32:256=file:a.bin",
+        "--arg",
+        "buf:f32:256=const:1.25",
+        "--arg",
+        "buf:f32:256",
+        "--arg",
+        "u32:256",
+        "--dump",
+        "d",
     ])
     .assert()
     .success();
@@ -240,11 +263,25 @@ fn local_pointer_argument_and_the_only_kernel() {
     assert_eq!(sums, want);
 
     // Our own: a __local i16 array after the kernel's static bytes.
-    f.run(&["--kernel", "swap_pairs", "--global", "512", "--local", "64", "--arg", "buf:i16:512=ramp", "--arg", "buf:i16:512", "--arg", "local:i16:64", "--dump", "s"])
-        .assert()
-        .success();
-    let out: Vec<i16> =
-        std::fs::read(f.path("s/arg1.bin")).unwrap().chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+    f.run(&[
+        "--kernel",
+        "swap_pairs",
+        "--global",
+        "512",
+        "--local",
+        "64",
+        "--arg",
+        "buf:i16:512=ramp",
+        "--arg",
+        "buf:i16:512",
+        "--arg",
+        "local:i16:64",
+        "--dump",
+        "s",
+    ])
+    .assert()
+    .success();
+    let out: Vec<i16> = std::fs::read(f.path("s/arg1.bin")).unwrap().chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
     assert_eq!(out, (0..512).map(|i: i16| i ^ 1).collect::<Vec<_>>());
 }
 
@@ -267,9 +304,24 @@ fn two_dimensions_and_global_offset() {
 #[test]
 fn scalars_of_every_width_and_static_local_memory() {
     let f = Fixture::new();
-    f.run(&["--kernel", "tiled", "--global", "64", "--local", "16", "--arg", "buf:f32:64", "--arg", "f64:2.5", "--arg", "i64:-3", "--dump", "d"])
-        .assert()
-        .success();
+    f.run(&[
+        "--kernel",
+        "tiled",
+        "--global",
+        "64",
+        "--local",
+        "16",
+        "--arg",
+        "buf:f32:64",
+        "--arg",
+        "f64:2.5",
+        "--arg",
+        "i64:-3",
+        "--dump",
+        "d",
+    ])
+    .assert()
+    .success();
     assert_eq!(read_f32(&f.path("d/arg0.bin")), vec![-0.5; 64]);
 }
 
@@ -277,7 +329,22 @@ fn scalars_of_every_width_and_static_local_memory() {
 fn repeat_runs_in_place_and_json_stats() {
     let f = Fixture::new();
     let out = f
-        .run(&["--kernel", "inc", "--global", "1024", "--local", "32", "--arg", "buf:u32:1024=ramp", "--repeat", "5", "--stats", "json", "--dump", "d"])
+        .run(&[
+            "--kernel",
+            "inc",
+            "--global",
+            "1024",
+            "--local",
+            "32",
+            "--arg",
+            "buf:u32:1024=ramp",
+            "--repeat",
+            "5",
+            "--stats",
+            "json",
+            "--dump",
+            "d",
+        ])
         .assert()
         .success()
         .get_output()
@@ -310,17 +377,29 @@ fn repeat_runs_in_place_and_json_stats() {
 #[test]
 fn compare_with_ulp_tolerance() {
     let f = Fixture::new();
-    let base = ["--kernel", "vadd", "--global", "256", "--local", "64", "--arg", "buf:f32:256=rand:1", "--arg", "buf:f32:256=rand:2", "--arg", "buf:f32:256", "--arg", "i32:256"];
+    let base = [
+        "--kernel",
+        "vadd",
+        "--global",
+        "256",
+        "--local",
+        "64",
+        "--arg",
+        "buf:f32:256=rand:1",
+        "--arg",
+        "buf:f32:256=rand:2",
+        "--arg",
+        "buf:f32:256",
+        "--arg",
+        "i32:256",
+    ];
     let with = |extra: &[&str]| {
         let mut v: Vec<&str> = base.to_vec();
         v.extend_from_slice(extra);
         f.run(&v)
     };
     with(&["--dump", "ref"]).assert().success();
-    with(&["--compare", "ref"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("3 buffer(s) match ref (tolerance 0 ULPs)"));
+    with(&["--compare", "ref"]).assert().success().stderr(predicate::str::contains("3 buffer(s) match ref (tolerance 0 ULPs)"));
 
     // Nudge element 7 of the result one ULP up in the reference.
     let mut c = read_f32(&f.path("ref/arg2.bin"));
@@ -364,10 +443,7 @@ fn integers_compare_exactly() {
     let mut r = read_u32(&f.path("ref/arg0.bin"));
     r[63] += 1;
     std::fs::write(f.path("ref/arg0.bin"), r.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-    run(&["--compare", "ref", "--tolerance", "1000"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("  [63] got 64, expected 65\n"));
+    run(&["--compare", "ref", "--tolerance", "1000"]).assert().code(1).stderr(predicate::str::contains("  [63] got 64, expected 65\n"));
 }
 
 #[test]
@@ -389,7 +465,20 @@ fn launch_file_with_overrides() {
 
     // Flags override the file; --arg replaces the file's args.
     f.cmd()
-        .args(["--launch", "runs/inc.launch", "--repeat", "3", "--local", "64", "--arg", "buf:u32:128=const:7", "--dump", "o2", "--stats", "json"])
+        .args([
+            "--launch",
+            "runs/inc.launch",
+            "--repeat",
+            "3",
+            "--local",
+            "64",
+            "--arg",
+            "buf:u32:128=const:7",
+            "--dump",
+            "o2",
+            "--stats",
+            "json",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("\"repeat\":3").and(predicate::str::contains("\"work_groups\":2")));
@@ -406,11 +495,9 @@ fn launch_file_errors() {
         .code(2)
         .stderr("simt-run: bad.launch:2: error: expected 'key = value', found 'global 128'\n");
     std::fs::write(f.path("bad.launch"), "module = k.ll\nkernel = inc\nglobal = 128\nlocal = 32\narg = buf:u32:12x\n").unwrap();
-    f.cmd()
-        .args(["--launch", "bad.launch"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("simt-run: bad.launch:5: error: arg 'buf:u32:12x': argument 0: COUNT '12x' is not a whole number"));
+    f.cmd().args(["--launch", "bad.launch"]).assert().code(2).stderr(predicate::str::contains(
+        "simt-run: bad.launch:5: error: arg 'buf:u32:12x': argument 0: COUNT '12x' is not a whole number",
+    ));
     std::fs::write(f.path("bad.launch"), "colour = blue\n").unwrap();
     f.cmd().args(["--launch", "bad.launch"]).assert().code(2).stderr(predicate::str::contains("unknown key 'colour'"));
     f.cmd()
@@ -458,19 +545,34 @@ fn usage_errors_exit_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["--kernel", "inc", "--local", "4", "--arg", "buf:u32:4"], "error: --global is required"),
         (&["--kernel", "inc", "--global", "4", "--arg", "buf:u32:4"], "error: --local is required"),
-        (&["--kernel", "inc", "--global", "100", "--local", "8", "--arg", "buf:u32:4"], "error: global size 100 is not a multiple of local size 8 in dimension 0 (x)"),
+        (
+            &["--kernel", "inc", "--global", "100", "--local", "8", "--arg", "buf:u32:4"],
+            "error: global size 100 is not a multiple of local size 8 in dimension 0 (x)",
+        ),
         (&["--kernel", "inc", "--global", "8,9", "--local", "8,2", "--arg", "buf:u32:4"], "in dimension 1 (y)"),
-        (&["--kernel", "inc", "--global", "8,8", "--local", "8", "--arg", "buf:u32:4"], "error: --global has 2 dimensions but --local has 1"),
+        (
+            &["--kernel", "inc", "--global", "8,8", "--local", "8", "--arg", "buf:u32:4"],
+            "error: --global has 2 dimensions but --local has 1",
+        ),
         (&["--kernel", "inc", "--global", "0", "--local", "1", "--arg", "buf:u32:4"], "error: global size is 0 in dimension 0 (x)"),
         (&["--kernel", "inc", "--global", "8", "--local", "0", "--arg", "buf:u32:4"], "error: local size is 0 in dimension 0 (x)"),
-        (&["--kernel", "inc", "--global", "1,2,3,4", "--local", "1", "--arg", "buf:u32:4"], "error: --global '1,2,3,4': '1,2,3,4' has 4 dimensions"),
+        (
+            &["--kernel", "inc", "--global", "1,2,3,4", "--local", "1", "--arg", "buf:u32:4"],
+            "error: --global '1,2,3,4': '1,2,3,4' has 4 dimensions",
+        ),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--global-offset", "1,2"], "--global-offset has 2"),
-        (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u33:4"], "error: --arg 'buf:u33:4': argument 0: unknown element type 'u33'"),
+        (
+            &["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u33:4"],
+            "error: --arg 'buf:u33:4': argument 0: unknown element type 'u33'",
+        ),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32"], "expected buf:TYPE:COUNT"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8=noise"], "unknown fill 'noise'"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "u32:-1"], "-1 is out of range for u32"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "float:1"], "unknown argument kind or type 'float'"),
-        (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--engine", "fpga"], "error: --engine 'fpga': unknown engine (available: host, emu, gpu)"),
+        (
+            &["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--engine", "fpga"],
+            "error: --engine 'fpga': unknown engine (available: host, emu, gpu)",
+        ),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--repeat", "0"], "error: --repeat '0'"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--stats", "xml"], "expected 'json' or 'text'"),
         (&["--kernel", "inc", "--global", "8", "--local", "8", "--arg", "buf:u32:8", "--frobnicate"], "unexpected argument '--frobnicate'"),
@@ -496,11 +598,23 @@ fn errors_against_the_kernel_exit_1() {
     let cases: &[(&[&str], &str)] = &[
         (&["buf:f32:64", "buf:f32:64", "buf:f32:64"], "error: kernel 'vadd': takes 4 parameters but 3 arguments were given"),
         (&["buf:f32:64", "buf:f32:64", "buf:f32:64", "i32:64", "i32:1"], "takes 4 parameters but 5 arguments were given"),
-        (&["buf:f32:64", "buf:f32:64", "buf:f32:64", "buf:i32:1"], "argument 3 (buf:i32:1) is a global buffer, but parameter 3 'n' (i32) is a 32-bit integer"),
-        (&["buf:f32:64", "buf:f32:64", "buf:f32:64", "f32:64"], "argument 3 (f32:64.0) is an f32 scalar, but parameter 3 'n' (i32) is a 32-bit integer"),
+        (
+            &["buf:f32:64", "buf:f32:64", "buf:f32:64", "buf:i32:1"],
+            "argument 3 (buf:i32:1) is a global buffer, but parameter 3 'n' (i32) is a 32-bit integer",
+        ),
+        (
+            &["buf:f32:64", "buf:f32:64", "buf:f32:64", "f32:64"],
+            "argument 3 (f32:64.0) is an f32 scalar, but parameter 3 'n' (i32) is a 32-bit integer",
+        ),
         (&["buf:f32:64", "buf:f32:64", "buf:f32:64", "i64:64"], "is an i64 scalar"),
-        (&["i32:1", "buf:f32:64", "buf:f32:64", "i32:64"], "argument 0 (i32:1) is an i32 scalar, but parameter 0 'a' (ptr addrspace(1)) is a global pointer"),
-        (&["buf:f32:64", "local:f32:64", "buf:f32:64", "i32:64"], "argument 1 (local:f32:64) is a __local buffer, but parameter 1 'b' (ptr addrspace(1)) is a global pointer"),
+        (
+            &["i32:1", "buf:f32:64", "buf:f32:64", "i32:64"],
+            "argument 0 (i32:1) is an i32 scalar, but parameter 0 'a' (ptr addrspace(1)) is a global pointer",
+        ),
+        (
+            &["buf:f32:64", "local:f32:64", "buf:f32:64", "i32:64"],
+            "argument 1 (local:f32:64) is a __local buffer, but parameter 1 'b' (ptr addrspace(1)) is a global pointer",
+        ),
     ];
     for (args, want) in cases {
         vadd(args).assert().code(1).stderr(predicate::str::contains(*want));
@@ -508,11 +622,26 @@ fn errors_against_the_kernel_exit_1() {
     f.run(&["--kernel", "tiled", "--global", "64", "--local", "64", "--arg", "buf:f32:64", "--arg", "i32:1", "--arg", "i64:1"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("argument 1 (i32:1) is an i32 scalar, but parameter 1 'f' (double) is a 64-bit float: pass f64:VALUE"));
-    f.run(&["--kernel", "swap_pairs", "--global", "64", "--local", "64", "--arg", "buf:i16:64", "--arg", "buf:i16:64", "--arg", "buf:i16:64"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("parameter 2 'tmp' (ptr addrspace(3)) is a __local pointer: pass local:TYPE:COUNT"));
+        .stderr(predicate::str::contains(
+            "argument 1 (i32:1) is an i32 scalar, but parameter 1 'f' (double) is a 64-bit float: pass f64:VALUE",
+        ));
+    f.run(&[
+        "--kernel",
+        "swap_pairs",
+        "--global",
+        "64",
+        "--local",
+        "64",
+        "--arg",
+        "buf:i16:64",
+        "--arg",
+        "buf:i16:64",
+        "--arg",
+        "buf:i16:64",
+    ])
+    .assert()
+    .code(1)
+    .stderr(predicate::str::contains("parameter 2 'tmp' (ptr addrspace(3)) is a __local pointer: pass local:TYPE:COUNT"));
     f.run(&["--kernel", "vecadd", "--global", "64", "--local", "64"])
         .assert()
         .code(1)
@@ -523,7 +652,11 @@ fn errors_against_the_kernel_exit_1() {
         .code(1)
         .stderr(predicate::str::contains("simt-run: nope.ll: error: could not open input file"));
     std::fs::write(f.path("broken.ll"), "define spir_kernel void @k( {\n").unwrap();
-    f.cmd().args(["broken.ll", "--global", "8", "--local", "8"]).assert().code(1).stderr(predicate::str::contains("simt-run: broken.ll:2:1: error: expected type"));
+    f.cmd()
+        .args(["broken.ll", "--global", "8", "--local", "8"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("simt-run: broken.ll:2:1: error: expected type"));
 }
 
 #[test]
@@ -531,16 +664,26 @@ fn local_memory_limit() {
     let f = Fixture::new();
     let swap = |local_count: &str, limit: &str| {
         f.run(&[
-            "--kernel", "swap_pairs", "--global", "64", "--local", "64",
-            "--arg", "buf:i16:64", "--arg", "buf:i16:64", "--arg", &format!("local:i16:{local_count}"),
-            "--local-mem-limit", limit,
+            "--kernel",
+            "swap_pairs",
+            "--global",
+            "64",
+            "--local",
+            "64",
+            "--arg",
+            "buf:i16:64",
+            "--arg",
+            "buf:i16:64",
+            "--arg",
+            &format!("local:i16:{local_count}"),
+            "--local-mem-limit",
+            limit,
         ])
     };
     // Over the default 256 KiB from the __local argument alone: refused before compiling.
-    swap("200000", "256K")
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("needs 400000 bytes of local memory per work-group (0 static + 400000 for __local arguments), over the limit of 262144 bytes"));
+    swap("200000", "256K").assert().code(1).stderr(predicate::str::contains(
+        "needs 400000 bytes of local memory per work-group (0 static + 400000 for __local arguments), over the limit of 262144 bytes",
+    ));
     swap("64", "127").assert().code(1).stderr(predicate::str::contains("over the limit of 127 bytes"));
     swap("64", "128").assert().success();
     // The kernel's static __local array counts too.
@@ -562,7 +705,8 @@ fn file_fill_errors_name_the_file() {
             "simt-run: short.bin: error: argument 0 (buf:u32:4=file:short.bin): fill file holds 10 bytes (not a whole number of 4-byte u32 elements), but the buffer needs exactly 4 u32 elements (16 bytes)\n",
         );
     std::fs::write(f.path("long.bin"), [0u8; 20]).unwrap();
-    assert!(stderr_of(&mut inc("buf:u32:4=file:long.bin")).contains("holds 20 bytes (5 u32 elements), but the buffer needs exactly 4 u32 elements"));
+    assert!(stderr_of(&mut inc("buf:u32:4=file:long.bin"))
+        .contains("holds 20 bytes (5 u32 elements), but the buffer needs exactly 4 u32 elements"));
     inc("buf:u32:4=file:absent.bin")
         .assert()
         .code(1)

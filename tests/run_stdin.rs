@@ -6,7 +6,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 const SAXPY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/test-ir/examples/saxpy.ll");
-const ARGS: &[&str] = &["--global", "64", "--local", "16", "--arg", "i32:64", "--arg", "f32:2.5", "--arg", "buf:f32:64=rand:1", "--arg", "buf:f32:64=ramp"];
+const ARGS: &[&str] =
+    &["--global", "64", "--local", "16", "--arg", "i32:64", "--arg", "f32:2.5", "--arg", "buf:f32:64=rand:1", "--arg", "buf:f32:64=ramp"];
 
 fn simt_run() -> Command {
     Command::new(env!("CARGO_BIN_EXE_simt-run"))
@@ -15,21 +16,8 @@ fn simt_run() -> Command {
 /// `simt-opt OPT_ARGS saxpy.ll | simt-run MODULE RUN_ARGS… --dump DUMP`;
 /// returns the result buffer (argument 3).
 fn piped(opt_args: &[&str], module: &[&str], run_args: &[&str], dump: &Path) -> Vec<u8> {
-    let mut opt = Command::new(env!("CARGO_BIN_EXE_simt-opt"))
-        .args(opt_args)
-        .arg(SAXPY)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = simt_run()
-        .args(module)
-        .args(ARGS)
-        .args(run_args)
-        .arg("--dump")
-        .arg(dump)
-        .stdin(opt.stdout.take().unwrap())
-        .output()
-        .unwrap();
+    let mut opt = Command::new(env!("CARGO_BIN_EXE_simt-opt")).args(opt_args).arg(SAXPY).stdout(Stdio::piped()).spawn().unwrap();
+    let out = simt_run().args(module).args(ARGS).args(run_args).arg("--dump").arg(dump).stdin(opt.stdout.take().unwrap()).output().unwrap();
     assert!(opt.wait().unwrap().success());
     assert!(out.status.success(), "{module:?} {run_args:?}: {}", String::from_utf8_lossy(&out.stderr));
     std::fs::read(dump.join("arg3.bin")).unwrap()

@@ -137,7 +137,23 @@ fn closed_stdout_acts_as_dev_null() {
         (
             "simt-run --stats json",
             env!("CARGO_BIN_EXE_simt-run"),
-            vec![SAXPY, "--global", "8", "--local", "4", "--arg", "i32:8", "--arg", "f32:2", "--arg", "buf:f32:8", "--arg", "buf:f32:8", "--stats", "json"],
+            vec![
+                SAXPY,
+                "--global",
+                "8",
+                "--local",
+                "4",
+                "--arg",
+                "i32:8",
+                "--arg",
+                "f32:2",
+                "--arg",
+                "buf:f32:8",
+                "--arg",
+                "buf:f32:8",
+                "--stats",
+                "json",
+            ],
         ),
     ] {
         let mut c = Command::new("sh");

@@ -50,12 +50,31 @@ struct Ran {
 
 /// Parses `text`, prepares and decodes `kernel` for the emulator with the
 /// check as asked, runs it over `groups` work-groups of `local` work-items.
-fn run_text(ctx: &Context, text: &str, kernel: &str, global: &[u64], local: &[u64], width: u32, check: UniformityCheck, args: &[&str]) -> Result<Ran, String> {
+fn run_text(
+    ctx: &Context,
+    text: &str,
+    kernel: &str,
+    global: &[u64],
+    local: &[u64],
+    width: u32,
+    check: UniformityCheck,
+    args: &[&str],
+) -> Result<Ran, String> {
     run_policy(ctx, text, kernel, global, local, width, Policy::Ipdom, check, args)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_policy(ctx: &Context, text: &str, kernel: &str, global: &[u64], local: &[u64], width: u32, policy: Policy, check: UniformityCheck, args: &[&str]) -> Result<Ran, String> {
+fn run_policy(
+    ctx: &Context,
+    text: &str,
+    kernel: &str,
+    global: &[u64],
+    local: &[u64],
+    width: u32,
+    policy: Policy,
+    check: UniformityCheck,
+    args: &[&str],
+) -> Result<Ran, String> {
     let module = simt_passes::ir::parse_ir(ctx, kernel, text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
     simt_passes::ir::verify(&module).map_err(|e| format!("verify: {e}"))?;
     let opts = EmuOptions { policy, warp_width: width, check_uniformity: check };
@@ -148,17 +167,97 @@ fn corpus_kernels_have_no_violations() {
     // (file, kernel, global, local, args): as tests/kernels.rs launches them, smaller.
     let n = 1000;
     let cases: Vec<(&str, &str, Vec<u64>, Vec<u64>, Vec<String>)> = vec![
-        ("vecadd.ll", "vecadd", vec![128], vec![64], vec!["buf:f32:120=rand:1".into(), "buf:f32:120=rand:2".into(), "buf:f32:120=zero".into(), "i32:120".into()]),
-        ("vecadd.cu.ll", "vecadd", vec![128], vec![64], vec!["buf:f32:120=rand:1".into(), "buf:f32:120=rand:2".into(), "buf:f32:120=zero".into(), "i32:120".into()]),
-        ("saxpy.ll", "saxpy", vec![128], vec![64], vec!["i32:128".into(), "f32:2.5".into(), "buf:f32:128=rand:1".into(), "buf:f32:128=rand:2".into()]),
-        ("reduction.ll", "reduce_sum", vec![128], vec![64], vec![format!("buf:f32:{n}=rand:3"), "buf:f32:2=zero".into(), "local:f32:64".into(), format!("u32:{n}")]),
-        ("reduction.cu.ll", "reduce_sum", vec![128], vec![64], vec![format!("buf:f32:{n}=rand:3"), "buf:f32:2=zero".into(), format!("u32:{n}")]),
-        ("matmul.ll", "matmul", vec![32, 32], vec![16, 4], vec!["buf:f32:1024=rand:4".into(), "buf:f32:1024=rand:5".into(), "buf:f32:1024=zero".into(), "i32:30".into(), "i32:28".into(), "i32:32".into()]),
-        ("matmul.cu.ll", "matmul", vec![32, 32], vec![16, 4], vec!["buf:f32:1024=rand:4".into(), "buf:f32:1024=rand:5".into(), "buf:f32:1024=zero".into(), "i32:30".into(), "i32:28".into(), "i32:32".into()]),
-        ("transpose.ll", "transpose", vec![32, 32], vec![16, 4], vec!["buf:f32:900=rand:5".into(), "buf:f32:900=zero".into(), "i32:30".into(), "i32:30".into()]),
-        ("scan.ll", "scan_inclusive", vec![128], vec![64], vec!["buf:u32:128=rand:6".into(), "buf:u32:128=zero".into(), "buf:u32:2=zero".into(), "local:u32:128".into()]),
-        ("histogram.ll", "histogram256", vec![128], vec![64], vec!["buf:u8:1000=rand:7".into(), "u32:1000".into(), "buf:u32:256=zero".into()]),
-        ("stencil1d.ll", "stencil1d", vec![128], vec![64], vec!["buf:f32:128=rand:8".into(), "buf:f32:128=zero".into(), "local:f32:66".into(), "i32:128".into()]),
+        (
+            "vecadd.ll",
+            "vecadd",
+            vec![128],
+            vec![64],
+            vec!["buf:f32:120=rand:1".into(), "buf:f32:120=rand:2".into(), "buf:f32:120=zero".into(), "i32:120".into()],
+        ),
+        (
+            "vecadd.cu.ll",
+            "vecadd",
+            vec![128],
+            vec![64],
+            vec!["buf:f32:120=rand:1".into(), "buf:f32:120=rand:2".into(), "buf:f32:120=zero".into(), "i32:120".into()],
+        ),
+        (
+            "saxpy.ll",
+            "saxpy",
+            vec![128],
+            vec![64],
+            vec!["i32:128".into(), "f32:2.5".into(), "buf:f32:128=rand:1".into(), "buf:f32:128=rand:2".into()],
+        ),
+        (
+            "reduction.ll",
+            "reduce_sum",
+            vec![128],
+            vec![64],
+            vec![format!("buf:f32:{n}=rand:3"), "buf:f32:2=zero".into(), "local:f32:64".into(), format!("u32:{n}")],
+        ),
+        (
+            "reduction.cu.ll",
+            "reduce_sum",
+            vec![128],
+            vec![64],
+            vec![format!("buf:f32:{n}=rand:3"), "buf:f32:2=zero".into(), format!("u32:{n}")],
+        ),
+        (
+            "matmul.ll",
+            "matmul",
+            vec![32, 32],
+            vec![16, 4],
+            vec![
+                "buf:f32:1024=rand:4".into(),
+                "buf:f32:1024=rand:5".into(),
+                "buf:f32:1024=zero".into(),
+                "i32:30".into(),
+                "i32:28".into(),
+                "i32:32".into(),
+            ],
+        ),
+        (
+            "matmul.cu.ll",
+            "matmul",
+            vec![32, 32],
+            vec![16, 4],
+            vec![
+                "buf:f32:1024=rand:4".into(),
+                "buf:f32:1024=rand:5".into(),
+                "buf:f32:1024=zero".into(),
+                "i32:30".into(),
+                "i32:28".into(),
+                "i32:32".into(),
+            ],
+        ),
+        (
+            "transpose.ll",
+            "transpose",
+            vec![32, 32],
+            vec![16, 4],
+            vec!["buf:f32:900=rand:5".into(), "buf:f32:900=zero".into(), "i32:30".into(), "i32:30".into()],
+        ),
+        (
+            "scan.ll",
+            "scan_inclusive",
+            vec![128],
+            vec![64],
+            vec!["buf:u32:128=rand:6".into(), "buf:u32:128=zero".into(), "buf:u32:2=zero".into(), "local:u32:128".into()],
+        ),
+        (
+            "histogram.ll",
+            "histogram256",
+            vec![128],
+            vec![64],
+            vec!["buf:u8:1000=rand:7".into(), "u32:1000".into(), "buf:u32:256=zero".into()],
+        ),
+        (
+            "stencil1d.ll",
+            "stencil1d",
+            vec![128],
+            vec![64],
+            vec!["buf:f32:128=rand:8".into(), "buf:f32:128=zero".into(), "local:f32:66".into(), "i32:128".into()],
+        ),
     ];
     let ctx = Context::create();
     let mut checks = 0u64;
@@ -435,6 +534,7 @@ fn dump_generated() {
     std::fs::create_dir_all(&dir).expect("mkdir");
     for seed in 0..n_kernels() {
         std::fs::write(dir.join(format!("k{seed}.ll")), gen_text(seed, &format!("k{seed}"))).expect("write");
-        std::fs::write(dir.join(format!("agreed-k{seed}.ll")), gen_text_for(seed, &format!("k{seed}"), Sources::LlvmAgreed)).expect("write");
+        std::fs::write(dir.join(format!("agreed-k{seed}.ll")), gen_text_for(seed, &format!("k{seed}"), Sources::LlvmAgreed))
+            .expect("write");
     }
 }

@@ -59,4 +59,3 @@ impl<'ctx> FunctionCfg<'ctx> {
         names.join("|")
     }
 }
-

@@ -120,22 +120,58 @@ pub fn classify_call(callee: &str, dim_arg: Option<u64>) -> Option<Builtin> {
 pub fn is_divergent_intrinsic(name: &str) -> bool {
     if let Some(reg) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
         const UNIFORM: &[&str] = &[
-            "ntid.", "ctaid.", "nctaid.", "nwarpid", "warpsize", "smid", "nsmid", "gridid", "envreg",
-            "clusterid.", "nclusterid.", "cluster.ctaid.", "cluster.nctaid.", "cluster.ctarank", "cluster.nctarank",
-            "is_explicit_cluster", "dynamic_smem_size", "total_smem_size", "aggr_smem_size", "reserved_smem",
+            "ntid.",
+            "ctaid.",
+            "nctaid.",
+            "nwarpid",
+            "warpsize",
+            "smid",
+            "nsmid",
+            "gridid",
+            "envreg",
+            "clusterid.",
+            "nclusterid.",
+            "cluster.ctaid.",
+            "cluster.nctaid.",
+            "cluster.ctarank",
+            "cluster.nctarank",
+            "is_explicit_cluster",
+            "dynamic_smem_size",
+            "total_smem_size",
+            "aggr_smem_size",
+            "reserved_smem",
         ];
         return !UNIFORM.iter().any(|u| reg.starts_with(u));
     }
     if let Some(op) = name.strip_prefix("llvm.nvvm.") {
         const PER_LANE: &[&str] = &[
-            "shfl", "vote", "match", "activemask", "redux", "elect", "atomic", "atom.", "wmma", "mma", "wgmma", "ldmatrix",
-            "mbarrier", "cp.async", "getctarank", "read.ptx.sreg",
+            "shfl",
+            "vote",
+            "match",
+            "activemask",
+            "redux",
+            "elect",
+            "atomic",
+            "atom.",
+            "wmma",
+            "mma",
+            "wgmma",
+            "ldmatrix",
+            "mbarrier",
+            "cp.async",
+            "getctarank",
+            "read.ptx.sreg",
         ];
         return PER_LANE.iter().any(|p| op.starts_with(p));
     }
     const PER_CALL: &[&str] = &[
-        "llvm.amdgcn.", "llvm.r600.", "llvm.readcyclecounter", "llvm.readsteadycounter", "llvm.read_register",
-        "llvm.read_volatile_register", "llvm.stacksave",
+        "llvm.amdgcn.",
+        "llvm.r600.",
+        "llvm.readcyclecounter",
+        "llvm.readsteadycounter",
+        "llvm.read_register",
+        "llvm.read_volatile_register",
+        "llvm.stacksave",
     ];
     PER_CALL.iter().any(|p| name.starts_with(p))
 }

@@ -42,14 +42,14 @@ pub const PRINTERS: &[PassDecl] = &[
     printer("print<simt-cfg>", "blocks in layout order with successors and reverse post-order", |_| built(Analysis::Cfg)),
     printer("print<simt-domtree>", "immediate dominators (Semi-NCA)", |_| built(Analysis::DomTree)),
     printer("print<simt-postdomtree>", "immediate post-dominators (virtual exit, infinite loops rooted)", |_| built(Analysis::PostDomTree)),
-    printer("print<simt-loops>", "natural loops: nesting, latches, exiting and exit blocks; irreducible cycles", |_| built(Analysis::Loops)),
+    printer("print<simt-loops>", "natural loops: nesting, latches, exiting and exit blocks; irreducible cycles", |_| {
+        built(Analysis::Loops)
+    }),
     printer("print<simt-ctrldeps>", "control dependences with edge labels", |_| built(Analysis::ControlDeps)),
     printer("print<simt-uniformity>", "divergent values, branches, join blocks and loops of SIMT kernels", |_| built(Analysis::Uniformity)),
-    printer(
-        "print<simt-convergence>",
-        "convergence markers of seed 000's queue walk, with reasons; all vs divergent-only counts",
-        |_| built(Analysis::Convergence),
-    ),
+    printer("print<simt-convergence>", "convergence markers of seed 000's queue walk, with reasons; all vs divergent-only counts", |_| {
+        built(Analysis::Convergence)
+    }),
 ];
 
 const fn printer(name: &'static str, summary: &'static str, build: BuildPass) -> PassDecl {
@@ -84,9 +84,7 @@ impl ModulePass for Printer {
                 Analysis::Convergence => print_convergence(fa, &name, &mut text),
             }
         }
-        cx.out
-            .write_all(text.as_bytes())
-            .map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        cx.out.write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
         Ok(Changed::Nothing)
     }
 }
@@ -173,11 +171,8 @@ fn print_loops(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out:
 fn print_ctrldeps(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
     let cd = fa.control_deps();
     for b in fa.cfg.cfg.blocks() {
-        let deps: Vec<String> = cd
-            .of(b)
-            .iter()
-            .map(|e| format!("{} -> {} ({})", name(e.from), name(e.to), fa.cfg.edge_label(e.from, e.to)))
-            .collect();
+        let deps: Vec<String> =
+            cd.of(b).iter().map(|e| format!("{} -> {} ({})", name(e.from), name(e.to), fa.cfg.edge_label(e.from, e.to))).collect();
         let deps = if deps.is_empty() { "<none>".to_string() } else { deps.join(", ") };
         out.push_str(&format!("  {}: {}\n", name(b), deps));
     }

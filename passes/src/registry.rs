@@ -52,10 +52,9 @@ fn split_options(element: &str) -> Result<(&str, Vec<Opt>), PassError> {
     }
     let Some(open) = element.find('<') else { return Ok((element, Vec::new())) };
     let name = &element[..open];
-    let inner = element[open + 1..].strip_suffix('>').ok_or_else(|| PassError::BadOption {
-        pass: name.into(),
-        message: format!("unbalanced '<' in '{element}'"),
-    })?;
+    let inner = element[open + 1..]
+        .strip_suffix('>')
+        .ok_or_else(|| PassError::BadOption { pass: name.into(), message: format!("unbalanced '<' in '{element}'") })?;
     let opts = inner
         .split(';')
         .filter(|s| !s.trim().is_empty())

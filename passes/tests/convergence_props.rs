@@ -102,8 +102,7 @@ impl Oracle {
                 if done.contains(v) {
                     continue;
                 }
-                let comp: BTreeSet<usize> =
-                    r.iter().filter(|(w, from_w)| from_v[*w] && from_w[*v]).map(|(w, _)| *w).collect();
+                let comp: BTreeSet<usize> = r.iter().filter(|(w, from_w)| from_v[*w] && from_w[*v]).map(|(w, _)| *w).collect();
                 done.extend(comp.iter().copied());
                 let is_cycle = comp.len() > 1 || self.succs[*v].contains(v);
                 if !is_cycle {
@@ -141,9 +140,7 @@ impl Oracle {
     fn on_cycle_branching(&self) -> BTreeSet<usize> {
         (0..self.n)
             .filter(|&b| {
-                self.reachable[b]
-                    && self.succs[b].len() >= 2
-                    && self.succs[b].iter().any(|&s| reach(&self.succs, s, None, None)[b])
+                self.reachable[b] && self.succs[b].len() >= 2 && self.succs[b].iter().any(|&s| reach(&self.succs, s, None, None)[b])
             })
             .collect()
     }
@@ -253,8 +250,7 @@ fn literal_walk(raw: &[Vec<u32>], budget: usize) -> Literal {
                 // "Which loop" in convergence.rs.)
                 if dominates(s, p.last) {
                     let mut body = BTreeSet::from([s]);
-                    let mut work: Vec<usize> =
-                        (0..o.n).filter(|&q| o.reachable[q] && succs[q].contains(&s) && dominates(s, q)).collect();
+                    let mut work: Vec<usize> = (0..o.n).filter(|&q| o.reachable[q] && succs[q].contains(&s) && dominates(s, q)).collect();
                     while let Some(x) = work.pop() {
                         if body.insert(x) {
                             work.extend((0..o.n).filter(|&q| o.reachable[q] && succs[q].contains(&x)));

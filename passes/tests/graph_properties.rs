@@ -167,13 +167,7 @@ fn random_cfg() -> impl Strategy<Value = Vec<Vec<u32>>> {
                 .map(|(b, (edges, fall))| {
                     let mut list: Vec<u32> = edges
                         .into_iter()
-                        .map(|(local, uniform, off)| {
-                            if local {
-                                (b as i64 + off).clamp(0, n as i64 - 1) as u32
-                            } else {
-                                uniform
-                            }
-                        })
+                        .map(|(local, uniform, off)| if local { (b as i64 + off).clamp(0, n as i64 - 1) as u32 } else { uniform })
                         .collect();
                     if backbone {
                         match fall {
@@ -216,7 +210,11 @@ fn build_stmt(c: &mut std::slice::Iter<'_, u8>, depth: u32) -> Stmt {
         0..=3 => Stmt::Basic,
         4 | 5 => {
             let k = c.next().copied().unwrap_or(0);
-            if kind == 4 { Stmt::Break(k % 3) } else { Stmt::Continue(k % 3) }
+            if kind == 4 {
+                Stmt::Break(k % 3)
+            } else {
+                Stmt::Continue(k % 3)
+            }
         }
         6 => Stmt::Return,
         7 => Stmt::Basic,
@@ -619,8 +617,7 @@ fn check_loops(o: &Oracle, li: &LoopInfo) -> Check {
         prop_assert_eq!(&blocks, &bl.blocks, "blocks of loop {}", bl.header);
         let latches: BTreeSet<usize> = l.latches.iter().map(|b| b.index()).collect();
         prop_assert_eq!(&latches, &bl.latches, "latches of loop {}", bl.header);
-        let exiting: BTreeSet<usize> =
-            bl.blocks.iter().copied().filter(|&b| o.succs[b].iter().any(|s| !bl.blocks.contains(s))).collect();
+        let exiting: BTreeSet<usize> = bl.blocks.iter().copied().filter(|&b| o.succs[b].iter().any(|s| !bl.blocks.contains(s))).collect();
         let exits: BTreeSet<usize> =
             bl.blocks.iter().flat_map(|&b| o.succs[b].iter().copied()).filter(|s| !bl.blocks.contains(s)).collect();
         let got_exiting: BTreeSet<usize> = l.exiting.iter().map(|b| b.index()).collect();
@@ -696,11 +693,8 @@ fn check_reducibility(o: &Oracle, li: &LoopInfo) -> Check {
             let b = *blocks.iter().next().unwrap();
             prop_assert!(o.succs[b].contains(&b), "single-block cycle {:?} without a self loop", c);
         }
-        let entries: BTreeSet<usize> = blocks
-            .iter()
-            .copied()
-            .filter(|&b| b == 0 || o.preds[b].iter().any(|&p| o.reachable[p] && !blocks.contains(&p)))
-            .collect();
+        let entries: BTreeSet<usize> =
+            blocks.iter().copied().filter(|&b| b == 0 || o.preds[b].iter().any(|&p| o.reachable[p] && !blocks.contains(&p))).collect();
         let got_entries: BTreeSet<usize> = c.entries.iter().map(|b| b.index()).collect();
         prop_assert_eq!(got_entries.len(), c.entries.len(), "entries repeated: {:?}", c);
         prop_assert_eq!(&got_entries, &entries, "entries of cycle {:?}", c);
@@ -748,8 +742,7 @@ fn check_cycles(o: &Oracle, cfg: &Cfg, ci: &CycleInfo) -> Check {
     let mut expected: BTreeSet<(Vec<usize>, usize)> = BTreeSet::new();
     let mut regions: Vec<(BTreeSet<usize>, Option<usize>)> = vec![((0..o.n).filter(|&b| o.reachable[b]).collect(), None)];
     while let Some((region, removed)) = regions.pop() {
-        let succs: Vec<Vec<usize>> =
-            o.succs.iter().map(|l| l.iter().copied().filter(|&s| Some(s) != removed).collect()).collect();
+        let succs: Vec<Vec<usize>> = o.succs.iter().map(|l| l.iter().copied().filter(|&s| Some(s) != removed).collect()).collect();
         for scc in brute_sccs(&succs, &region) {
             let v = *scc.iter().next().unwrap();
             if scc.len() == 1 && !succs[v].contains(&v) {
@@ -799,7 +792,15 @@ fn check_cycles(o: &Oracle, cfg: &Cfg, ci: &CycleInfo) -> Check {
                 }
                 let ns = ci.node_at(level, sb);
                 if ns != nb {
-                    prop_assert!(key(nb) < key(ns), "edge {} -> {} goes backwards between nodes {:?} and {:?} of level {:?}", b, s, nb, ns, level);
+                    prop_assert!(
+                        key(nb) < key(ns),
+                        "edge {} -> {} goes backwards between nodes {:?} and {:?} of level {:?}",
+                        b,
+                        s,
+                        nb,
+                        ns,
+                        level
+                    );
                 }
             }
         }
@@ -960,11 +961,7 @@ fn isolated(name: &str, body: fn()) {
     assert!(stdout.contains("1 passed") || !out.status.success(), "child ran no test:\n{stdout}");
     if !out.status.success() {
         let overflow = stderr.contains("overflowed its stack");
-        panic!(
-            "{name} failed in its child process ({}){}:\n{stderr}",
-            out.status,
-            if overflow { " -- STACK OVERFLOW" } else { "" }
-        );
+        panic!("{name} failed in its child process ({}){}:\n{stderr}", out.status, if overflow { " -- STACK OVERFLOW" } else { "" });
     }
 }
 
@@ -1032,7 +1029,17 @@ mod cases {
 
     /// 0 -> n-1 -> n-2 -> ... -> 1 (exit): layout order against control flow.
     fn reversed_chain(n: u32) -> Vec<Vec<u32>> {
-        (0..n).map(|i| if i == 0 { vec![n - 1] } else if i > 1 { vec![i - 1] } else { vec![] }).collect()
+        (0..n)
+            .map(|i| {
+                if i == 0 {
+                    vec![n - 1]
+                } else if i > 1 {
+                    vec![i - 1]
+                } else {
+                    vec![]
+                }
+            })
+            .collect()
     }
 
     /// i -> i+1, i+2: every block can be skipped, no block but the entry

@@ -102,7 +102,8 @@ fn to_ir(blocks: &[Block], entry_barrier: bool) -> String {
         }
         let extra = if with_phi { format!("%phi{b}") } else { "%x".into() };
         writeln!(s, "  %v{b} = load i32, ptr %p, align 4\n  %w{b} = add i32 %v{b}, {extra}\n  store i32 %w{b}, ptr %p, align 4").unwrap();
-        writeln!(s, "  %g{b} = getelementptr i32, ptr addrspace(1) %o, i64 %lid\n  store i32 %w{b}, ptr addrspace(1) %g{b}, align 4").unwrap();
+        writeln!(s, "  %g{b} = getelementptr i32, ptr addrspace(1) %o, i64 %lid\n  store i32 %w{b}, ptr addrspace(1) %g{b}, align 4")
+            .unwrap();
         let sel = match blk.cond {
             0 => {
                 writeln!(s, "  %t{b} = trunc i64 %lid to i32").unwrap();

@@ -5,10 +5,10 @@ use clap::{Parser, ValueEnum};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
 use simt::diag::{self, report, ToolError};
+use simt::input::ModuleInput;
 use simt::lower::{self, TargetSpec};
 use simt::pipeline::{self, RunOptions};
 use simt::{argv, llvm_init, output};
-use simt::input::ModuleInput;
 use std::io::IsTerminal;
 
 const TOOL: &str = "simt-opt";
@@ -84,8 +84,24 @@ enum OutputKind {
 }
 
 const LONG_NAMES: &[&str] = &[
-    "passes", "disable-output", "verify-each", "verify-analyses", "print-after-all", "print-after", "time-passes", "print-passes",
-    "pass-remarks", "pass-remarks-missed", "pass-remarks-analysis", "mtriple", "mcpu", "mattr", "filetype", "opt-level", "help", "version",
+    "passes",
+    "disable-output",
+    "verify-each",
+    "verify-analyses",
+    "print-after-all",
+    "print-after",
+    "time-passes",
+    "print-passes",
+    "pass-remarks",
+    "pass-remarks-missed",
+    "pass-remarks-analysis",
+    "mtriple",
+    "mcpu",
+    "mattr",
+    "filetype",
+    "opt-level",
+    "help",
+    "version",
 ];
 
 fn main() {
@@ -115,9 +131,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
         (None, _) => None,
     };
     if !args.text && args.filetype.is_none() && !args.disable_output && args.output == "-" && std::io::stdout().is_terminal() {
-        return Err(ToolError::Usage(
-            "refusing to write bitcode to a terminal; use -S for text, -o FILE, or --disable-output".into(),
-        ));
+        return Err(ToolError::Usage("refusing to write bitcode to a terminal; use -S for text, -o FILE, or --disable-output".into()));
     }
 
     let input = ModuleInput::read(std::path::Path::new(&args.input))?;

@@ -359,7 +359,8 @@ fn run_emu_traced(
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
 fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
-    let hk = host::compile(input, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
+    let hk =
+        host::compile(input, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
     let wg = WgKernel {
         name: kernel,
         wg_fn: hk.wg_fn,
@@ -405,7 +406,9 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
     let interleaved = match (opts.interleave > 1, hk.interleaved, runner.interleaving()) {
         (false, _, _) => "off".to_string(),
         (true, None, _) => "not applicable: barriers inside control flow (or none)".to_string(),
-        (true, Some(_), None) => format!("off: the ring of memory sets exceeds {} bytes per worker", simt::runner::INTERLEAVE_MEMORY_BUDGET),
+        (true, Some(_), None) => {
+            format!("off: the ring of memory sets exceeds {} bytes per worker", simt::runner::INTERLEAVE_MEMORY_BUDGET)
+        }
         (true, Some(_), Some(r)) => format!("on, ring of {r} work-groups"),
     };
     details.insert("interleaved".into(), interleaved.into());

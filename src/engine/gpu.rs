@@ -146,7 +146,8 @@ mod tests {
     #[test]
     fn opencl_kernels_become_ptx_for_the_device() {
         crate::llvm_init::init();
-        let ptx = compile_ptx(&ModuleInput::read(std::path::Path::new("test-ir/kernels/reduction.ll")).unwrap(), "reduce_sum", "sm_80").unwrap();
+        let ptx =
+            compile_ptx(&ModuleInput::read(std::path::Path::new("test-ir/kernels/reduction.ll")).unwrap(), "reduce_sum", "sm_80").unwrap();
         assert!(ptx.contains(".target sm_80"));
         assert!(ptx.contains(".visible .entry reduce_sum("));
         assert!(ptx.contains("bar.sync \t0;") || ptx.contains("bar.sync 0;"), "a barrier in the PTX");

@@ -78,11 +78,8 @@ pub fn compile_object(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> 
     let name = &input.name;
     let ctx = Context::create();
     let module = input.parse_verified(&ctx)?;
-    let kernels: Vec<String> = simt_passes::ir::defined_functions(&module)
-        .into_iter()
-        .filter(|f| is_kernel(*f))
-        .map(simt_passes::ir::function_name)
-        .collect();
+    let kernels: Vec<String> =
+        simt_passes::ir::defined_functions(&module).into_iter().filter(|f| is_kernel(*f)).map(simt_passes::ir::function_name).collect();
     if !kernels.iter().any(|k| k == kernel) {
         return Err(ToolError::Llvm(format!(
             "{name}: no kernel named '{kernel}' (kernels: {})",
@@ -127,9 +124,7 @@ pub fn compile(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<
     let barriers = jit.lookup(&wg_abi::barriers_symbol(kernel))? as *const *const std::ffi::c_char;
     // Entry, one name per barrier, exit: the ABI says how many.
     let count = read_u64(wg_abi::barrier_count_symbol(kernel))? as usize;
-    let barrier_names = (0..count)
-        .map(|i| unsafe { CStr::from_ptr(*barriers.add(i)) }.to_string_lossy().into_owned())
-        .collect();
+    let barrier_names = (0..count).map(|i| unsafe { CStr::from_ptr(*barriers.add(i)) }.to_string_lossy().into_owned()).collect();
     // Present only when the pass could interleave this kernel.
     let interleaved = match (opts.interleave > 1, jit.lookup(&wg_abi::wgi_ring_symbol(kernel))) {
         (true, Ok(ring)) => {
@@ -186,11 +181,8 @@ impl Jit {
                 "exposing process symbols to the JIT",
             )?;
             LLVMOrcJITDylibAddGenerator(dylib, generator);
-            let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
-                object.as_ptr().cast(),
-                object.len(),
-                c"simt-kernel.o".as_ptr(),
-            );
+            let buf =
+                llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(object.as_ptr().cast(), object.len(), c"simt-kernel.o".as_ptr());
             check(LLVMOrcLLJITAddObjectFile(jit.0, dylib, buf), "adding the kernel object")?;
             Ok(jit)
         }

@@ -2,6 +2,6 @@
 //! CPU and calls them from the runner; `emu` interprets the kernel on a SIMT
 //! emulator (lockstep warps, reconvergence policies), the reference semantics.
 
+pub mod emu;
 pub mod gpu;
 pub mod host;
-pub mod emu;

@@ -153,7 +153,11 @@ pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
         e.push(format!("%pbi{i} = getelementptr [8 x i32], ptr %pb, i32 0, i32 {i}"));
         e.push(format!("store i32 {}, ptr %pbi{i}, align 4", 7 - i));
     }
-    g.uniform_roots = if all { vec!["%n".into(), "%ctaid".into(), "%ntid".into(), "%u0".into(), "%u1".into()] } else { vec!["%n".into(), "%u0".into(), "%u1".into()] };
+    g.uniform_roots = if all {
+        vec!["%n".into(), "%ctaid".into(), "%ntid".into(), "%u0".into(), "%u1".into()]
+    } else {
+        vec!["%n".into(), "%u0".into(), "%u1".into()]
+    };
     g.generic_loads = all;
     // Lane masks in a quarter of the kernels only: the analysis's verdict on
     // them is one bug that would otherwise hide every other.
@@ -332,7 +336,10 @@ impl Gen {
         match self.rng.below(14) {
             0..=3 => {
                 let a = self.operand(env, false);
-                let b = { let u = self.rng.chance(50); self.operand(env, u) };
+                let b = {
+                    let u = self.rng.chance(50);
+                    self.operand(env, u)
+                };
                 let ops = ["add", "sub", "mul", "xor", "and", "or"];
                 let op = ops[self.rng.below(ops.len() as u32) as usize];
                 let d = self.fresh("v");
@@ -351,7 +358,10 @@ impl Gen {
             6 => {
                 // A load at an index from a variable: through the generic
                 // pointer (LLVM's NVPTX TTI calls it divergent) or addrspace(1).
-                let a = { let u = self.rng.chance(60); self.operand(env, u) };
+                let a = {
+                    let u = self.rng.chance(60);
+                    self.operand(env, u)
+                };
                 let m = self.fresh("li");
                 self.emit(format!("{m} = and i32 {}, {}", a.v, IN_LEN - 1));
                 let p = self.fresh("lp");
@@ -367,8 +377,14 @@ impl Gen {
             }
             7 => {
                 // Write a private array at a uniform or divergent index.
-                let a = { let u = self.rng.chance(50); self.operand(env, u) };
-                let v = { let u = self.rng.chance(50); self.operand(env, u) };
+                let a = {
+                    let u = self.rng.chance(50);
+                    self.operand(env, u)
+                };
+                let v = {
+                    let u = self.rng.chance(50);
+                    self.operand(env, u)
+                };
                 let m = self.fresh("pi");
                 self.emit(format!("{m} = and i32 {}, 7", a.v));
                 let arr = if self.rng.chance(50) { "%pa".to_string() } else { env.ptr.v.clone() };
@@ -378,7 +394,10 @@ impl Gen {
             }
             8 | 9 => {
                 // Read through the pointer variable (a select or phi of allocas).
-                let a = { let u = self.rng.chance(60); self.operand(env, u) };
+                let a = {
+                    let u = self.rng.chance(60);
+                    self.operand(env, u)
+                };
                 let m = self.fresh("pi");
                 self.emit(format!("{m} = and i32 {}, 7", a.v));
                 let p = self.fresh("pp");
@@ -539,7 +558,10 @@ impl Gen {
     /// meet after it.
     fn looop(&mut self, env: &mut Env, depth: u32) {
         // The bound, 1 to 4: uniform or divergent.
-        let b = { let u = self.rng.chance(55); self.operand(env, u) };
+        let b = {
+            let u = self.rng.chance(55);
+            self.operand(env, u)
+        };
         let bm = self.fresh("bm");
         let bound = self.fresh("bound");
         self.emit(format!("{bm} = and i32 {}, 3", b.v));
@@ -603,7 +625,11 @@ impl Gen {
         let (pn, ln) = (self.name(pre), self.name(latch));
         self.blocks[header].phis.push(format!("{cnt} = phi i32 [ 0, {pn} ], [ {cnt_next}, {ln} ]"));
         for k in 0..=NVARS {
-            let (ty, init, back) = if k < NVARS { ("i32", env.vars[k].v.clone(), lenv.vars[k].v.clone()) } else { ("ptr", env.ptr.v.clone(), lenv.ptr.v.clone()) };
+            let (ty, init, back) = if k < NVARS {
+                ("i32", env.vars[k].v.clone(), lenv.vars[k].v.clone())
+            } else {
+                ("ptr", env.ptr.v.clone(), lenv.ptr.v.clone())
+            };
             self.blocks[header].phis.push(format!("{} = phi {ty} [ {init}, {pn} ], [ {back}, {ln} ]", hphis[k]));
         }
         // Exit blocks, then where they meet. Often each exit sets one
@@ -652,7 +678,8 @@ impl Gen {
         let target = self.loops[level].exits[which].0;
         let cont = self.new_block("cont");
         let (tn, cn) = (self.name(target), self.name(cont));
-        let t = if self.rng.chance(50) { format!("br i1 {c}, label {tn}, label {cn}") } else { format!("br i1 {c}, label {cn}, label {tn}") };
+        let t =
+            if self.rng.chance(50) { format!("br i1 {c}, label {tn}, label {cn}") } else { format!("br i1 {c}, label {cn}, label {tn}") };
         self.term(t);
         let from = self.cur;
         self.loops[level].exits[which].1.push((from, env.clone()));
@@ -675,7 +702,10 @@ impl Gen {
     /// from a branch here; each counts its visits and leaves at the bound.
     fn irreducible(&mut self, env: &mut Env) {
         let (c, _) = self.cond(env);
-        let b = { let u = self.rng.chance(50); self.operand(env, u) };
+        let b = {
+            let u = self.rng.chance(50);
+            self.operand(env, u)
+        };
         let bound = self.fresh("ibound");
         let bm = self.fresh("bm");
         self.emit(format!("{bm} = and i32 {}, 3", b.v));
@@ -685,7 +715,8 @@ impl Gen {
         let bb = self.new_block("irrB");
         let exit = self.new_block("irrexit");
         let (an, bn) = (self.name(a), self.name(bb));
-        let t = if self.rng.chance(50) { format!("br i1 {c}, label {an}, label {bn}") } else { format!("br i1 {c}, label {bn}, label {an}") };
+        let t =
+            if self.rng.chance(50) { format!("br i1 {c}, label {an}, label {bn}") } else { format!("br i1 {c}, label {bn}, label {an}") };
         self.term(t);
         // Phi names of A and B.
         let names = |g: &mut Gen, stem: &str| -> Vec<String> { (0..=NVARS + 1).map(|_| g.fresh(stem)).collect() };

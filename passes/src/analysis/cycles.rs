@@ -96,7 +96,17 @@ impl CycleInfo {
                 for &b in &blocks {
                     innermost[b.index()] = Some(id);
                 }
-                cycles.push(Cycle { header, entries, blocks: blocks.clone(), exits, parent, children: Vec::new(), depth: 0, pre: 0, end: 0 });
+                cycles.push(Cycle {
+                    header,
+                    entries,
+                    blocks: blocks.clone(),
+                    exits,
+                    parent,
+                    children: Vec::new(),
+                    depth: 0,
+                    pre: 0,
+                    end: 0,
+                });
                 if let Some(p) = parent {
                     cycles[p.index()].children.push(id);
                 }

@@ -253,12 +253,7 @@ mod tests {
     #[test]
     fn a_loop_carries_its_value_around() {
         // 0 → 1 ⇄ 2, 1 → 3; v0 defined in 0, used in 2; v1 defined and used in 1.
-        let events = vec![
-            vec![Event::Def(0)],
-            vec![Event::Def(1), Event::Use(1)],
-            vec![Event::Use(0)],
-            vec![],
-        ];
+        let events = vec![vec![Event::Def(0)], vec![Event::Def(1), Event::Use(1)], vec![Event::Use(0)], vec![]];
         check(vec![vec![1], vec![2, 3], vec![1], vec![]], events, 2);
     }
 

@@ -18,8 +18,8 @@
 //! control flow report these cycles by name instead of mis-transforming them.
 
 use crate::analysis::dominators::DomTree;
-use crate::cfg::{BlockId, Cfg};
 use crate::analysis::scc::Scratch;
+use crate::cfg::{BlockId, Cfg};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LoopId(pub u32);
@@ -67,12 +67,7 @@ impl LoopInfo {
         order.reverse(); // children before parents: inner headers first
         let mut work: Vec<BlockId> = Vec::new();
         for h in order.into_iter().map(BlockId) {
-            let latches: Vec<BlockId> = cfg
-                .preds(h)
-                .iter()
-                .copied()
-                .filter(|&p| dt.block_dominates(h, p))
-                .collect();
+            let latches: Vec<BlockId> = cfg.preds(h).iter().copied().filter(|&p| dt.block_dominates(h, p)).collect();
             if latches.is_empty() {
                 continue;
             }
@@ -106,9 +101,7 @@ impl LoopInfo {
                             let sub_header = loops[sub.0 as usize].header;
                             // Continue from the sub-loop's entries, skipping its latches.
                             work.extend(
-                                cfg.preds(sub_header)
-                                    .iter()
-                                    .filter(|p| cfg.is_reachable(**p) && !dt.block_dominates(sub_header, **p)),
+                                cfg.preds(sub_header).iter().filter(|p| cfg.is_reachable(**p) && !dt.block_dominates(sub_header, **p)),
                             );
                         }
                     }

@@ -1,14 +1,14 @@
 //! Analyses over one function's CFG, each computed once and handed to the
 //! passes that need them (see `cache.rs`).
 
+pub mod cache;
 pub mod control_deps;
+pub mod convergence;
 pub mod cycles;
 pub mod dominators;
+pub mod liveness;
 pub mod loops;
 pub mod post_dominators;
 pub mod private_memory;
 pub mod scc;
-pub mod cache;
-pub mod liveness;
 pub mod uniformity;
-pub mod convergence;

@@ -34,10 +34,7 @@ impl PostDomTree {
         let virtual_exit = n as u32;
         let infinite_loop_roots = infinite_loop_roots(cfg);
         // Reversed graph: virtual exit -> exits and extra roots; b -> preds(b).
-        let mut rsuccs: Vec<Vec<u32>> = cfg
-            .blocks()
-            .map(|b| cfg.preds(b).iter().map(|p| p.0).collect())
-            .collect();
+        let mut rsuccs: Vec<Vec<u32>> = cfg.blocks().map(|b| cfg.preds(b).iter().map(|p| p.0).collect()).collect();
         let mut roots: Vec<u32> = cfg.exits().map(|b| b.0).collect();
         roots.extend(infinite_loop_roots.iter().map(|b| b.0));
         rsuccs.push(roots);
@@ -109,9 +106,7 @@ fn infinite_loop_roots(cfg: &Cfg) -> Vec<BlockId> {
         .iter()
         .enumerate()
         .filter(|(_, scc)| !reaches_exit[scc[0].index()])
-        .filter(|(i, scc)| {
-            scc.iter().all(|v| cfg.succs(BlockId(v.index() as u32)).iter().all(|s| component[s.index()] == *i))
-        })
+        .filter(|(i, scc)| scc.iter().all(|v| cfg.succs(BlockId(v.index() as u32)).iter().all(|s| component[s.index()] == *i)))
         .map(|(_, scc)| BlockId(scc.iter().map(|v| v.index() as u32).max().unwrap()))
         .collect();
     roots.sort();

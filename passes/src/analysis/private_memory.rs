@@ -124,10 +124,9 @@ impl<'ctx> PrivateMemory<'ctx> {
             }
             for (user, operand) in p.uses() {
                 match user.opcode() {
-                    LLVMOpcode::LLVMGetElementPtr
-                    | LLVMOpcode::LLVMBitCast
-                    | LLVMOpcode::LLVMAddrSpaceCast
-                    | LLVMOpcode::LLVMPHI => work.push(user.value()),
+                    LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast | LLVMOpcode::LLVMPHI => {
+                        work.push(user.value())
+                    }
                     LLVMOpcode::LLVMSelect if operand != 0 => work.push(user.value()),
                     LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMICmp => {}
                     // The pointer operand; storing the address itself escapes.
@@ -232,9 +231,7 @@ impl<'ctx> Roots<'_, 'ctx> {
                 continue;
             }
             match p.opcode() {
-                Some(LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast) => {
-                    work.push(p.operand(0))
-                }
+                Some(LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast) => work.push(p.operand(0)),
                 Some(LLVMOpcode::LLVMSelect) => {
                     work.push(p.operand(1));
                     work.push(p.operand(2));

@@ -223,8 +223,7 @@ impl<'ctx> State<'_, 'ctx> {
                 }
             }
         }
-        let sources: Vec<Inst<'ctx>> =
-            self.private.unknown_loads.iter().chain(&self.private.divergent_values).copied().collect();
+        let sources: Vec<Inst<'ctx>> = self.private.unknown_loads.iter().chain(&self.private.divergent_values).copied().collect();
         for v in sources {
             self.mark(v);
         }

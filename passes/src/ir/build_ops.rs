@@ -29,7 +29,6 @@ fn c_name(name: &str) -> CString {
 }
 
 impl<'ctx> Ty<'ctx> {
-
     /// The integer type `iN` of this type's context.
     pub fn int_in_context_of(self, bits: u32) -> Ty<'ctx> {
         assert!((1..=1 << 23).contains(&bits), "no integer type i{bits}");
@@ -130,11 +129,9 @@ impl<'ctx> Ty<'ctx> {
         // is a live sized type of its context.
         unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(module.as_mut_ptr()), self.raw) }
     }
-
 }
 
 impl<'ctx> Value<'ctx> {
-
     /// The operands of a call site that are its arguments.
     pub fn call_args(self) -> Vec<Value<'ctx>> {
         let i = self.as_inst().expect("the arguments of a non-instruction");
@@ -143,11 +140,13 @@ impl<'ctx> Value<'ctx> {
 }
 
 impl<'ctx> Inst<'ctx> {
-
     /// The function a call calls directly (`None` for indirect calls and
     /// inline asm).
     pub fn called_function_value(self) -> Option<Value<'ctx>> {
-        assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr), "the callee of a non-call");
+        assert!(
+            matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr),
+            "the callee of a non-call"
+        );
         // SAFETY: `raw` is a live call site.
         let callee = unsafe { LLVMGetCalledValue(self.raw()) };
         // SAFETY: a non-null callee is a live value of the same context.
@@ -161,27 +160,39 @@ impl<'ctx> Inst<'ctx> {
 
     /// A call site's calling convention.
     pub fn call_conv(self) -> u32 {
-        assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr), "the calling convention of a non-call");
+        assert!(
+            matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr),
+            "the calling convention of a non-call"
+        );
         // SAFETY: `raw` is a live call site.
         unsafe { LLVMGetInstructionCallConv(self.raw()) }
     }
 
     pub fn set_call_conv(self, cc: u32) {
-        assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr), "the calling convention of a non-call");
+        assert!(
+            matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr),
+            "the calling convention of a non-call"
+        );
         // SAFETY: `raw` is a live call site.
         unsafe { LLVMSetInstructionCallConv(self.raw(), cc) }
     }
 
     /// The ordering of an atomic load or store.
     pub fn set_ordering(self, ordering: LLVMAtomicOrdering) {
-        assert!(matches!(self.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore), "an ordering on an instruction that takes none here");
+        assert!(
+            matches!(self.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore),
+            "an ordering on an instruction that takes none here"
+        );
         // SAFETY: `raw` is a live load or store.
         unsafe { LLVMSetOrdering(self.raw(), ordering) }
     }
 
     /// The alignment of a load, store or `alloca`, in bytes.
     pub fn set_alignment(self, bytes: u32) {
-        assert!(matches!(self.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore | LLVMOpcode::LLVMAlloca), "an alignment on an instruction that has none");
+        assert!(
+            matches!(self.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore | LLVMOpcode::LLVMAlloca),
+            "an alignment on an instruction that has none"
+        );
         assert!(bytes.is_power_of_two(), "alignment {bytes} is not a power of two");
         // SAFETY: `raw` is a live load, store or alloca.
         unsafe { LLVMSetAlignment(self.raw(), bytes) }
@@ -366,7 +377,14 @@ impl<'ctx> Builder<'ctx> {
     }
 
     /// `cmpxchg ptr, cmp, new success failure` (system scope): `{ T, i1 }`.
-    pub fn cmpxchg(&mut self, ptr: Value<'ctx>, cmp: Value<'ctx>, new: Value<'ctx>, success: LLVMAtomicOrdering, failure: LLVMAtomicOrdering) -> Value<'ctx> {
+    pub fn cmpxchg(
+        &mut self,
+        ptr: Value<'ctx>,
+        cmp: Value<'ctx>,
+        new: Value<'ctx>,
+        success: LLVMAtomicOrdering,
+        failure: LLVMAtomicOrdering,
+    ) -> Value<'ctx> {
         self.ready();
         assert!(ptr.ty().is_pointer(), "a cmpxchg through a non-pointer");
         assert_same(cmp, new, "a cmpxchg");

@@ -164,11 +164,7 @@ impl<'ctx> CallBuilder<'ctx> {
                 LLVMGetParamTypes(fty, params.as_mut_ptr());
             }
             let vararg = LLVMIsFunctionVarArg(fty) != 0;
-            assert!(
-                if vararg { args.len() >= n } else { args.len() == n },
-                "call with {} arguments to a function taking {n}",
-                args.len()
-            );
+            assert!(if vararg { args.len() >= n } else { args.len() == n }, "call with {} arguments to a function taking {n}", args.len());
             (fty, params, LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMTypeKind::LLVMVoidTypeKind)
         };
         for (k, (a, &p)) in args.iter().zip(&params).enumerate() {

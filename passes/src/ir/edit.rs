@@ -80,8 +80,7 @@ impl<'ctx> Ty<'ctx> {
     }
 }
 
-impl<'ctx> Ty<'ctx> {
-}
+impl<'ctx> Ty<'ctx> {}
 
 /// Copies a value's name out of LLVM (empty for unnamed values).
 fn raw_name(v: LLVMValueRef) -> Vec<u8> {

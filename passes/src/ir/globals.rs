@@ -78,7 +78,13 @@ pub fn named_global<'ctx>(module: &Module<'ctx>, name: &str) -> Option<Value<'ct
 /// initializer (an external declaration until one is set).
 pub fn add_global<'ctx>(module: &Module<'ctx>, name: &str, ty: Ty<'ctx>, addrspace: u32) -> Value<'ctx> {
     assert!(
-        !matches!(ty.kind(), LLVMTypeKind::LLVMVoidTypeKind | LLVMTypeKind::LLVMFunctionTypeKind | LLVMTypeKind::LLVMLabelTypeKind | LLVMTypeKind::LLVMMetadataTypeKind),
+        !matches!(
+            ty.kind(),
+            LLVMTypeKind::LLVMVoidTypeKind
+                | LLVMTypeKind::LLVMFunctionTypeKind
+                | LLVMTypeKind::LLVMLabelTypeKind
+                | LLVMTypeKind::LLVMMetadataTypeKind
+        ),
         "a global of a type no variable has"
     );
     let c = c_name(name);
@@ -87,7 +93,6 @@ pub fn add_global<'ctx>(module: &Module<'ctx>, name: &str, ty: Ty<'ctx>, addrspa
 }
 
 impl<'ctx> Value<'ctx> {
-
     /// Sets a global variable's initializer (a constant of its value type).
     pub fn set_initializer(self, init: Value<'ctx>) {
         assert!(self.is_global_variable(), "an initializer for a non-variable");
@@ -123,7 +128,11 @@ pub fn copy_function_metadata(from: FunctionValue<'_>, to: FunctionValue<'_>) {
         let mut count = 0usize;
         let entries = LLVMGlobalCopyAllMetadata(from.as_value_ref(), &mut count);
         for e in 0..count as u32 {
-            LLVMGlobalSetMetadata(to.as_value_ref(), LLVMValueMetadataEntriesGetKind(entries, e), LLVMValueMetadataEntriesGetMetadata(entries, e));
+            LLVMGlobalSetMetadata(
+                to.as_value_ref(),
+                LLVMValueMetadataEntriesGetKind(entries, e),
+                LLVMValueMetadataEntriesGetMetadata(entries, e),
+            );
         }
         if !entries.is_null() {
             LLVMDisposeValueMetadataEntries(entries);

@@ -88,10 +88,7 @@ impl<'ctx> Inst<'ctx> {
     /// Whether a call site's target is a function defined in the module
     /// (false for declarations and indirect calls).
     pub fn callee_has_body(self) -> bool {
-        assert!(
-            matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr),
-            "callee of a non-call"
-        );
+        assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr), "callee of a non-call");
         // SAFETY: `raw` is a live call site; the callee's blocks are counted
         // only when it is a function.
         unsafe {

@@ -63,7 +63,8 @@ pub fn parse_in<'ctx>(like: &Module<'ctx>, buffer: &str, bytes: &[u8]) -> Result
         let failed = llvm_sys::ir_reader::LLVMParseIRInContext2(ctx, buf, &mut out, &mut msg) != 0;
         LLVMDisposeMemoryBuffer(buf);
         if failed || out.is_null() {
-            let e = if msg.is_null() { "could not parse the module".to_string() } else { CStr::from_ptr(msg).to_string_lossy().into_owned() };
+            let e =
+                if msg.is_null() { "could not parse the module".to_string() } else { CStr::from_ptr(msg).to_string_lossy().into_owned() };
             if !msg.is_null() {
                 LLVMDisposeMessage(msg);
             }
@@ -200,7 +201,8 @@ mod tests {
     fn modules_are_emptied_and_relinked() {
         let ctx = Context::create();
         let m = parse_ir(&ctx, "t.ll", IR.as_bytes()).expect("parses");
-        let other = parse_in(&m, "other", b"@g = global i32 7\ndefine i32 @h() {\n  %v = load i32, ptr @g\n  ret i32 %v\n}\n").expect("parses");
+        let other =
+            parse_in(&m, "other", b"@g = global i32 7\ndefine i32 @h() {\n  %v = load i32, ptr @g\n  ret i32 %v\n}\n").expect("parses");
         clear_module(&m);
         assert!(m.get_first_function().is_none());
         link_into(&m, other).expect("links");

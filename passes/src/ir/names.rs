@@ -12,9 +12,8 @@ use std::ffi::CStr;
 
 /// The name as written in IR (`foo`, or `"a b"` quoted where needed), no sigil.
 fn ir_identifier(name: &str) -> String {
-    let plain = !name.is_empty()
-        && !name.as_bytes()[0].is_ascii_digit()
-        && name.bytes().all(|c| c.is_ascii_alphanumeric() || b"-$._".contains(&c));
+    let plain =
+        !name.is_empty() && !name.as_bytes()[0].is_ascii_digit() && name.bytes().all(|c| c.is_ascii_alphanumeric() || b"-$._".contains(&c));
     if plain {
         name.to_string()
     } else {
@@ -135,4 +134,3 @@ pub fn called_function_name(inst: LLVMValueRef) -> Option<String> {
 pub fn function_name(f: FunctionValue<'_>) -> String {
     value_name(f.as_value_ref())
 }
-

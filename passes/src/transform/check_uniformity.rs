@@ -170,9 +170,7 @@ fn instrument(cx: &mut PassContext<'_, '_>, assume_uniform: bool) -> usize {
             builder.position_before(&p.before.as_instruction_value());
             let args: [BasicMetadataValueEnum<'_>; 2] =
                 [p.value.as_basic().expect("checked").into(), i32t.const_int(id as u64, false).into()];
-            builder
-                .build_indirect_call(fty, callee.as_global_value().as_pointer_value(), &args, "")
-                .expect("a positioned builder");
+            builder.build_indirect_call(fty, callee.as_global_value().as_pointer_value(), &args, "").expect("a positioned builder");
             let value_text = p.value.print();
             let node = ctx.metadata_node(&[
                 ctx.metadata_string(&fname).into(),
@@ -241,7 +239,8 @@ fn type_suffix(ty: BasicTypeEnum<'_>) -> String {
 
 impl crate::pass::DeclaredPass for CheckUniformity {
     const NAME: &'static str = "simt-check-uniformity";
-    const SUMMARY: &'static str = "calls @simt.check.uniform.<ty>(v, id) at every value and use the uniformity analysis calls uniform (run-time oracle)";
+    const SUMMARY: &'static str =
+        "calls @simt.check.uniform.<ty>(v, id) at every value and use the uniformity analysis calls uniform (run-time oracle)";
     const OPTIONS: &'static [(&'static str, &'static str)] =
         &[("assume-uniform", "claim every value and branch uniform (to show the oracle sees a wrong claim)")];
 

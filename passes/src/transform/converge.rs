@@ -125,8 +125,8 @@ impl ModulePass for Converge {
             if plan.marks.is_empty() {
                 continue;
             }
-            let outcome = apply(module, f, &plan, self.intrinsics)
-                .map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
+            let outcome =
+                apply(module, f, &plan, self.intrinsics).map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
             if let Some(w) = outcome.warning {
                 let _ = writeln!(cx.out, "{NAME}: warning: function '{}': {w}", function_name(f));
             }
@@ -157,19 +157,15 @@ impl<'ctx> Plan<'ctx> {
         let cfg = &fa.cfg.cfg;
         let li = fa.loops();
         let conv = fa.convergence();
-        let marks = if divergent_only {
-            conv.divergent_only(cfg, li, &DivergenceFacts::of(fa.uniformity()))
-        } else {
-            conv.marked().to_vec()
-        };
+        let marks =
+            if divergent_only { conv.divergent_only(cfg, li, &DivergenceFacts::of(fa.uniformity())) } else { conv.marked().to_vec() };
         let mut irreducible = vec![false; cfg.len()];
         for c in li.irreducible_cycles() {
             for b in &c.blocks {
                 irreducible[b.index()] = true;
             }
         }
-        let loops: Vec<(BlockId, Option<usize>)> =
-            li.loops().map(|(_, l)| (l.header, l.parent.map(|p| p.0 as usize))).collect();
+        let loops: Vec<(BlockId, Option<usize>)> = li.loops().map(|(_, l)| (l.header, l.parent.map(|p| p.0 as usize))).collect();
         let heart_ok = (0..loops.len())
             .map(|mut i| loop {
                 if irreducible[loops[i].0.index()] {
@@ -242,8 +238,7 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, plan: &Plan<'ctx>,
     }
 
     // Which tokens are needed: each user's, and each needed heart's parent.
-    let index: HashMap<BasicBlock<'ctx>, BlockId> =
-        plan.blocks.iter().enumerate().map(|(i, &bb)| (bb, BlockId(i as u32))).collect();
+    let index: HashMap<BasicBlock<'ctx>, BlockId> = plan.blocks.iter().enumerate().map(|(i, &bb)| (bb, BlockId(i as u32))).collect();
     let mut needed = vec![false; plan.loops.len()];
     let mut need_root = false;
     let user_tokens: Vec<Token> = users.iter().map(|c| plan.token_of(index[&c.block()])).collect();

@@ -2,10 +2,10 @@
 
 pub mod call_graph;
 pub mod check_uniformity;
+pub mod converge;
 pub mod ocl_builtins;
 pub mod rpo_layout;
+pub mod strip_markers;
 pub mod testing;
 pub mod to_nvptx;
 pub mod wiloops;
-pub mod converge;
-pub mod strip_markers;

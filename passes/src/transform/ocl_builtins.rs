@@ -214,7 +214,8 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
     }
 
     let name = base.strip_prefix("native_").or_else(|| base.strip_prefix("half_")).unwrap_or(base);
-    let intr = |b: &mut Builder<'ctx>, name: &str, args: &[Value<'ctx>]| intrinsic(b, m, name, args).ok_or_else(|| unsupported("built-in "));
+    let intr =
+        |b: &mut Builder<'ctx>, name: &str, args: &[Value<'ctx>]| intrinsic(b, m, name, args).ok_or_else(|| unsupported("built-in "));
     if ty.is_float_or_float_vector() {
         let simple = match name {
             "sqrt" => Some("llvm.sqrt"),
@@ -261,8 +262,8 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
                 let lo = intr(b, "llvm.maxnum", &[a[0], a[1]])?;
                 intr(b, "llvm.minnum", &[lo, a[2]])?
             }
-            "fdim" | "atan2" | "fmod" | "hypot" | "cbrt" | "erf" | "erfc" | "expm1" | "log1p" | "asinh" | "acosh"
-            | "atanh" | "lgamma" | "tgamma" | "remainder"
+            "fdim" | "atan2" | "fmod" | "hypot" | "cbrt" | "erf" | "erfc" | "expm1" | "log1p" | "asinh" | "acosh" | "atanh" | "lgamma"
+            | "tgamma" | "remainder"
                 if !ty.is_vector() =>
             {
                 let double = ty.kind() == LLVMTypeKind::LLVMDoubleTypeKind;

@@ -46,6 +46,7 @@ impl ModulePass for RpoLayout {
 
 impl crate::pass::DeclaredPass for RpoLayout {
     const NAME: &'static str = "simt-rpo-layout";
-    const SUMMARY: &'static str = "lays blocks out in reverse post-order (loop bodies before exits) so PC order is a good reconvergence priority";
+    const SUMMARY: &'static str =
+        "lays blocks out in reverse post-order (loop bodies before exits) so PC order is a good reconvergence priority";
     const SEED: Option<&'static str> = Some("000");
 }

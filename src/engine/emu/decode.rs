@@ -195,11 +195,25 @@ pub struct FPred(pub u8);
 pub enum CastOp {
     /// Keep the low `to` bits.
     Trunc(u8),
-    SExt { from: u8, to: u8 },
-    FToU { dbl: bool, to: u8 },
-    FToS { dbl: bool, to: u8 },
-    UToF { dbl: bool },
-    SToF { from: u8, dbl: bool },
+    SExt {
+        from: u8,
+        to: u8,
+    },
+    FToU {
+        dbl: bool,
+        to: u8,
+    },
+    FToS {
+        dbl: bool,
+        to: u8,
+    },
+    UToF {
+        dbl: bool,
+    },
+    SToF {
+        from: u8,
+        dbl: bool,
+    },
     FTrunc,
     FExt,
 }
@@ -233,42 +247,175 @@ pub enum RmwOp {
 /// operands; all are register offsets (slot × width).
 #[derive(Clone, Debug)]
 pub enum Inst {
-    IBin { op: IOp, bits: u8, d: R, a: R, b: R },
-    IUn { op: IUOp, bits: u8, d: R, a: R },
+    IBin {
+        op: IOp,
+        bits: u8,
+        d: R,
+        a: R,
+        b: R,
+    },
+    IUn {
+        op: IUOp,
+        bits: u8,
+        d: R,
+        a: R,
+    },
     /// Funnel shift (`llvm.fshl`/`llvm.fshr`).
-    Fsh { left: bool, bits: u8, d: R, a: R, b: R, c: R },
-    FBin { op: FOp, dbl: bool, d: R, a: R, b: R },
-    FUn { op: FUOp, dbl: bool, d: R, a: R },
+    Fsh {
+        left: bool,
+        bits: u8,
+        d: R,
+        a: R,
+        b: R,
+        c: R,
+    },
+    FBin {
+        op: FOp,
+        dbl: bool,
+        d: R,
+        a: R,
+        b: R,
+    },
+    FUn {
+        op: FUOp,
+        dbl: bool,
+        d: R,
+        a: R,
+    },
     /// `a * b + c` rounded once (`llvm.fma`, `llvm.fmuladd`).
-    Fma { dbl: bool, d: R, a: R, b: R, c: R },
+    Fma {
+        dbl: bool,
+        d: R,
+        a: R,
+        b: R,
+        c: R,
+    },
     /// `llvm.powi`: float to an i32 power.
-    Powi { dbl: bool, d: R, a: R, b: R },
-    ICmp { p: IPred, bits: u8, d: R, a: R, b: R },
-    FCmp { p: FPred, dbl: bool, d: R, a: R, b: R },
-    Cast { op: CastOp, d: R, a: R },
-    Select { d: R, c: R, a: R, b: R },
-    Mov { d: R, a: R },
+    Powi {
+        dbl: bool,
+        d: R,
+        a: R,
+        b: R,
+    },
+    ICmp {
+        p: IPred,
+        bits: u8,
+        d: R,
+        a: R,
+        b: R,
+    },
+    FCmp {
+        p: FPred,
+        dbl: bool,
+        d: R,
+        a: R,
+        b: R,
+    },
+    Cast {
+        op: CastOp,
+        d: R,
+        a: R,
+    },
+    Select {
+        d: R,
+        c: R,
+        a: R,
+        b: R,
+    },
+    Mov {
+        d: R,
+        a: R,
+    },
     /// `base + off`.
-    Gep0 { d: R, base: R, off: i64 },
+    Gep0 {
+        d: R,
+        base: R,
+        off: i64,
+    },
     /// `base + off + sext(idx) * scale`.
-    Gep1 { d: R, base: R, off: i64, idx: R, scale: i64, bits: u8 },
-    Gep { d: R, base: R, off: i64, idx: Box<[(R, i64, u8)]> },
-    Load { d: R, p: R, off: i64, ty: MemTy },
-    Store { v: R, p: R, off: i64, ty: MemTy },
+    Gep1 {
+        d: R,
+        base: R,
+        off: i64,
+        idx: R,
+        scale: i64,
+        bits: u8,
+    },
+    Gep {
+        d: R,
+        base: R,
+        off: i64,
+        idx: Box<[(R, i64, u8)]>,
+    },
+    Load {
+        d: R,
+        p: R,
+        off: i64,
+        ty: MemTy,
+    },
+    Store {
+        v: R,
+        p: R,
+        off: i64,
+        ty: MemTy,
+    },
     /// The work-item's private frame + `off`.
-    Alloca { d: R, off: u64 },
-    Rmw { op: RmwOp, ty: MemTy, d: R, p: R, v: R },
-    CmpXchg { ty: MemTy, d: R, ok: R, p: R, cmp: R, new: R },
-    Memcpy { dst: R, src: R, n: R },
-    Memset { dst: R, v: R, n: R },
+    Alloca {
+        d: R,
+        off: u64,
+    },
+    Rmw {
+        op: RmwOp,
+        ty: MemTy,
+        d: R,
+        p: R,
+        v: R,
+    },
+    CmpXchg {
+        ty: MemTy,
+        d: R,
+        ok: R,
+        p: R,
+        cmp: R,
+        new: R,
+    },
+    Memcpy {
+        dst: R,
+        src: R,
+        n: R,
+    },
+    Memset {
+        dst: R,
+        v: R,
+        n: R,
+    },
     /// `d = vector[idx]`, the vector's `n` leaves at `base`.
-    ExtractDyn { d: R, base: R, n: u32, idx: R, bits: u8 },
+    ExtractDyn {
+        d: R,
+        base: R,
+        n: u32,
+        idx: R,
+        bits: u8,
+    },
     /// `d[idx] = v` (d already holds a copy of the vector).
-    InsertDyn { d: R, n: u32, v: R, idx: R, bits: u8 },
+    InsertDyn {
+        d: R,
+        n: u32,
+        v: R,
+        idx: R,
+        bits: u8,
+    },
     /// Reinterpreting bits between leaf lists of equal total size
     /// (`bitcast <2 x i32> to i64`, …).
-    Repack { d: R, dl: Box<[Sk]>, s: R, sl: Box<[Sk]> },
-    Barrier { id: u32 },
+    Repack {
+        d: R,
+        dl: Box<[Sk]>,
+        s: R,
+        sl: Box<[Sk]>,
+    },
+    Barrier {
+        id: u32,
+    },
     /// A convergence check (markers policy only).
     Converge,
     /// `llvm.trap` and friends.
@@ -276,10 +423,25 @@ pub enum Inst {
     /// `simt-check-uniformity`'s check: the `n` leaves at `a` must be equal
     /// in every running lane (pointers into private memory compared relative
     /// to each lane's own). `id` indexes [`Program::checks`].
-    CheckUniform { a: R, n: u32, ptr: bool, id: u32 },
-    Br { e: u32 },
-    CondBr { c: R, t: u32, f: u32 },
-    Switch { v: R, cases: Box<[(u64, u32)]>, default: u32 },
+    CheckUniform {
+        a: R,
+        n: u32,
+        ptr: bool,
+        id: u32,
+    },
+    Br {
+        e: u32,
+    },
+    CondBr {
+        c: R,
+        t: u32,
+        f: u32,
+    },
+    Switch {
+        v: R,
+        cases: Box<[(u64, u32)]>,
+        default: u32,
+    },
     Ret,
     Unreachable,
 }
@@ -412,7 +574,9 @@ impl Program {
             }
             Ok(())
         };
-        let slot = |s: u32, what: &str| regs(s.wrapping_mul(w), 1, what).and(if s < self.nslots { Ok(()) } else { bad(format!("{what}: slot {s}")) });
+        let slot = |s: u32, what: &str| {
+            regs(s.wrapping_mul(w), 1, what).and(if s < self.nslots { Ok(()) } else { bad(format!("{what}: slot {s}")) })
+        };
         let edge = |e: u32| if (e as usize) < self.edges.len() { Ok(()) } else { bad(format!("edge {e} of {}", self.edges.len())) };
         let pc_ok = |pc: u32| (pc as usize) < self.insts.len();
         if self.inst_text.len() != self.insts.len() || self.inst_block.len() != self.insts.len() {
@@ -422,7 +586,11 @@ impl Program {
             let what = format!("instruction {pc} ({inst:?})");
             let r1 = |r: R| regs(r, 1, &what);
             match *inst {
-                Inst::IBin { d, a, b, .. } | Inst::FBin { d, a, b, .. } | Inst::ICmp { d, a, b, .. } | Inst::FCmp { d, a, b, .. } | Inst::Powi { d, a, b, .. } => {
+                Inst::IBin { d, a, b, .. }
+                | Inst::FBin { d, a, b, .. }
+                | Inst::ICmp { d, a, b, .. }
+                | Inst::FCmp { d, a, b, .. }
+                | Inst::Powi { d, a, b, .. } => {
                     r1(d)?;
                     r1(a)?;
                     r1(b)?;
@@ -839,7 +1007,10 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
                     explicit_markers += 1;
                 }
                 let ty = i.ty();
-                if !matches!(ty.kind(), LLVMTypeKind::LLVMVoidTypeKind | LLVMTypeKind::LLVMTokenTypeKind | LLVMTypeKind::LLVMMetadataTypeKind) {
+                if !matches!(
+                    ty.kind(),
+                    LLVMTypeKind::LLVMVoidTypeKind | LLVMTypeKind::LLVMTokenTypeKind | LLVMTypeKind::LLVMMetadataTypeKind
+                ) {
                     if let Some(special) = d.special_of(i)? {
                         let slot = d.alloc(1);
                         d.vals.insert(i.value(), (slot, 1));
@@ -1415,7 +1586,8 @@ impl<'ctx> Dec<'ctx> {
         let op = i.opcode();
         let w = self.w;
         match op {
-            LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor => {
+            LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
+            | LLVMXor => {
                 let iop = match op {
                     LLVMAdd => IOp::Add,
                     LLVMSub => IOp::Sub,
@@ -1483,8 +1655,8 @@ impl<'ctx> Dec<'ctx> {
                 }
                 Ok(())
             }
-            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt | LLVMPtrToInt
-            | LLVMPtrToAddr | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast => self.cast(i, op),
+            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt
+            | LLVMPtrToInt | LLVMPtrToAddr | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast => self.cast(i, op),
             LLVMSelect => {
                 let (c, cn) = self.val(i.operand(0))?;
                 let (a, n) = self.val(i.operand(1))?;
@@ -1904,7 +2076,18 @@ impl<'ctx> Dec<'ctx> {
             return Err(format!("work-item builtin '{name}' with a non-constant dimension is not supported"));
         }
         // Intrinsics without effect on the result.
-        let ignored = ["llvm.lifetime.", "llvm.assume", "llvm.dbg.", "llvm.experimental.noalias.scope.decl", "llvm.invariant.", "llvm.var.annotation", "llvm.ptr.annotation", "llvm.sideeffect", "llvm.donothing", "llvm.experimental.convergence."];
+        let ignored = [
+            "llvm.lifetime.",
+            "llvm.assume",
+            "llvm.dbg.",
+            "llvm.experimental.noalias.scope.decl",
+            "llvm.invariant.",
+            "llvm.var.annotation",
+            "llvm.ptr.annotation",
+            "llvm.sideeffect",
+            "llvm.donothing",
+            "llvm.experimental.convergence.",
+        ];
         if ignored.iter().any(|p| name.starts_with(p)) {
             if name.starts_with("llvm.ptr.annotation") || name.starts_with("llvm.invariant.start") {
                 // returns its pointer / a token: pass the pointer through
@@ -2001,7 +2184,8 @@ impl<'ctx> Dec<'ctx> {
                 }
                 Ok(())
             }
-            "llvm.smin" | "llvm.smax" | "llvm.umin" | "llvm.umax" | "llvm.uadd.sat" | "llvm.usub.sat" | "llvm.sadd.sat" | "llvm.ssub.sat" => {
+            "llvm.smin" | "llvm.smax" | "llvm.umin" | "llvm.umax" | "llvm.uadd.sat" | "llvm.usub.sat" | "llvm.sadd.sat"
+            | "llvm.ssub.sat" => {
                 let op = match base {
                     "llvm.smin" => IOp::SMin,
                     "llvm.smax" => IOp::SMax,
@@ -2061,7 +2245,11 @@ impl<'ctx> Dec<'ctx> {
                 self.emit(Inst::Memset { dst, v, n });
                 Ok(())
             }
-            "llvm.expect" | "llvm.expect.with.probability" | "llvm.ssa.copy" | "llvm.launder.invariant.group" | "llvm.strip.invariant.group" => {
+            "llvm.expect"
+            | "llvm.expect.with.probability"
+            | "llvm.ssa.copy"
+            | "llvm.launder.invariant.group"
+            | "llvm.strip.invariant.group" => {
                 let (a, n) = self.val(arg(0))?;
                 let (d, _) = self.dst(i)?;
                 for k in 0..n {
@@ -2110,7 +2298,6 @@ fn intrinsic_base(name: &str) -> &str {
     let end = rest.find('.').map_or(name.len(), |p| 5 + p);
     &name[..end]
 }
-
 
 /// The region a parameter's buffer gets.
 pub fn param_region(index: usize) -> u32 {

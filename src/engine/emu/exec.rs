@@ -15,12 +15,12 @@
 
 use super::decode::*;
 use super::memory::{ADDR_BITS, MAX_REGIONS, OFF_MASK};
-use crate::regfile::{RegFile, Regs};
-use crate::regions::{Owned, Regions, Side};
 use super::policy::{self, Warp};
 use super::trace::Trace;
 use crate::buffers::{ArgValue, KernelArgs, LocalLayout};
 use crate::launch::{Grid, Policy};
+use crate::regfile::{RegFile, Regs};
+use crate::regions::{Owned, Regions, Side};
 use simt_passes::kernel_model::Builtin;
 use std::collections::BTreeSet;
 use std::marker::PhantomData;
@@ -63,9 +63,19 @@ pub struct Fault {
 #[derive(Debug)]
 pub enum FaultKind {
     Msg(String),
-    Mem { what: &'static str, addr: u64, size: u64 },
+    Mem {
+        what: &'static str,
+        addr: u64,
+        size: u64,
+    },
     /// Check `id` saw `a` in the fault's lane and `b` in lane `other`.
-    Uniformity { id: u32, other: u32, a: u64, b: u64, ptr: bool },
+    Uniformity {
+        id: u32,
+        other: u32,
+        a: u64,
+        b: u64,
+        ptr: bool,
+    },
 }
 
 /// Why `exec` stopped.
@@ -190,7 +200,6 @@ macro_rules! float_unary {
 float_unary!(f32_un, f32, crate::cmath::exp10f, crate::cmath::erff, crate::cmath::erfcf, crate::cmath::tgammaf, crate::cmath::lgammaf);
 float_unary!(f64_un, f64, crate::cmath::exp10, crate::cmath::erf, crate::cmath::erfc, crate::cmath::tgamma, crate::cmath::lgamma);
 
-
 /// A binary float operation at one precision; the two precisions differ only
 /// in type and in which C library remainder they call.
 macro_rules! float_binary {
@@ -251,7 +260,6 @@ macro_rules! float_binary {
 
 float_binary!(f32_bin, f32, crate::cmath::remainderf);
 float_binary!(f64_bin, f64, crate::cmath::remainder);
-
 
 fn fcmp(p: FPred, uno: bool, lt: bool, eq: bool, gt: bool) -> bool {
     match p.0 {
@@ -426,7 +434,10 @@ impl<'a> Machine<'a> {
         }
         let layout = LocalLayout::for_args(p.static_local_bytes(), args);
         items.checked_mul(p.private_bytes()).filter(|&t| t < 1 << 36).ok_or_else(|| {
-            format!("{} bytes of private memory per work-item for {items} work-items is more than the emulator allocates", p.private_bytes())
+            format!(
+                "{} bytes of private memory per work-item for {items} work-items is more than the emulator allocates",
+                p.private_bytes()
+            )
         })?;
         let mut mem = Regions::new(p.first_private_region() as usize + items as usize);
         let mut param_values = Vec::with_capacity(args.values.len());
@@ -608,7 +619,9 @@ impl<'a> Machine<'a> {
         let [x, y, z] = self.group;
         let k = &self.p.kernel();
         if stuck {
-            return Err(format!("kernel '{k}': work-group ({x},{y},{z}): work-items can neither run nor wait at a barrier (emulator deadlock)"));
+            return Err(format!(
+                "kernel '{k}': work-group ({x},{y},{z}): work-items can neither run nor wait at a barrier (emulator deadlock)"
+            ));
         }
         match (ids.len(), exited) {
             (0, _) => Err(format!("kernel '{k}': work-group ({x},{y},{z}): no work-item can run (emulator deadlock)")),
@@ -1037,8 +1050,12 @@ impl<'a> Machine<'a> {
                                 let (da, sa) = (reg!(r, dst, l), reg!(r, src, l));
                                 match mem.copy(da, sa, len) {
                                     Ok(()) => {}
-                                    Err(Side::Dst) => return Err(fault(pc, Some(l), FaultKind::Mem { what: "memcpy destination", addr: da, size: len })),
-                                    Err(Side::Src) => return Err(fault(pc, Some(l), FaultKind::Mem { what: "memcpy source", addr: sa, size: len })),
+                                    Err(Side::Dst) => {
+                                        return Err(fault(pc, Some(l), FaultKind::Mem { what: "memcpy destination", addr: da, size: len }))
+                                    }
+                                    Err(Side::Src) => {
+                                        return Err(fault(pc, Some(l), FaultKind::Mem { what: "memcpy source", addr: sa, size: len }))
+                                    }
                                 }
                             }
                         });
@@ -1129,7 +1146,9 @@ impl<'a> Machine<'a> {
                         }
                         pc += 1;
                     }
-                    Inst::Trap => return Err(msg(pc, Some(mask.trailing_zeros() as usize), "the kernel trapped (llvm.trap or a failed assertion)")),
+                    Inst::Trap => {
+                        return Err(msg(pc, Some(mask.trailing_zeros() as usize), "the kernel trapped (llvm.trap or a failed assertion)"))
+                    }
                     Inst::Unreachable => return Err(msg(pc, Some(mask.trailing_zeros() as usize), "control reached 'unreachable'")),
                     Inst::Ret => break Ev::Exit,
                     Inst::Br { e } => {

@@ -27,9 +27,9 @@ use crate::buffers::KernelArgs;
 use crate::diag::ToolError;
 use crate::launch::{Grid, Policy};
 use crate::pipeline::{self, RunOptions};
+use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::attributes::{Attribute, AttributeLoc};
 use simt_passes::kernel_model::is_kernel;
 use std::time::Instant;
 
@@ -87,13 +87,14 @@ pub fn compile(input: &crate::input::ModuleInput, kernel: &str, opts: &EmuOption
 /// OpenCL built-ins lowered).
 pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
     if !(1..=crate::launch::MAX_WARP_WIDTH).contains(&opts.warp_width) {
-        return Err(ToolError::Usage(format!("error: warp width {} is not between 1 and {}", opts.warp_width, crate::launch::MAX_WARP_WIDTH)));
+        return Err(ToolError::Usage(format!(
+            "error: warp width {} is not between 1 and {}",
+            opts.warp_width,
+            crate::launch::MAX_WARP_WIDTH
+        )));
     }
-    let find = || {
-        simt_passes::ir::defined_functions(module)
-            .into_iter()
-            .find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel)
-    };
+    let find =
+        || simt_passes::ir::defined_functions(module).into_iter().find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel);
     if find().is_none() {
         return Err(ToolError::Run(format!("no kernel named '{kernel}' in the module")));
     }

@@ -118,12 +118,7 @@ pub fn pick(policy: Policy, warp: &mut Warp) -> Option<usize> {
             }
             None
         }
-        Policy::Markers => es
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.barrier == NO_BARRIER)
-            .min_by_key(|(_, e)| e.pc)
-            .map(|(i, _)| i),
+        Policy::Markers => es.iter().enumerate().filter(|(_, e)| e.barrier == NO_BARRIER).min_by_key(|(_, e)| e.pc).map(|(i, _)| i),
         Policy::None => (0..es.len()).rev().find(|&i| es[i].barrier == NO_BARRIER),
     }
 }

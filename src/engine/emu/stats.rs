@@ -54,12 +54,7 @@ impl EmuStats {
 
     /// Divergent branches per block, layout order, blocks with none left out.
     pub fn divergence_by_block(&self) -> Vec<(&str, u64)> {
-        self.block_names
-            .iter()
-            .zip(&self.counters.block_divergence)
-            .filter(|(_, &n)| n > 0)
-            .map(|(b, &n)| (b.as_str(), n))
-            .collect()
+        self.block_names.iter().zip(&self.counters.block_divergence).filter(|(_, &n)| n > 0).map(|(b, &n)| (b.as_str(), n)).collect()
     }
 
     /// The fields `--stats json` adds at the top level of its object.
@@ -90,8 +85,12 @@ impl EmuStats {
     pub fn summary(&self) -> String {
         let c = &self.counters;
         let checks = match self.policy {
-            Policy::Markers if self.explicit_markers > 0 => format!(", {} convergence checks ({} markers in the IR)", c.convergence_checks, self.explicit_markers),
-            Policy::Markers => format!(", {} convergence checks (no markers in the IR: {} join/loop-exit blocks)", c.convergence_checks, self.check_blocks),
+            Policy::Markers if self.explicit_markers > 0 => {
+                format!(", {} convergence checks ({} markers in the IR)", c.convergence_checks, self.explicit_markers)
+            }
+            Policy::Markers => {
+                format!(", {} convergence checks (no markers in the IR: {} join/loop-exit blocks)", c.convergence_checks, self.check_blocks)
+            }
             Policy::Ipdom => format!(", {} convergence checks (reconvergence points reached)", c.convergence_checks),
             Policy::None => String::new(),
         };
@@ -108,13 +107,22 @@ impl EmuStats {
             c.barriers,
         );
         if let Some(rate) = self.lane_instructions_per_second() {
-            s.push_str(&format!("\nemu: {:.1}M lane-instructions/s ({} for {} lane-instructions)", rate / 1e6, format_seconds(self.seconds), c.lane_instructions));
+            s.push_str(&format!(
+                "\nemu: {:.1}M lane-instructions/s ({} for {} lane-instructions)",
+                rate / 1e6,
+                format_seconds(self.seconds),
+                c.lane_instructions
+            ));
         }
         let mut by_block = self.divergence_by_block();
         if !by_block.is_empty() {
             by_block.sort_by_key(|b| std::cmp::Reverse(b.1));
             let shown: Vec<String> = by_block.iter().take(SUMMARY_BLOCKS).map(|(b, n)| format!("{b} {n}")).collect();
-            let more = if by_block.len() > SUMMARY_BLOCKS { format!(", … {} more blocks", by_block.len() - SUMMARY_BLOCKS) } else { String::new() };
+            let more = if by_block.len() > SUMMARY_BLOCKS {
+                format!(", … {} more blocks", by_block.len() - SUMMARY_BLOCKS)
+            } else {
+                String::new()
+            };
             s.push_str(&format!("\nemu: divergent branches by block: {}{more}", shown.join(", ")));
         }
         s

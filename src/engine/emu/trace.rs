@@ -76,10 +76,18 @@ impl Trace {
         let mut t = Trace::bare(out, p.policy(), p.width(), names, p.inst_block().to_vec());
         let markers = match p.policy() {
             Policy::Markers if p.explicit_markers() > 0 => format!(", {} @simt.converge markers", p.explicit_markers()),
-            Policy::Markers => format!(", checks at {} join/loop-exit blocks (no markers in the IR)", p.blocks().iter().filter(|b| b.check).count()),
+            Policy::Markers => {
+                format!(", checks at {} join/loop-exit blocks (no markers in the IR)", p.blocks().iter().filter(|b| b.check).count())
+            }
             _ => String::new(),
         };
-        t.comment(format_args!("simt-run trace: kernel '{}', policy {}, warp width {}{markers}{}", p.kernel(), p.policy().name(), p.width(), if what.is_empty() { String::new() } else { format!(", {what}") }));
+        t.comment(format_args!(
+            "simt-run trace: kernel '{}', policy {}, warp width {}{markers}{}",
+            p.kernel(),
+            p.policy().name(),
+            p.width(),
+            if what.is_empty() { String::new() } else { format!(", {what}") }
+        ));
         t.comment(format_args!("ISSUED wWARP EVENT BLOCK pc=PC LANES [DETAILS]; LANES: lane 0 first, # in the group, . not"));
         t
     }
@@ -392,10 +400,22 @@ mod tests {
 
     #[test]
     fn lines_parse_back() {
-        let text = "# header\n12 w3 split bb1 pc=13 #### -> bb2 ##.. bb3 ..## reconverge=bb5\n14 w0 run bb2 pc=14 ##..\n20 release barrier #1\n";
+        let text =
+            "# header\n12 w3 split bb1 pc=13 #### -> bb2 ##.. bb3 ..## reconverge=bb5\n14 w0 run bb2 pc=14 ##..\n20 release barrier #1\n";
         let l = parse(text);
         assert_eq!(l.len(), 2);
-        assert_eq!(l[0], Line { issued: 12, warp: 3, event: "split".into(), block: "bb1".into(), pc: 13, mask: 0b1111, details: "-> bb2 ##.. bb3 ..## reconverge=bb5".into() });
+        assert_eq!(
+            l[0],
+            Line {
+                issued: 12,
+                warp: 3,
+                event: "split".into(),
+                block: "bb1".into(),
+                pc: 13,
+                mask: 0b1111,
+                details: "-> bb2 ##.. bb3 ..## reconverge=bb5".into()
+            }
+        );
         assert_eq!(l[1].mask, 0b0011);
         assert_eq!(l[1].details, "");
     }

@@ -67,7 +67,10 @@ mod tests {
 
     #[test]
     fn constant_expression_casts() {
-        assert_eq!(remap("store i32 0, ptr addrspace(4) addrspacecast (ptr @x to ptr addrspace(4))"), "store i32 0, ptr bitcast (ptr @x to ptr)");
+        assert_eq!(
+            remap("store i32 0, ptr addrspace(4) addrspacecast (ptr @x to ptr addrspace(4))"),
+            "store i32 0, ptr bitcast (ptr @x to ptr)"
+        );
         assert_eq!(remap("addrspacecast (ptr addrspace(3) @l to ptr addrspace(4))"), "addrspacecast (ptr addrspace(3) @l to ptr)");
     }
 }

@@ -15,8 +15,8 @@
 //! `llvm.nvvm.*` intrinsics, so the module still runs on the emulator where
 //! it implements those.
 
-use inkwell::module::{FlagBehavior, Module};
 use inkwell::module::Linkage;
+use inkwell::module::{FlagBehavior, Module};
 use std::path::PathBuf;
 
 pub const ENV: &str = "SIMT_LIBDEVICE";
@@ -26,7 +26,14 @@ const FILE: &str = "libdevice.10.bc";
 pub fn locate() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os(ENV) {
         let p = PathBuf::from(p);
-        return if p.is_file() { Ok(p) } else { Err(format!("${ENV} is '{}', which is not a file (it names NVIDIA's {FILE}, which scripts/setup unpacks into .tools/)", p.display())) };
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!(
+                "${ENV} is '{}', which is not a file (it names NVIDIA's {FILE}, which scripts/setup unpacks into .tools/)",
+                p.display()
+            ))
+        };
     }
     let mut candidates = Vec::new();
     if let Ok(exe) = std::env::current_exe() {

@@ -17,14 +17,27 @@ use inkwell::module::Module;
 use llvm_sys::LLVMTypeKind;
 
 /// LLVM intrinsics (`llvm.NAME.TYPE`) that go to libdevice's `__nv_NAME[f]`.
-const INTRINSICS: &[&str] = &[
-    "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "pow",
-];
+const INTRINSICS: &[&str] =
+    &["exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "pow"];
 
 /// C library functions (`NAME` for double, `NAMEf` for float) that
 /// `simt-lower-ocl-builtins` calls and libdevice provides as `__nv_NAME[f]`.
 const LIBM: &[&str] = &[
-    "fdim", "atan2", "fmod", "hypot", "cbrt", "erf", "erfc", "expm1", "log1p", "asinh", "acosh", "atanh", "lgamma", "tgamma", "remainder",
+    "fdim",
+    "atan2",
+    "fmod",
+    "hypot",
+    "cbrt",
+    "erf",
+    "erfc",
+    "expm1",
+    "log1p",
+    "asinh",
+    "acosh",
+    "atanh",
+    "lgamma",
+    "tgamma",
+    "remainder",
 ];
 
 /// Rewrites every math call in `m` to libdevice; returns whether any was.

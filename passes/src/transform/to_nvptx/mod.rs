@@ -29,10 +29,10 @@
 //!
 //! Run `simt-lower-ocl-builtins` first so atomics and math are plain IR.
 
-use crate::kernel_model::{builtin_of, is_kernel, Builtin};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use crate::ir::globals::{add_function, add_global, copy_function_metadata, function_or_declare, move_blocks, named_global};
 use crate::ir::{instructions, parameters, Builder, Inst, Ty, Value};
+use crate::kernel_model::{builtin_of, is_kernel, Builtin};
+use crate::pass::{Changed, ModulePass, PassContext, PassError};
 use inkwell::module::{Linkage, Module};
 use inkwell::values::FunctionValue;
 

@@ -38,8 +38,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         self.snapshots = snapshots;
         let bmap: HashMap<BasicBlock<'ctx>, BasicBlock<'ctx>> =
             r.blocks.iter().map(|&kb| (kb, self.block(&format!("{tag}.body")))).collect();
-        let exits: BTreeMap<u32, BasicBlock<'ctx>> =
-            r.exit_states.iter().map(|&s| (s, self.block(&format!("{tag}.stop{s}")))).collect();
+        let exits: BTreeMap<u32, BasicBlock<'ctx>> = r.exit_states.iter().map(|&s| (s, self.block(&format!("{tag}.stop{s}")))).collect();
         self.b.position_at_end(from);
         let view = self.view();
         let w = self.items.as_ref().expect("inside a nest").w;

@@ -27,7 +27,13 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let mut offset = vec![0u64; chain.len()];
         for g in &groups {
             for j in g.clone() {
-                offset[j] = if j == 0 { 0 } else if j == g.start { offset[j - 1] } else { offset[j - 1] + 1 };
+                offset[j] = if j == 0 {
+                    0
+                } else if j == g.start {
+                    offset[j - 1]
+                } else {
+                    offset[j - 1] + 1
+                };
             }
         }
         let lag = *offset.last().expect("a chain has statements");
