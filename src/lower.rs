@@ -86,7 +86,7 @@ fn opencl_leftover(module: &Module<'_>) -> Option<String> {
     use simt_passes::kernel_model::builtin_of;
     for f in module.get_functions() {
         let name = simt_passes::ir::function_name(f);
-        if matches!(f.get_call_conventions(), 75 | 76) {
+        if simt_passes::kernel_model::is_spir_calling_convention(f.get_call_conventions()) {
             return Some(format!("'{name}' has the SPIR calling convention"));
         }
         for bb in f.get_basic_block_iter() {

@@ -204,6 +204,12 @@ pub fn describe_barrier(call: Inst<'_>, block_name: &str, ordinal: usize) -> Str
     }
 }
 
+/// Whether a calling convention is one of OpenCL's SPIR conventions
+/// (`spir_func`, `spir_kernel`), which CPU backends do not know.
+pub fn is_spir_calling_convention(cc: u32) -> bool {
+    cc == LLVMCallConv::LLVMSPIRFUNCCallConv as u32 || cc == LLVMCallConv::LLVMSPIRKERNELCallConv as u32
+}
+
 /// Whether `f` is a kernel entry point in either dialect: LLVM's
 /// `spir_kernel` or `ptx_kernel` calling convention, or older CUDA IR's
 /// `!nvvm.annotations = !{!{ptr @f, !"kernel", i32 1}}`.

@@ -41,7 +41,7 @@ pub mod link;
 mod loop_metadata;
 pub mod metadata;
 mod module;
-mod names;
+pub(crate) mod names;
 mod types;
 pub mod value;
 

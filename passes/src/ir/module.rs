@@ -24,6 +24,9 @@ pub struct ParseError {
 /// Parses textual IR or bitcode (detected by its magic) named `name` in errors.
 pub fn parse_ir<'ctx>(ctx: &'ctx Context, name: &str, bytes: &[u8]) -> Result<Module<'ctx>, ParseError> {
     let c_name = CString::new(name.replace('\0', "")).expect("NULs removed");
+    // SAFETY: the buffer is a copy LLVM owns until disposed of here (the
+    // parser does not take it); `ctx` is live; on success the module is
+    // handed to inkwell, which owns it from then on; messages are taken once.
     unsafe {
         // The copy is NUL-terminated, which the textual parser relies on.
         let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes.as_ptr().cast(), bytes.len(), c_name.as_ptr());
@@ -46,13 +49,18 @@ fn first_diagnostic(message: &str) -> String {
     message.trim_end().to_string()
 }
 
+/// # Safety
+/// `msg` is null or a NUL-terminated message LLVM allocated, not yet disposed of.
 unsafe fn take_message(msg: *mut std::ffi::c_char) -> Option<String> {
     if msg.is_null() {
         return None;
     }
-    let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
-    LLVMDisposeMessage(msg);
-    Some(s)
+    // SAFETY: a live LLVM message (caller), copied, then disposed of once.
+    unsafe {
+        let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
+        LLVMDisposeMessage(msg);
+        Some(s)
+    }
 }
 
 /// Runs the IR verifier; the error text is LLVM's.
@@ -62,6 +70,7 @@ pub fn verify(module: &Module<'_>) -> Result<(), String> {
 
 /// A copy of `module` in the same context, whether or not it verifies.
 pub fn clone_module<'ctx>(module: &Module<'ctx>) -> Module<'ctx> {
+    // SAFETY: `module` is live; the clone is a new module inkwell then owns.
     unsafe { Module::new(LLVMCloneModule(module.as_mut_ptr())) }
 }
 
@@ -71,7 +80,11 @@ pub fn defined_functions<'ctx>(module: &Module<'ctx>) -> Vec<FunctionValue<'ctx>
 }
 
 /// Calling conventions of GPU dialects that a CPU backend does not know.
-const GPU_CALLING_CONVENTIONS: [u32; 3] = [71 /* PTX_Kernel */, 75 /* SPIR_FUNC */, 76 /* SPIR_KERNEL */];
+const GPU_CALLING_CONVENTIONS: [u32; 3] = [
+    llvm_sys::LLVMCallConv::LLVMPTXKernelCallConv as u32,
+    llvm_sys::LLVMCallConv::LLVMSPIRFUNCCallConv as u32,
+    llvm_sys::LLVMCallConv::LLVMSPIRKERNELCallConv as u32,
+];
 
 /// Moves a module onto another target: triple, data layout, with
 /// `for_codegen` the C calling convention for GPU ones when the new target is
@@ -84,6 +97,9 @@ pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str, for_codege
     let to_cpu = for_codegen && !matches!(new_arch, "nvptx" | "nvptx64" | "spir" | "spir64" | "amdgcn");
     let triple_c = CString::new(triple).expect("no NUL in triple");
     let dl_c = CString::new(data_layout).expect("no NUL in data layout");
+    // SAFETY: `module` is live; the strings are NUL-terminated copies;
+    // functions and instructions are walked with LLVM's own links, the next
+    // function taken before the current one is changed (nothing is deleted).
     unsafe {
         let m = module.as_mut_ptr();
         LLVMSetTarget(m, triple_c.as_ptr());
@@ -115,6 +131,8 @@ pub fn retarget(module: &Module<'_>, triple: &str, data_layout: &str, for_codege
 /// kernel inlines; once the kernel is lowered (to a CPU function or to PTX),
 /// an unused twin only drags work-item builtins into the output.
 pub fn remove_unused_kernel_twins(module: &Module<'_>) {
+    // SAFETY: `module` is live; the next function is taken before the
+    // current one may be deleted, and only functions nothing uses are.
     unsafe {
         let mut f = LLVMGetFirstFunction(module.as_mut_ptr());
         while !f.is_null() {

@@ -4,11 +4,13 @@
 //! `opt` says `%3`.
 
 use inkwell::basic_block::BasicBlock;
-use inkwell::values::{AsValueRef, FunctionValue};
+use inkwell::values::FunctionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use std::collections::HashMap;
 use std::ffi::CStr;
+
+use super::value::Value;
 
 /// The name as written in IR (`foo`, or `"a b"` quoted where needed), no sigil.
 fn ir_identifier(name: &str) -> String {
@@ -31,13 +33,14 @@ fn ir_identifier(name: &str) -> String {
 }
 
 /// The value's name, without sigil or quoting ("" when unnamed).
-pub fn value_name_of(v: LLVMValueRef) -> String {
-    value_name(v)
-}
-
-pub(crate) fn value_name(v: LLVMValueRef) -> String {
+///
+/// # Safety
+/// `v` must be a live value.
+pub(crate) unsafe fn value_name(v: LLVMValueRef) -> String {
+    let mut len = 0usize;
+    // SAFETY: `v` is live (caller); LLVM returns a pointer to `len` bytes it
+    // owns, copied at once.
     unsafe {
-        let mut len = 0usize;
         let p = LLVMGetValueName2(v, &mut len);
         if p.is_null() || len == 0 {
             String::new()
@@ -58,8 +61,9 @@ impl SlotNames {
     pub fn new(function: FunctionValue<'_>) -> SlotNames {
         let mut names = HashMap::new();
         let mut next = 0u32;
-        let mut name_it = |v: LLVMValueRef, counts: bool, names: &mut HashMap<LLVMValueRef, String>| {
-            let n = value_name(v);
+        let mut name_it = |v: Value<'_>, counts: bool, names: &mut HashMap<LLVMValueRef, String>| {
+            let n = v.name();
+            let v = v.raw();
             if !n.is_empty() {
                 names.insert(v, format!("%{}", ir_identifier(&n)));
             } else if counts {
@@ -67,15 +71,13 @@ impl SlotNames {
                 next += 1;
             }
         };
-        for p in params(function) {
+        for p in super::parameters(function) {
             name_it(p, true, &mut names);
         }
         for bb in function.get_basic_block_iter() {
-            name_it(unsafe { LLVMBasicBlockAsValue(bb.as_mut_ptr()) }, true, &mut names);
-            for inst in bb.get_instructions() {
-                let v = inst.as_value_ref();
-                let non_void = unsafe { LLVMGetTypeKind(LLVMTypeOf(v)) } != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind;
-                name_it(v, non_void, &mut names);
+            name_it(Value::of_block(bb), true, &mut names);
+            for inst in super::instructions(bb) {
+                name_it(inst.value(), !inst.is_void(), &mut names);
             }
         }
         SlotNames { names }
@@ -86,32 +88,17 @@ impl SlotNames {
     }
 
     pub fn of_block(&self, bb: BasicBlock<'_>) -> &str {
-        self.of_value(unsafe { LLVMBasicBlockAsValue(bb.as_mut_ptr()) })
+        self.of_value(Value::of_block(bb).raw())
     }
 }
 
-/// A function's parameters. inkwell's `get_param_iter` panics ("not a basic
-/// type") on parameters of target extension types such as OpenCL's
-/// `target("spirv.Image", …)`; the C API takes any type.
-pub fn params(function: FunctionValue<'_>) -> Vec<LLVMValueRef> {
-    let f = function.as_value_ref();
-    unsafe { (0..LLVMCountParams(f)).map(|i| LLVMGetParam(f, i)).collect() }
-}
-
-/// A type as LLVM prints it (`ptr addrspace(1)`, `target("spirv.Image", …)`):
-/// works for every type, where inkwell's typed enums reject some.
+/// The value as LLVM prints it, without leading indentation.
 ///
 /// # Safety
-/// `ty` must be a live type.
-pub unsafe fn print_type(ty: LLVMTypeRef) -> String {
-    let s = LLVMPrintTypeToString(ty);
-    let out = CStr::from_ptr(s).to_string_lossy().into_owned();
-    LLVMDisposeMessage(s);
-    out
-}
-
-/// The instruction as LLVM prints it, without leading indentation.
-pub fn print_value(v: LLVMValueRef) -> String {
+/// `v` must be a live value.
+pub(crate) unsafe fn print_value(v: LLVMValueRef) -> String {
+    // SAFETY: `v` is live (caller); the message is NUL-terminated, ours,
+    // copied and disposed of once.
     unsafe {
         let p = LLVMPrintValueToString(v);
         let s = CStr::from_ptr(p).to_string_lossy().trim().to_string();
@@ -121,7 +108,12 @@ pub fn print_value(v: LLVMValueRef) -> String {
 }
 
 /// The name of the function called by `call`/`invoke`/`callbr`, if direct.
-pub fn called_function_name(inst: LLVMValueRef) -> Option<String> {
+///
+/// # Safety
+/// `inst` must be a live call site.
+pub(crate) unsafe fn called_function_name(inst: LLVMValueRef) -> Option<String> {
+    // SAFETY: `inst` is a live call site (caller); a non-null callee is a
+    // live value, asked for its name only when it is a function.
     unsafe {
         let callee = LLVMGetCalledValue(inst);
         if callee.is_null() || LLVMIsAFunction(callee).is_null() {
@@ -132,5 +124,5 @@ pub fn called_function_name(inst: LLVMValueRef) -> Option<String> {
 }
 
 pub fn function_name(f: FunctionValue<'_>) -> String {
-    value_name(f.as_value_ref())
+    Value::from(f).name()
 }

@@ -164,12 +164,14 @@ impl<'ctx> Value<'ctx> {
 
     /// The name without sigil or quoting ("" when unnamed).
     pub fn name(self) -> String {
-        super::value_name(self.raw)
+        // SAFETY: `raw` is a live value (type invariant).
+        unsafe { super::names::value_name(self.raw) }
     }
 
     /// The value as LLVM prints it, without leading indentation.
     pub fn print(self) -> String {
-        super::print_value(self.raw)
+        // SAFETY: `raw` is a live value (type invariant).
+        unsafe { super::names::print_value(self.raw) }
     }
 }
 
@@ -265,7 +267,8 @@ impl<'ctx> Inst<'ctx> {
     /// For a call, invoke or callbr to a function named in the IR: its name.
     pub fn called_function_name(self) -> Option<String> {
         matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr)
-            .then(|| super::called_function_name(self.raw))
+            // SAFETY: `raw` is a live call site (checked just above).
+            .then(|| unsafe { super::names::called_function_name(self.raw) })
             .flatten()
     }
 

@@ -46,7 +46,7 @@ mod unsupported;
 pub struct ToNvptx;
 
 const NAME: &str = "simt-to-nvptx";
-const PTX_KERNEL_CC: u32 = 71;
+const PTX_KERNEL_CC: u32 = llvm_sys::LLVMCallConv::LLVMPTXKernelCallConv as u32;
 const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
 const NVPTX_DATA_LAYOUT: &str = "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64";
 pub const WORK_DIM_GLOBAL: &str = "__simt_work_dim";
@@ -71,12 +71,12 @@ impl ModulePass for ToNvptx {
         for f in m.get_functions() {
             if kernels.contains(&f) {
                 f.set_call_conventions(PTX_KERNEL_CC);
-            } else if matches!(f.get_call_conventions(), 75 | 76) {
+            } else if crate::kernel_model::is_spir_calling_convention(f.get_call_conventions()) {
                 f.set_call_conventions(llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
             }
         }
         for c in all_calls(m) {
-            if matches!(c.call_conv(), 75 | 76) {
+            if crate::kernel_model::is_spir_calling_convention(c.call_conv()) {
                 c.set_call_conv(llvm_sys::LLVMCallConv::LLVMCCallConv as u32);
             }
         }
