@@ -48,10 +48,17 @@ impl AlignedBytes {
     }
 
     pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: `mem` owns `len` mapped, initialised (zeroed at first)
+        // bytes at a non-null pointer (a zero-length block's points at the
+        // guard, never read); the borrow of `self` keeps them mapped, and
+        // writes go through `&mut self` or raw pointers whose users must
+        // not overlap this borrow.
         unsafe { std::slice::from_raw_parts(self.as_ptr(), self.len()) }
     }
 
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: as in `as_slice`, and `&mut self` makes this the only
+        // reference to the bytes while it lives.
         unsafe { std::slice::from_raw_parts_mut(self.as_ptr(), self.len()) }
     }
 
@@ -639,6 +646,8 @@ mod tests {
             b.set_label("vecadd", 2);
             let hit = crate::guard::lookup(p + len.next_multiple_of(BUFFER_ALIGN)).unwrap();
             let what = format!("argument 2 ({len} bytes, buf:{ty}:{count})");
+            // SAFETY: `b` (whose reservation was hit) is alive and was
+            // labelled before the lookup.
             assert_eq!(unsafe { hit.label() }, (&b"kernel 'vecadd'"[..], what.as_bytes()));
         }
     }

@@ -120,6 +120,8 @@ fn page_size() -> usize {
     static PAGE: AtomicUsize = AtomicUsize::new(0);
     match PAGE.load(Ordering::Relaxed) {
         0 => {
+            // SAFETY: `sysconf` has no preconditions; a failure (-1) is
+            // handled below.
             let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
             let p = if p > 0 { p as usize } else { 4096 };
             PAGE.store(p, Ordering::Relaxed);
@@ -144,8 +146,14 @@ pub struct Guarded {
     label: Box<[u8]>,
 }
 
-// Plain memory owned by this value.
+// SAFETY: the reservation and the label are owned by this value alone (no
+// other value holds the mapping; it is unmapped only by `drop`), so moving
+// it to another thread moves that ownership with it.
 unsafe impl Send for Guarded {}
+// SAFETY: `&Guarded` only reads the fields and hands out the data pointer as
+// a raw pointer (dereferencing it is the caller's own unsafe act); every
+// change (`set_label`, `drop`) takes `&mut self` or ownership, and the
+// registry slot is updated through atomics.
 unsafe impl Sync for Guarded {}
 
 impl Guarded {
@@ -172,6 +180,15 @@ impl Guarded {
 
     fn map(len: usize, padded: usize, data_pages: usize, before: usize, after: usize) -> Option<Guarded> {
         let reserved = before.checked_add(data_pages)?.checked_add(after)?;
+        // SAFETY: the first `mmap` asks for fresh address space (no address
+        // given, no fixed placement), so it replaces nothing. The second is
+        // `MAP_FIXED` at `lo + before`, `data_pages` long: inside the
+        // `before + data_pages + after` bytes just reserved (the sum was
+        // checked), so it replaces only our own PROT_NONE pages. On failure
+        // the reservation is unmapped whole, once. `ptr = lo + before +
+        // data_pages - padded` stays inside the reservation since `padded <=
+        // data_pages`, and `len <= padded` bytes from it are the mapped,
+        // zeroed data pages.
         unsafe {
             let lo = libc::mmap(
                 std::ptr::null_mut(),
@@ -247,6 +264,9 @@ impl Drop for Guarded {
         if let Some(i) = self.slot {
             REGISTRY[i].state.store(FREE, Ordering::SeqCst);
         }
+        // SAFETY: `lo`/`reserved` is the reservation `map` made and only this
+        // value owns; its slot was freed first, so the fault handler no
+        // longer attributes addresses in it to this value.
         unsafe { libc::munmap(self.lo.cast(), self.reserved) };
     }
 }
@@ -287,9 +307,19 @@ impl Hit {
     /// The kernel part and the what part of the label.
     ///
     /// # Safety
-    /// The reservation must still be registered.
+    /// The [`Guarded`] this hit was looked up in must still be alive, and its
+    /// label not changed by [`Guarded::set_label`] since the lookup (the
+    /// label's bytes are owned by that value and freed when it is dropped or
+    /// relabelled), for as long as the returned slices are used.
     pub unsafe fn label(&self) -> (&[u8], &[u8]) {
-        let bytes = if self.label.0.is_null() { &[][..] } else { std::slice::from_raw_parts(self.label.0, self.label.1) };
+        let bytes = if self.label.0.is_null() {
+            &[][..]
+        } else {
+            // SAFETY: the pointer and length were stored together from one
+            // boxed slice (`register`, `set_label`), which the caller
+            // promises is still alive and unchanged.
+            unsafe { std::slice::from_raw_parts(self.label.0, self.label.1) }
+        };
         match bytes.iter().position(|&b| b == 0) {
             Some(i) => (&bytes[..i], &bytes[i + 1..]),
             None => (&[][..], bytes),
@@ -348,6 +378,9 @@ static REPORTING: AtomicBool = AtomicBool::new(false);
 /// Installs the SIGSEGV/SIGBUS handler, once per process.
 pub fn install_handler() {
     static ONCE: Once = Once::new();
+    // SAFETY: `sigaction` structs are plain C data, valid zeroed; the
+    // handler installed has the `SA_SIGINFO` signature it is cast from; the
+    // old handler is read (and kept for chaining) before ours is installed.
     ONCE.call_once(|| unsafe {
         for (i, sig) in [libc::SIGSEGV, libc::SIGBUS].into_iter().enumerate() {
             let mut sa: libc::sigaction = std::mem::zeroed();
@@ -374,6 +407,10 @@ pub fn ensure_altstack() {
     if DONE.with(|d| d.replace(true)) {
         return;
     }
+    // SAFETY: `stack_t` is plain C data, valid zeroed; the new alternate
+    // stack is a fresh read-write mapping of `size` bytes (at least
+    // `SIGSTKSZ`) that is never unmapped, so it outlives the thread's use of
+    // it; an existing alternate stack is left alone.
     unsafe {
         let mut old: libc::stack_t = std::mem::zeroed();
         if libc::sigaltstack(std::ptr::null(), &mut old) != 0 || old.ss_flags & libc::SS_DISABLE == 0 {
@@ -427,7 +464,12 @@ impl Msg {
 /// work-group (9,0,0): store at offset 4000 of argument 1 (4000 bytes,
 /// buf:f32:1000) is out of bounds (…)`, the emulator's wording less the
 /// work-item, access size and instruction, which a guard page cannot tell.
-fn format_fault(msg: &mut Msg, tool: &str, hit: &Hit, access: &str, running: Option<([u64; 3], u64)>) {
+///
+/// # Safety
+/// As for [`Hit::label`]: the `Guarded` that `hit` was found in is alive
+/// and not relabelled.
+unsafe fn format_fault(msg: &mut Msg, tool: &str, hit: &Hit, access: &str, running: Option<([u64; 3], u64)>) {
+    // SAFETY: the caller's promise.
     let (kernel, what) = unsafe { hit.label() };
     msg.push(tool.as_bytes());
     msg.push(b": error: ");
@@ -470,12 +512,18 @@ fn format_fault(msg: &mut Msg, tool: &str, hit: &Hit, access: &str, running: Opt
 
 /// Whether the faulting access was a write: the page-fault error code's
 /// W bit, on x86-64.
+///
+/// # Safety
+/// `uctx` is null or the `ucontext_t` the kernel passed to an
+/// `SA_SIGINFO` handler that is still running.
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 unsafe fn access_kind(uctx: *mut c_void) -> &'static str {
     if uctx.is_null() {
         return "access";
     }
-    let uc = &*(uctx as *const libc::ucontext_t);
+    // SAFETY: non-null (checked), so by the caller's promise a live
+    // `ucontext_t`, only read here.
+    let uc = unsafe { &*(uctx as *const libc::ucontext_t) };
     if uc.uc_mcontext.gregs[libc::REG_ERR as usize] & 2 != 0 {
         "store"
     } else {
@@ -483,12 +531,23 @@ unsafe fn access_kind(uctx: *mut c_void) -> &'static str {
     }
 }
 
+/// # Safety
+/// None needed; `unsafe` to match the x86-64 Linux version.
 #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
 unsafe fn access_kind(_uctx: *mut c_void) -> &'static str {
     "access"
 }
 
 extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, uctx: *mut c_void) {
+    // SAFETY: this runs only as the SA_SIGINFO handler `install_handler`
+    // set, so `info` (null-checked) and `uctx` are what the kernel passed.
+    // A hit's `Guarded` is alive: the access that faulted was into its
+    // reservation, made by a kernel running while its buffers are held, and
+    // labels are set before launch; only one thread formats (`REPORTING`),
+    // with no allocation, and `write`/`_exit`/`pause` are async-signal-safe.
+    // A previous handler is called with the signature its `SA_SIGINFO` flag
+    // says it has (SIG_DFL/SIG_IGN excluded). Resetting to SIG_DFL and
+    // returning re-runs the access under the default action.
     unsafe {
         let addr = if info.is_null() { 0 } else { (*info).si_addr() as usize };
         if let Some(hit) = lookup(addr) {
@@ -542,6 +601,8 @@ mod tests {
             assert_eq!(g.len(), len);
             // The end (rounded up to the alignment) is a page boundary.
             assert_eq!((p + len.next_multiple_of(align)) % page, 0, "{len}/{align}");
+            // SAFETY: `g` owns `len` mapped, zeroed bytes at `as_ptr()`, and
+            // nothing else refers to them while `bytes` is used.
             let bytes = unsafe { std::slice::from_raw_parts_mut(g.as_ptr(), len) };
             assert!(bytes.iter().all(|&b| b == 0));
             bytes.fill(0xA5);
@@ -553,6 +614,7 @@ mod tests {
             let hit = lookup(end).unwrap();
             assert_eq!(hit.offset, len.next_multiple_of(align) as i64);
             assert_eq!(hit.len, len);
+            // SAFETY: `g` is alive and was labelled before the lookup.
             assert_eq!(unsafe { hit.label() }, (&b"kernel 'k'"[..], &b"argument 3 (x)"[..]));
             assert_eq!(lookup(end + GUARD_AFTER / 2).unwrap().offset, (len.next_multiple_of(align) + GUARD_AFTER / 2) as i64);
             assert_eq!(lookup(p - (1 << 20)).unwrap().offset, -(1 << 20));
@@ -568,19 +630,22 @@ mod tests {
         g.set_label("kernel 'vecadd'", "argument 2 (4000 bytes, buf:f32:1000)");
         let hit = lookup(g.as_ptr() as usize + 4000).unwrap();
         let mut m = Msg { buf: [0; 1024], len: 0 };
-        format_fault(&mut m, "simt-run", &hit, "store", Some(([9, 0, 0], 1)));
+        // SAFETY: `g` is alive and not relabelled after the lookup.
+        unsafe { format_fault(&mut m, "simt-run", &hit, "store", Some(([9, 0, 0], 1))) };
         assert_eq!(
             std::str::from_utf8(&m.buf[..m.len]).unwrap(),
             "simt-run: error: kernel 'vecadd': work-group (9,0,0): store at offset 4000 of argument 2 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)"
         );
         let hit = lookup(g.as_ptr() as usize - 1_048_576).unwrap();
         let mut m = Msg { buf: [0; 1024], len: 0 };
-        format_fault(&mut m, "t", &hit, "load", None);
+        // SAFETY: as above.
+        unsafe { format_fault(&mut m, "t", &hit, "load", None) };
         assert!(std::str::from_utf8(&m.buf[..m.len])
             .unwrap()
             .starts_with("t: error: kernel 'vecadd': load at offset -1048576 of argument 2"));
         let mut m = Msg { buf: [0; 1024], len: 0 };
-        format_fault(&mut m, "t", &hit, "load", Some(([4, 1, 2], 3)));
+        // SAFETY: as above.
+        unsafe { format_fault(&mut m, "t", &hit, "load", Some(([4, 1, 2], 3))) };
         assert!(
             std::str::from_utf8(&m.buf[..m.len])
                 .unwrap()
@@ -597,6 +662,12 @@ mod tests {
     /// Runs `f` in a forked child with stderr captured; returns its wait
     /// status and what it wrote.
     fn in_child(f: impl FnOnce()) -> (libc::c_int, String) {
+        // SAFETY: plain libc calls on descriptors made here; `read` writes
+        // at most `buf.len()` bytes into `buf`. The child, a copy of a
+        // multi-threaded process, only runs `f` (in these tests: a volatile
+        // access, a thread-local store, then the fault handler, which is
+        // async-signal-safe) and `_exit`s, without unwinding or allocating
+        // in anything it shares with the parent's other threads.
         unsafe {
             let mut fds = [0; 2];
             assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
@@ -632,22 +703,32 @@ mod tests {
         g.set_label("kernel 'k'", "argument 1 (4000 bytes, buf:f32:1000)");
         let p = g.as_ptr();
         // The last byte is writable.
+        // SAFETY: byte 3999 of the 4000 that `g` owns.
         unsafe { std::ptr::write_volatile(p.add(3999), 7) };
+        // SAFETY: deliberately out of bounds, in a forked child: the first
+        // byte past the data is a PROT_NONE guard page of `g`'s reservation,
+        // so the store faults before any memory changes and the handler
+        // `_exit`s the child. `wrapping_add` keeps the address computation
+        // itself defined.
         let (status, err) = in_child(|| unsafe {
             set_running(Some(([2, 3, 0], 1)));
-            std::ptr::write_volatile(p.add(4000), 1)
+            std::ptr::write_volatile(p.wrapping_add(4000), 1)
         });
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 1, "status {status:#x}: {err}");
         assert_eq!(
             err,
             "simt-test: error: kernel 'k': work-group (2,3,0): store at offset 4000 of argument 1 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)\n"
         );
+        // SAFETY: as above: 1 MiB before the data is inside the leading
+        // guard, so the load faults and the child exits.
         let (status, err) = in_child(|| unsafe {
-            std::ptr::read_volatile(p.sub(1 << 20));
+            std::ptr::read_volatile(p.wrapping_sub(1 << 20));
         });
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 1, "status {status:#x}: {err}");
         assert!(err.contains("load at offset -1048576 of argument 1"), "{err}");
         // A fault outside every reservation still kills with SIGSEGV.
+        // SAFETY: deliberately a wild store in a forked child: address 16
+        // is never mapped, so it faults and the child dies of SIGSEGV.
         let (status, err) = in_child(|| unsafe {
             std::ptr::write_volatile(16usize as *mut u8, 1);
         });

@@ -186,10 +186,14 @@ pub fn check_args(sig: &KernelSig, args: &[ArgSpec]) -> Result<(), ToolError> {
 
 fn signature(f: FunctionValue<'_>) -> KernelSig {
     let fv = f.as_value_ref();
-    let source_types = string_list_metadata(fv, "kernel_arg_type");
-    let source_names = string_list_metadata(fv, "kernel_arg_name");
-    let addr_spaces = addr_space_metadata(fv);
+    // SAFETY: `fv` is the live function `f` borrows.
+    let (source_types, source_names, addr_spaces) =
+        unsafe { (string_list_metadata(fv, "kernel_arg_type"), string_list_metadata(fv, "kernel_arg_name"), addr_space_metadata(fv)) };
     let params = (0..f.count_params())
+        // SAFETY: `fv` is a live function and `i` is below its parameter
+        // count, so `p` is a live parameter and `ty` its type; the
+        // type-specific queries (address space, integer width) are asked
+        // only of types of the kind just matched.
         .map(|i| unsafe {
             let p = LLVMGetParam(fv, i);
             let ty = LLVMTypeOf(p);
@@ -230,26 +234,49 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
             Param { index: idx, kind, ir_type, name, source_type }
         })
         .collect();
+    // SAFETY: `fv` is the live function `f` borrows.
     KernelSig { name: unsafe { value_name(fv) }.unwrap_or_default(), params }
 }
 
+/// LLVM's spelling of a type.
+///
+/// # Safety
+/// `ty` is a live type.
 unsafe fn type_string(ty: LLVMTypeRef) -> String {
-    let p = LLVMPrintTypeToString(ty);
-    let s = CStr::from_ptr(p).to_string_lossy().into_owned();
-    LLVMDisposeMessage(p);
-    s
+    // SAFETY: `ty` is live (the caller's promise); LLVM returns a fresh
+    // NUL-terminated message, copied before it is disposed of, once.
+    unsafe {
+        let p = LLVMPrintTypeToString(ty);
+        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+        LLVMDisposeMessage(p);
+        s
+    }
 }
 
+/// A value's name, `None` when it has none.
+///
+/// # Safety
+/// `v` is a live value.
 unsafe fn value_name(v: LLVMValueRef) -> Option<String> {
     let mut len = 0usize;
-    let p = LLVMGetValueName2(v, &mut len);
+    // SAFETY: `v` is live (the caller's promise).
+    let p = unsafe { LLVMGetValueName2(v, &mut len) };
     if p.is_null() || len == 0 {
         return None;
     }
-    Some(String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned())
+    // SAFETY: LLVM returned a non-null pointer to the name's `len` bytes,
+    // owned by `v` and unchanged during this call; copied at once.
+    Some(String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }).into_owned())
 }
 
-fn has_param_attr(f: LLVMValueRef, index: u32, name: &str) -> bool {
+/// Whether parameter `index` of `f` carries the enum attribute `name`.
+///
+/// # Safety
+/// `f` is a live function and `index` below its parameter count.
+unsafe fn has_param_attr(f: LLVMValueRef, index: u32, name: &str) -> bool {
+    // SAFETY: the name is passed with its length (no NUL needed); `f` and
+    // `index` are valid by the caller's promise, and the attribute is looked
+    // up only for a known kind (non-zero).
     unsafe {
         let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
         // Attribute index 0 is the return value; parameters start at 1.
@@ -258,10 +285,18 @@ fn has_param_attr(f: LLVMValueRef, index: u32, name: &str) -> bool {
 }
 
 /// The strings of the function's `!name !{!"a", !"b", …}` metadata.
-fn string_list_metadata(f: LLVMValueRef, name: &str) -> Option<Vec<String>> {
-    let ops = metadata_operands(f, name)?;
+///
+/// # Safety
+/// `f` is a live function.
+unsafe fn string_list_metadata(f: LLVMValueRef, name: &str) -> Option<Vec<String>> {
+    // SAFETY: `f` is live (the caller's promise).
+    let ops = unsafe { metadata_operands(f, name) }?;
     Some(
         ops.into_iter()
+            // SAFETY: each non-null `op` is a live operand of `f`'s metadata
+            // node; `LLVMGetMDString` returns null for one that is not a
+            // string, else a pointer to `len` bytes owned by the string,
+            // copied at once.
             .map(|op| unsafe {
                 if op.is_null() {
                     return String::new();
@@ -279,17 +314,31 @@ fn string_list_metadata(f: LLVMValueRef, name: &str) -> Option<Vec<String>> {
 }
 
 /// `!kernel_arg_addr_space`: each parameter's OpenCL address space.
-fn addr_space_metadata(f: LLVMValueRef) -> Option<Vec<Option<u64>>> {
-    let ops = metadata_operands(f, "kernel_arg_addr_space")?;
+///
+/// # Safety
+/// `f` is a live function.
+unsafe fn addr_space_metadata(f: LLVMValueRef) -> Option<Vec<Option<u64>>> {
+    // SAFETY: `f` is live (the caller's promise).
+    let ops = unsafe { metadata_operands(f, "kernel_arg_addr_space") }?;
     Some(
         ops.into_iter()
+            // SAFETY: each non-null `op` is a live operand value; its integer
+            // value is read only once it is known to be a `ConstantInt`.
             .map(|op| unsafe { (!op.is_null() && !LLVMIsAConstantInt(op).is_null()).then(|| LLVMConstIntGetZExtValue(op)) })
             .collect(),
     )
 }
 
 /// The operands of function metadata `!name` (a list node), as values.
-fn metadata_operands(f: LLVMValueRef, name: &str) -> Option<Vec<LLVMValueRef>> {
+///
+/// # Safety
+/// `f` is a live function.
+unsafe fn metadata_operands(f: LLVMValueRef, name: &str) -> Option<Vec<LLVMValueRef>> {
+    // SAFETY: `f` is live (the caller's promise), so its module and context
+    // are; the entries array is LLVM's copy of `count` entries, indexed below
+    // `count` and disposed of once on every path after it is made; the
+    // operand array is sized by the node's own operand count before LLVM
+    // fills it.
     unsafe {
         let module = LLVMGetGlobalParent(f);
         let ctx = LLVMGetModuleContext(module);

@@ -10,6 +10,8 @@ use std::sync::Once;
 static INIT: Once = Once::new();
 
 extern "C" fn fatal_error(reason: *const c_char) {
+    // SAFETY: LLVM calls this handler with `reason`, a NUL-terminated
+    // message that lives for the call (installed only in `init`).
     let msg = unsafe { CStr::from_ptr(reason) }.to_string_lossy();
     let tool = std::env::args().next().map(|a| a.rsplit('/').next().unwrap_or("simt").to_string());
     crate::diag::eprint(&format!("{}: error: LLVM: {msg}\n", tool.unwrap_or_else(|| "simt".into())));
@@ -27,6 +29,9 @@ pub fn init() {
     INIT.call_once(|| {
         Target::initialize_x86(&InitializationConfig::default());
         Target::initialize_nvptx(&InitializationConfig::default());
+        // SAFETY: `fatal_error` is an `extern "C"` fn of the signature
+        // LLVM expects that never returns to LLVM (it `_exit`s); it lives
+        // for the whole program.
         unsafe { llvm_sys::error_handling::LLVMInstallFatalErrorHandler(Some(fatal_error)) };
     });
 }
@@ -40,6 +45,9 @@ pub fn set_llvm_options(tool: &str, options: &[String]) {
     let args: Vec<CString> =
         std::iter::once(tool.to_string()).chain(options.iter().cloned()).map(|s| CString::new(s).expect("no NUL in options")).collect();
     let ptrs: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
+    // SAFETY: `ptrs` holds `ptrs.len()` pointers to NUL-terminated strings
+    // owned by `args`, both alive for the call (LLVM copies what it keeps);
+    // a null overview is allowed.
     unsafe {
         llvm_sys::support::LLVMParseCommandLineOptions(ptrs.len() as i32, ptrs.as_ptr(), std::ptr::null());
     }

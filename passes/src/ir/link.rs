@@ -125,15 +125,20 @@ pub fn clear_module(module: &Module<'_>) {
 /// `m` must be a live module.
 unsafe fn globals_and_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
     let mut out = Vec::new();
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
-        out.push(f);
-        f = LLVMGetNextFunction(f);
-    }
-    let mut g = LLVMGetFirstGlobal(m);
-    while !g.is_null() {
-        out.push(g);
-        g = LLVMGetNextGlobal(g);
+    // SAFETY: the caller promises `m` is live; the walks follow LLVM's own
+    // function and global lists, stopping at the null that ends each, and
+    // nothing is changed while they run.
+    unsafe {
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            out.push(f);
+            f = LLVMGetNextFunction(f);
+        }
+        let mut g = LLVMGetFirstGlobal(m);
+        while !g.is_null() {
+            out.push(g);
+            g = LLVMGetNextGlobal(g);
+        }
     }
     out
 }
@@ -145,26 +150,35 @@ unsafe fn globals_and_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
 /// `f` must be a live function.
 unsafe fn delete_body(f: LLVMValueRef) {
     let mut insts = Vec::new();
-    let mut bb = LLVMGetFirstBasicBlock(f);
-    while !bb.is_null() {
-        let mut i = LLVMGetFirstInstruction(bb);
-        while !i.is_null() {
-            insts.push(i);
-            i = LLVMGetNextInstruction(i);
+    // SAFETY: the caller promises `f` is live. The instructions are all
+    // collected before any is touched, so the walk never follows a link out
+    // of an erased instruction; every use of a non-void instruction is
+    // replaced by poison of its own type before any is erased, so no erased
+    // instruction is still used; once its instructions are gone a block has
+    // no users left but branches already erased, and blocks are deleted one
+    // at a time from the front until the function has none.
+    unsafe {
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                insts.push(i);
+                i = LLVMGetNextInstruction(i);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
         }
-        bb = LLVMGetNextBasicBlock(bb);
-    }
-    for &i in &insts {
-        let ty = LLVMTypeOf(i);
-        if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVoidTypeKind {
-            LLVMReplaceAllUsesWith(i, LLVMGetPoison(ty));
+        for &i in &insts {
+            let ty = LLVMTypeOf(i);
+            if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVoidTypeKind {
+                LLVMReplaceAllUsesWith(i, LLVMGetPoison(ty));
+            }
         }
-    }
-    for &i in &insts {
-        LLVMInstructionEraseFromParent(i);
-    }
-    while !LLVMGetFirstBasicBlock(f).is_null() {
-        LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(f));
+        for &i in &insts {
+            LLVMInstructionEraseFromParent(i);
+        }
+        while !LLVMGetFirstBasicBlock(f).is_null() {
+            LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(f));
+        }
     }
 }
 

@@ -34,7 +34,8 @@ pub fn named_metadata_of<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<Vec<Md
 /// `m` is a live module whose context lives for `'ctx`.
 unsafe fn tuples<'ctx>(m: LLVMModuleRef, name: &str) -> Vec<Vec<MdOperand<'ctx>>> {
     let Ok(c_name) = std::ffi::CString::new(name) else { return Vec::new() };
-    // The operand arrays The operand arrays are
+    // SAFETY: the caller promises `m` is live and its context lives for
+    // `'ctx`. The operand arrays are
     // sized by LLVM's own counts before being filled. Each operand is a
     // metadata-as-value handle: nodes are asked for their operands, strings
     // for their bytes (copied at once), and values are kept as handles of the
@@ -60,24 +61,36 @@ unsafe fn tuples<'ctx>(m: LLVMModuleRef, name: &str) -> Vec<Vec<MdOperand<'ctx>>
 }
 
 /// # Safety
-/// `f` is null or a live operand of a metadata node.
+/// `f` is null or a live operand of a metadata node of a context that lives
+/// for `'ctx`.
 unsafe fn md_operand<'ctx>(f: LLVMValueRef) -> MdOperand<'ctx> {
     if f.is_null() {
         return MdOperand::Other;
     }
-    if !LLVMIsAMDString(f).is_null() {
+    // SAFETY: `f` is non-null (checked) and, as the caller promises, a live
+    // metadata operand, so it may be asked what it is.
+    if !unsafe { LLVMIsAMDString(f) }.is_null() {
         let mut len = 0u32;
-        let p = LLVMGetMDString(f, &mut len);
+        // SAFETY: `f` is a live MDString (checked just above).
+        let p = unsafe { LLVMGetMDString(f, &mut len) };
         return if p.is_null() {
             MdOperand::Other
         } else {
-            MdOperand::String(String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize)).into_owned())
+            // SAFETY: LLVM returned a non-null pointer to the string's `len`
+            // bytes, owned by the metadata (alive with `f`); they are copied
+            // into a `String` before this returns.
+            let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len as usize) };
+            MdOperand::String(String::from_utf8_lossy(bytes).into_owned())
         };
     }
-    if !LLVMIsAMDNode(f).is_null() {
+    // SAFETY: as above, `f` is a live, non-null metadata operand.
+    if !unsafe { LLVMIsAMDNode(f) }.is_null() {
         return MdOperand::Other;
     }
-    MdOperand::Value(Value::from_raw(f))
+    // SAFETY: `f` is neither a string nor a node, so it is a value wrapped as
+    // metadata, which LLVM-C hands out as the value itself; it belongs to the
+    // module's context, which the caller promises lives for `'ctx`.
+    MdOperand::Value(unsafe { Value::from_raw(f) })
 }
 
 /// An instruction's debug location: file, line, column.

@@ -292,8 +292,8 @@ impl<'ctx> Inst<'ctx> {
 
     /// The arguments of a call site (its operands but the callee and bundles).
     pub fn num_call_args(self) -> u32 {
-        // SAFETY: `raw` is a live call site (checked).
         assert!(matches!(self.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr));
+        // SAFETY: `raw` is a live call site (checked).
         unsafe { LLVMGetNumArgOperands(self.raw) }
     }
 
