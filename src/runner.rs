@@ -25,6 +25,14 @@ use std::sync::Mutex;
 
 /// A kernel compiled to a work-group function, as any engine that produces
 /// `wg_abi` functions (the host JIT, a linked object) hands it to the runner.
+///
+/// The runner calls `wg_fn` (and the interleaved form) trusting that it
+/// keeps the `wg_abi` contract: it reads its parameters from `args` as the
+/// kernel's signature says, uses `ctx` (or `count` contexts) only during the
+/// call, and stays within the arguments, local memory and scratch the
+/// runner laid out for that signature (an overrun hits a guard page and
+/// ends the process with an error). Whoever builds a `WgKernel` vouches
+/// for that; nothing here can check it.
 #[derive(Clone, Copy)]
 pub struct WgKernel<'a> {
     /// For messages.
@@ -59,6 +67,13 @@ struct Worker {
     pending_progress: u64,
 }
 
+// SAFETY: the raw pointers are addresses, not borrows of anything
+// thread-bound: `arg_ptrs` and the contexts point into this worker's own
+// boxed slots and guarded blocks (heap and mmap memory whose addresses do
+// not move with the struct), and the slots hold addresses of the launch's
+// buffers, which the runner's `&'a mut KernelArgs` keeps alive and
+// unaliased by safe code. Each worker sits behind its own `Mutex`, so only
+// one thread uses a worker's memory at a time.
 unsafe impl Send for Worker {}
 
 /// Keeps workers on separate cache lines.
@@ -249,6 +264,12 @@ impl<'a> Runner<'a> {
                 }
                 let count = w.ctxs.len() as u32;
                 crate::guard::set_running(w.ctxs.first().map(|c| (c.group_id, count as u64)));
+                // SAFETY: `arg_ptrs` points at this worker's slots, laid out
+                // for the kernel's parameters (`Runner::new`); `ctxs` holds
+                // `count` contexts, each pointing at one of the ring's memory
+                // sets (set j % ring for the j-th), all owned by this worker,
+                // which the lock keeps to this thread. That the function
+                // keeps the `wg_abi` contract is `WgKernel`'s promise.
                 let status = unsafe { wgi_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), w.ctxs.as_mut_ptr(), count) };
                 crate::guard::set_running(None);
                 if status != STATUS_OK {
@@ -279,6 +300,12 @@ impl<'a> Runner<'a> {
                     scratch,
                 };
                 crate::guard::set_running(Some((group_id, 1)));
+                // SAFETY: `arg_ptrs` points at this worker's slots, laid out
+                // for the kernel's parameters (`Runner::new`); `ctx` points
+                // at this worker's local memory and scratch, sized for this
+                // kernel and grid; the lock keeps all of it to this thread.
+                // That the function keeps the `wg_abi` contract is
+                // `WgKernel`'s promise.
                 let status = unsafe { wg_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), &mut w.ctx) };
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
@@ -392,24 +419,45 @@ mod tests {
     }
 
     /// Reads parameter `i` as a buffer address, per the ABI.
+    ///
+    /// # Safety
+    /// `args` is a work-group function's `args` array and parameter `i` a
+    /// buffer or `__local` argument.
     unsafe fn buf<T>(args: *const *mut c_void, i: usize) -> *mut T {
-        *(*args.add(i) as *const *mut T)
+        // SAFETY: entry `i` exists and points at a slot holding an address
+        // (the caller's promise); slots are `u64`s, aligned for a pointer.
+        unsafe { *(*args.add(i) as *const *mut T) }
     }
 
     /// Reads parameter `i` as a scalar.
+    ///
+    /// # Safety
+    /// `args` is a work-group function's `args` array and parameter `i` a
+    /// scalar of type `T` (at most 8 bytes).
     unsafe fn scalar<T: Copy>(args: *const *mut c_void, i: usize) -> T {
-        *(*args.add(i) as *const T)
+        // SAFETY: entry `i` exists and points at an 8-byte, 8-aligned slot
+        // whose first bytes are a `T` (the caller's promise).
+        unsafe { *(*args.add(i) as *const T) }
     }
 
     /// c[i] = a[i] + b[i] for i < n: (a, b, c, n: u32), 1-D.
+    ///
+    /// # Safety
+    /// Called by the runner per `wg_abi`, with the arguments of the test
+    /// that uses it.
     unsafe extern "C" fn vadd(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
-        let ctx = &*ctx;
-        let (a, b, c) = (buf::<f32>(args, 0), buf::<f32>(args, 1), buf::<f32>(args, 2));
-        let n: u32 = scalar(args, 3);
-        for lid in 0..ctx.local_size[0] {
-            let gid = ctx.group_id[0] * ctx.local_size[0] + lid + ctx.global_offset[0];
-            if gid < n as u64 {
-                *c.add(gid as usize) = *a.add(gid as usize) + *b.add(gid as usize);
+        // SAFETY: the runner passes a live context and the args of
+        // `vector_add_matches_rust`: three f32 buffers of `n + 17` elements
+        // and `n`; only elements below `n` are touched.
+        unsafe {
+            let ctx = &*ctx;
+            let (a, b, c) = (buf::<f32>(args, 0), buf::<f32>(args, 1), buf::<f32>(args, 2));
+            let n: u32 = scalar(args, 3);
+            for lid in 0..ctx.local_size[0] {
+                let gid = ctx.group_id[0] * ctx.local_size[0] + lid + ctx.global_offset[0];
+                if gid < n as u64 {
+                    *c.add(gid as usize) = *a.add(gid as usize) + *b.add(gid as usize);
+                }
             }
         }
         STATUS_OK
@@ -441,19 +489,28 @@ mod tests {
 
     /// out[gy * W + gx] = (gx << 16) | gy over a 2-D grid with a global
     /// offset: checks group ids, num_groups, local sizes, work_dim.
+    ///
+    /// # Safety
+    /// Called by the runner per `wg_abi`, with the arguments of the test
+    /// that uses it.
     unsafe extern "C" fn grid2d(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
-        let ctx = &*ctx;
-        if ctx.work_dim != 2 || ctx.local_size[2] != 1 || ctx.num_groups[2] != 1 || ctx.group_id[2] != 0 {
-            return 9;
-        }
-        let out = buf::<u32>(args, 0);
-        let width = ctx.num_groups[0] * ctx.local_size[0];
-        for ly in 0..ctx.local_size[1] {
-            for lx in 0..ctx.local_size[0] {
-                let gx = ctx.group_id[0] * ctx.local_size[0] + lx;
-                let gy = ctx.group_id[1] * ctx.local_size[1] + ly;
-                let (ox, oy) = (gx + ctx.global_offset[0], gy + ctx.global_offset[1]);
-                *out.add((gy * width + gx) as usize) = ((ox << 16) | oy) as u32;
+        // SAFETY: the runner passes a live context and one u32 buffer of
+        // W * H elements; the grid divides evenly, so every index written,
+        // `gy * W + gx` with `gx < W` and `gy < H`, is in it.
+        unsafe {
+            let ctx = &*ctx;
+            if ctx.work_dim != 2 || ctx.local_size[2] != 1 || ctx.num_groups[2] != 1 || ctx.group_id[2] != 0 {
+                return 9;
+            }
+            let out = buf::<u32>(args, 0);
+            let width = ctx.num_groups[0] * ctx.local_size[0];
+            for ly in 0..ctx.local_size[1] {
+                for lx in 0..ctx.local_size[0] {
+                    let gx = ctx.group_id[0] * ctx.local_size[0] + lx;
+                    let gy = ctx.group_id[1] * ctx.local_size[1] + ly;
+                    let (ox, oy) = (gx + ctx.global_offset[0], gy + ctx.global_offset[1]);
+                    *out.add((gy * width + gx) as usize) = ((ox << 16) | oy) as u32;
+                }
             }
         }
         STATUS_OK
@@ -481,32 +538,45 @@ mod tests {
     /// scratch slot and copies it to tmp[lid]; phase 2 (after the "barrier"):
     /// work-item 0 sums tmp into out[group]. Also checks the ABI's promises:
     /// alignment, tmp placed after the static bytes, local memory zeroed.
+    ///
+    /// # Safety
+    /// Called by the runner per `wg_abi`, with the arguments of the test
+    /// that uses it.
     unsafe extern "C" fn group_sum(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
-        let ctx = &mut *ctx;
-        let (input, out) = (buf::<f32>(args, 0), buf::<f32>(args, 1));
-        let tmp = buf::<f32>(args, 2);
-        let items = ctx.local_size[0] as usize;
-        if ctx.local_mem as usize % 64 != 0 || ctx.scratch as usize % 64 != 0 {
-            return 10;
+        // SAFETY: the runner passes a live context and the args of
+        // `local_memory_and_scratch`: `groups * items` inputs, `groups`
+        // outputs, and `tmp` = `items` f32s of local memory. Local memory
+        // (128 static bytes then `tmp`, checked) and scratch (4 bytes per
+        // work-item, 64-aligned, checked) are this worker's own, sized by the
+        // runner for this kernel; `local` and `scratch` do not overlap, and
+        // `tmp` is only used through the pointer after `local` is last used.
+        unsafe {
+            let ctx = &mut *ctx;
+            let (input, out) = (buf::<f32>(args, 0), buf::<f32>(args, 1));
+            let tmp = buf::<f32>(args, 2);
+            let items = ctx.local_size[0] as usize;
+            if !(ctx.local_mem as usize).is_multiple_of(64) || !(ctx.scratch as usize).is_multiple_of(64) {
+                return 10;
+            }
+            if tmp as usize != ctx.local_mem as usize + 128 {
+                return 11;
+            }
+            let local = std::slice::from_raw_parts_mut(ctx.local_mem, 128 + items * 4);
+            // Dirty the static bytes, as a kernel's __local variables would: the
+            // next work-group must not depend on them being cleared.
+            local[..STATIC_LOCAL as usize].fill(0xAB);
+            let scratch = std::slice::from_raw_parts_mut(ctx.scratch.cast::<f32>(), items);
+            for (lid, slot) in scratch.iter_mut().enumerate() {
+                let gid = ctx.group_id[0] as usize * items + lid;
+                *slot = *input.add(gid) * 2.0;
+                *tmp.add(lid) = *slot;
+            }
+            let mut sum = 0.0f32;
+            for lid in 0..items {
+                sum += *tmp.add(lid);
+            }
+            *out.add(ctx.group_id[0] as usize) = sum;
         }
-        if tmp as usize != ctx.local_mem as usize + 128 {
-            return 11;
-        }
-        let local = std::slice::from_raw_parts_mut(ctx.local_mem, 128 + items * 4);
-        // Dirty the static bytes, as a kernel's __local variables would: the
-        // next work-group must not depend on them being cleared.
-        local[..STATIC_LOCAL as usize].fill(0xAB);
-        let scratch = std::slice::from_raw_parts_mut(ctx.scratch.cast::<f32>(), items);
-        for lid in 0..items {
-            let gid = ctx.group_id[0] as usize * items + lid;
-            scratch[lid] = *input.add(gid) * 2.0;
-            *tmp.add(lid) = scratch[lid];
-        }
-        let mut sum = 0.0f32;
-        for lid in 0..items {
-            sum += *tmp.add(lid);
-        }
-        *out.add(ctx.group_id[0] as usize) = sum;
         STATUS_OK
     }
 
@@ -529,11 +599,20 @@ mod tests {
     }
 
     /// x[i] += 1 in place: each run sees the previous run's output.
+    ///
+    /// # Safety
+    /// Called by the runner per `wg_abi`, with the arguments of the test
+    /// that uses it.
     unsafe extern "C" fn increment(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
-        let ctx = &*ctx;
-        let x = buf::<u32>(args, 0);
-        for lid in 0..ctx.local_size[0] {
-            *x.add((ctx.group_id[0] * ctx.local_size[0] + lid) as usize) += 1;
+        // SAFETY: the runner passes a live context and one u32 buffer of
+        // 4096 elements, the grid's size, so every global id indexes it; each
+        // work-group touches only its own elements.
+        unsafe {
+            let ctx = &*ctx;
+            let x = buf::<u32>(args, 0);
+            for lid in 0..ctx.local_size[0] {
+                *x.add((ctx.group_id[0] * ctx.local_size[0] + lid) as usize) += 1;
+            }
         }
         STATUS_OK
     }
@@ -555,8 +634,14 @@ mod tests {
     }
 
     /// Work-groups 2 and 5 (of 1-D) and (1,1,0) (of 2-D) report divergence.
+    ///
+    /// # Safety
+    /// Called by the runner per `wg_abi`, with the arguments of the test
+    /// that uses it.
     unsafe extern "C" fn diverges(_args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
-        let ctx = &mut *ctx;
+        // SAFETY: the runner passes a live context, this worker's alone for
+        // the call.
+        let ctx = unsafe { &mut *ctx };
         let g = ctx.group_id;
         if g == [2, 0, 0] || g == [5, 0, 0] || g == [1, 1, 0] {
             ctx.error = [1, 2, 7 + g[0] as u32];
@@ -587,6 +672,8 @@ mod tests {
         );
     }
 
+    /// # Safety
+    /// None: it touches nothing.
     unsafe extern "C" fn bad_status(_args: *const *mut c_void, _ctx: *mut WgContext) -> u32 {
         7
     }
