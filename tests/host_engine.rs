@@ -21,6 +21,8 @@ impl Aligned {
         Aligned { buf, skip }
     }
     fn ptr(&mut self) -> *mut u8 {
+        // SAFETY: `skip < 64` and the buffer has `bytes + 64` bytes, so the
+        // result stays inside it.
         unsafe { self.buf.as_mut_ptr().add(self.skip) }
     }
 }
@@ -49,8 +51,18 @@ fn run_reduce_sum(k: &simt::engine::host::HostKernel, input: &[f32], local: u64)
         let mut c = ctx(g, groups, local, &mut local_mem, &mut scratch);
         let mut in_ptr = input.as_ptr() as *mut c_void;
         let mut out_ptr = out.as_mut_ptr() as *mut c_void;
+        // SAFETY: local memory was allocated with `k.local_bytes` bytes
+        // before the `__local` argument's `local * 4`, so the offset is
+        // inside it.
         let mut scratch_arg = unsafe { c.local_mem.add(k.local_bytes as usize) } as *mut c_void;
         let args = [&mut in_ptr as *mut _ as *mut c_void, &mut out_ptr as *mut _ as *mut c_void, &mut scratch_arg as *mut _ as *mut c_void];
+        // SAFETY: `reduce_sum(const float *in, float *out, __local float
+        // *tmp)` gets its three arguments per `wg_abi`; group `g` of
+        // `groups = input.len() / local` reads `input[g * local..][..local]`
+        // (only reads: the `*mut` cast is for the ABI) and writes `out[g]`
+        // of `groups`; local memory and scratch are sized from the
+        // kernel's own `local_bytes` and `scratch_per_item` for `local`
+        // work-items, and all of it outlives the call.
         assert_eq!(unsafe { (k.wg_fn)(args.as_ptr(), &mut c) }, STATUS_OK);
     }
     out
@@ -113,6 +125,10 @@ declare void @_Z7barrierj(i32) convergent
         let mut c = ctx(0, 1, local, &mut local_mem, &mut scratch);
         let mut out_ptr = out.as_mut_ptr() as *mut c_void;
         let args = [&mut out_ptr as *mut _ as *mut c_void];
+        // SAFETY: `bad(int *out)` gets its one argument per `wg_abi` and
+        // writes `out[lid]` for `lid < local <= 16`, the length of `out`;
+        // local memory and scratch are sized from the kernel's own
+        // `local_bytes` and `scratch_per_item` for `local` work-items.
         let status = unsafe { (k.wg_fn)(args.as_ptr(), &mut c) };
         assert_eq!(status, want, "local size {local}");
         if status == STATUS_BARRIER_DIVERGENCE {

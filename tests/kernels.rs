@@ -422,13 +422,13 @@ fn scan_opencl() {
         let groups = n / local;
         let mut want = vec![0u32; n];
         let mut sums = vec![0u32; groups];
-        for g in 0..groups {
+        for (g, sum) in sums.iter_mut().enumerate() {
             let mut s = 0u32;
             for i in g * local..(g + 1) * local {
                 s = s.wrapping_add(input[i]);
                 want[i] = s;
             }
-            sums[g] = s;
+            *sum = s;
         }
         let d = run(
             "scan.ll",

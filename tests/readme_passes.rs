@@ -6,12 +6,15 @@
 
 use std::collections::BTreeMap;
 
+/// Pass name → (seed, options).
+type PassTable = BTreeMap<String, (String, Vec<String>)>;
+
 /// name → (seed, options), from `-print-passes`.
-fn listed() -> (BTreeMap<String, (String, Vec<String>)>, Vec<String>) {
+fn listed() -> (PassTable, Vec<String>) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-opt")).arg("-print-passes").output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let mut passes: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
+    let mut passes: PassTable = BTreeMap::new();
     let mut printers = Vec::new();
     let mut last = None;
     for line in text.lines().skip(1) {
@@ -34,7 +37,7 @@ fn listed() -> (BTreeMap<String, (String, Vec<String>)>, Vec<String>) {
 }
 
 /// The same from README.md's "### Passes" table and "Printers:" sentence.
-fn documented() -> (BTreeMap<String, (String, Vec<String>)>, Vec<String>) {
+fn documented() -> (PassTable, Vec<String>) {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let table = &readme[readme.find("### Passes").expect("a pass table")..];
     let mut passes = BTreeMap::new();

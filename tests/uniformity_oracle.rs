@@ -50,6 +50,7 @@ struct Ran {
 
 /// Parses `text`, prepares and decodes `kernel` for the emulator with the
 /// check as asked, runs it over `groups` work-groups of `local` work-items.
+#[allow(clippy::too_many_arguments, reason = "one launch's parts, spelled out at each call as the tests read best")]
 fn run_text(
     ctx: &Context,
     text: &str,
@@ -63,7 +64,7 @@ fn run_text(
     run_policy(ctx, text, kernel, global, local, width, Policy::Ipdom, check, args)
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "one launch's parts, spelled out at each call as the tests read best")]
 fn run_policy(
     ctx: &Context,
     text: &str,
@@ -166,7 +167,8 @@ fn corpus_kernels_have_no_violations() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir").join("kernels");
     // (file, kernel, global, local, args): as tests/kernels.rs launches them, smaller.
     let n = 1000;
-    let cases: Vec<(&str, &str, Vec<u64>, Vec<u64>, Vec<String>)> = vec![
+    type Case<'a> = (&'a str, &'a str, Vec<u64>, Vec<u64>, Vec<String>);
+    let cases: Vec<Case<'_>> = vec![
         (
             "vecadd.ll",
             "vecadd",
@@ -486,7 +488,7 @@ fn compare_with_llvm_for(sources: Sources) {
                 e.1.get_or_insert((seed, t.clone()));
                 // Kernels with lane masks stop at the lane mask: other
                 // kinds are run under the oracle on the other kernels.
-                let masked = sources == Sources::All && seed % 4 == 0 && kind != kind_of("lanemask");
+                let masked = sources == Sources::All && seed.is_multiple_of(4) && kind != kind_of("lanemask");
                 if !masked {
                     e.2.entry(seed).or_default().insert(t.clone());
                 }

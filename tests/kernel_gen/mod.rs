@@ -135,7 +135,7 @@ pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
     e.push("%laneid = call i32 @llvm.nvvm.read.ptx.sreg.laneid()".into());
     let masks = ["eq", "le", "lt", "ge", "gt"];
     let mk = masks[g.rng.below(5) as usize];
-    if all && seed % 4 == 0 {
+    if all && seed.is_multiple_of(4) {
         e.push(format!("%lanemask = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.{mk}()"));
     }
     e.push("%gbase = mul i32 %ctaid, %ntid".into());
@@ -161,7 +161,7 @@ pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
     g.generic_loads = all;
     // Lane masks in a quarter of the kernels only: the analysis's verdict on
     // them is one bug that would otherwise hide every other.
-    let lanemask = all && seed % 4 == 0;
+    let lanemask = all && seed.is_multiple_of(4);
     g.divergent_roots = vec!["%tid".into(), "%laneid".into(), "%gid".into()];
     if lanemask {
         g.divergent_roots.push("%lanemask".into());
@@ -624,13 +624,13 @@ impl Gen {
         // Header phis.
         let (pn, ln) = (self.name(pre), self.name(latch));
         self.blocks[header].phis.push(format!("{cnt} = phi i32 [ 0, {pn} ], [ {cnt_next}, {ln} ]"));
-        for k in 0..=NVARS {
+        for (k, hphi) in hphis[..=NVARS].iter().enumerate() {
             let (ty, init, back) = if k < NVARS {
                 ("i32", env.vars[k].v.clone(), lenv.vars[k].v.clone())
             } else {
                 ("ptr", env.ptr.v.clone(), lenv.ptr.v.clone())
             };
-            self.blocks[header].phis.push(format!("{} = phi {ty} [ {init}, {pn} ], [ {back}, {ln} ]", hphis[k]));
+            self.blocks[header].phis.push(format!("{hphi} = phi {ty} [ {init}, {pn} ], [ {back}, {ln} ]"));
         }
         // Exit blocks, then where they meet. Often each exit sets one
         // variable to its own constant (a "which exit" flag): the phi where
@@ -724,8 +724,8 @@ impl Gen {
         let pb = names(self, "ib");
         let as_env = |names: &[String], env: &Env| {
             let mut e = env.clone();
-            for k in 0..NVARS {
-                e.vars[k] = Var { v: names[k].clone(), div: true };
+            for (var, name) in e.vars[..NVARS].iter_mut().zip(&names[..NVARS]) {
+                *var = Var { v: name.clone(), div: true };
             }
             e.ptr = Var { v: names[NVARS].clone(), div: true };
             e

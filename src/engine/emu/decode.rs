@@ -569,7 +569,7 @@ impl Program {
         let Some(total) = self.nslots.checked_mul(w) else { return bad(format!("{} slots of width {w}", self.nslots)) };
         // `n` leaves starting at register offset `r`.
         let regs = |r: R, n: u64, what: &str| -> Result<(), String> {
-            if r % w != 0 || (r as u64) + n * (w as u64) > total as u64 {
+            if !r.is_multiple_of(w) || (r as u64) + n * (w as u64) > total as u64 {
                 return bad(format!("{what}: register offset {r} with {n} leaves outside {total} registers"));
             }
             Ok(())

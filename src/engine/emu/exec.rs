@@ -723,8 +723,8 @@ impl<'a> Machine<'a> {
         let alone = warp.entries.len() == 1;
         let widx = warp.index;
         let priv0 = p.first_private_region() as u64 + widx as u64 * w as u64;
-        let insts = &p.insts()[..];
-        let edges = &p.edges()[..];
+        let insts = p.insts();
+        let edges = p.edges();
         let temps = p.temps();
         let mut r: Regs<'_> = warp.regs.view();
         let mut pc = entry.pc;
