@@ -38,6 +38,8 @@ fn recomputes_after_cfg_change_and_reuses_otherwise() {
     let builder = ctx.create_builder();
     let bb_a = f.get_basic_blocks()[1];
     let bb_b = f.get_basic_blocks()[2];
+    // SAFETY: the terminator is a live instruction of `f`, which `m` keeps
+    // alive; a `br` has no users, and its handle is not used after this.
     unsafe { llvm_sys::core::LLVMInstructionEraseFromParent(bb_b.get_terminator().unwrap().as_value_ref()) };
     builder.position_at_end(bb_b);
     builder.build_unconditional_branch(bb_a).unwrap();

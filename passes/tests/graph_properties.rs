@@ -470,6 +470,7 @@ fn check_dominators(o: &Oracle, dt: &DomTree) -> Check {
 
 /// Property 2, first half: the infinite-loop roots. Returns the augmented
 /// successor lists (node `n` = virtual exit).
+#[allow(clippy::needless_range_loop, reason = "block ids index several parallel tables at once")]
 fn check_roots_and_augment(o: &Oracle, pdt: &PostDomTree) -> Result<Vec<Vec<usize>>, TestCaseError> {
     let n = o.n;
     let exits: Vec<usize> = (0..n).filter(|&b| o.succs[b].is_empty()).collect();
@@ -509,6 +510,7 @@ fn check_roots_and_augment(o: &Oracle, pdt: &PostDomTree) -> Result<Vec<Vec<usiz
 }
 
 /// `pdom[a][b]` over the augmented graph, a and b blocks or the virtual exit.
+#[allow(clippy::needless_range_loop, reason = "block ids index several parallel tables at once")]
 fn brute_post_dominators(aug: &[Vec<usize>]) -> Vec<Vec<bool>> {
     let m = aug.len();
     let v = m - 1;
@@ -522,6 +524,7 @@ fn brute_post_dominators(aug: &[Vec<usize>]) -> Vec<Vec<bool>> {
 }
 
 /// Property 2, second half.
+#[allow(clippy::needless_range_loop, reason = "block ids index several parallel tables at once")]
 fn check_post_dominators(o: &Oracle, pdt: &PostDomTree, pdom: &[Vec<bool>]) -> Check {
     let n = o.n;
     prop_assert_eq!(pdt.virtual_exit() as usize, n);
@@ -709,6 +712,7 @@ fn check_reducibility(o: &Oracle, li: &LoopInfo) -> Check {
 /// distinct successors count: `control_deps.rs` documents that the virtual
 /// exit edges out of infinite-loop roots decide nothing, so a root with a
 /// single successor has no dependents.
+#[allow(clippy::needless_range_loop, reason = "block ids index several parallel tables at once")]
 fn check_control_deps(o: &Oracle, cd: &ControlDeps, pdom: &[Vec<bool>]) -> Check {
     let n = o.n;
     let mut expected: Vec<BTreeSet<(usize, usize)>> = vec![BTreeSet::new(); n];
