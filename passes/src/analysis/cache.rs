@@ -5,7 +5,7 @@
 //! trusted: each entry remembers the CFG it was computed on, and asking for a
 //! function whose blocks or edges changed since recomputes everything. That
 //! check costs one walk over the terminators, far less than any analysis.
-//! Analyses that read instructions as well as the CFG (uniformity, liveness) are dropped
+//! Analyses that read instructions as well as the CFG (uniformity, liveness, memdeps) are dropped
 //! by [`AnalysisCache::invalidate_values`], which the driver calls after any
 //! pass that reports a change; after LLVM's own passes the whole cache goes.
 //!
@@ -22,6 +22,7 @@ use crate::analysis::cycles::CycleInfo;
 use crate::analysis::dominators::DomTree;
 use crate::analysis::liveness::FunctionLiveness;
 use crate::analysis::loops::LoopInfo;
+use crate::analysis::memdeps::{dataflow::Config, MemDeps};
 use crate::analysis::post_dominators::PostDomTree;
 use crate::analysis::uniformity::Uniformity;
 use crate::function_cfg::FunctionCfg;
@@ -42,6 +43,7 @@ pub struct FunctionAnalyses<'ctx> {
     control_deps: OnceCell<ControlDeps>,
     uniformity: OnceCell<Uniformity>,
     liveness: OnceCell<FunctionLiveness<'ctx>>,
+    memdeps: OnceCell<MemDeps<'ctx>>,
 }
 
 impl<'ctx> FunctionAnalyses<'ctx> {
@@ -56,6 +58,7 @@ impl<'ctx> FunctionAnalyses<'ctx> {
             control_deps: OnceCell::new(),
             uniformity: OnceCell::new(),
             liveness: OnceCell::new(),
+            memdeps: OnceCell::new(),
         }
     }
 
@@ -90,6 +93,11 @@ impl<'ctx> FunctionAnalyses<'ctx> {
 
     pub fn liveness(&self) -> &FunctionLiveness<'ctx> {
         self.liveness.get_or_init(|| FunctionLiveness::compute(&self.cfg))
+    }
+
+    /// Seed 003's memory-descriptor dependences, with the sound rules.
+    pub fn memdeps(&self) -> &MemDeps<'ctx> {
+        self.memdeps.get_or_init(|| MemDeps::compute(&self.cfg, self.dom(), Config::SOUND))
     }
 }
 
@@ -127,6 +135,7 @@ impl<'ctx> AnalysisCache<'ctx> {
         for e in self.entries.values_mut() {
             e.uniformity = OnceCell::new();
             e.liveness = OnceCell::new();
+            e.memdeps = OnceCell::new();
         }
     }
 
@@ -165,6 +174,7 @@ impl<'ctx> AnalysisCache<'ctx> {
             check!(convergence, "convergence points");
             check!(uniformity, "uniformity");
             check!(liveness, "liveness");
+            check!(memdeps, "memory dependences");
         }
         Ok(())
     }

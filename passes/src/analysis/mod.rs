@@ -8,6 +8,7 @@ pub mod cycles;
 pub mod dominators;
 pub mod liveness;
 pub mod loops;
+pub mod memdeps;
 pub mod post_dominators;
 pub mod private_memory;
 pub mod scc;
