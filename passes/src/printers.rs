@@ -293,7 +293,7 @@ fn print_memdeps(md: &MemDeps<'_>, name: &dyn Fn(BlockId) -> String, out: &mut S
     for (k, (a, inst)) in p.accesses.iter().zip(&md.insts).enumerate() {
         out.push_str(&format!("  #{} {}\n", k + 1, inst.value().print()));
         if let Some(u) = &a.use_ {
-            let defs = sol.use_defs[k].as_ref().map_or("<unreachable>".to_string(), |d| defs_text(d));
+            let defs = sol.use_defs[k].as_ref().map_or("<unreachable>".to_string(), defs_text);
             out.push_str(&format!("     use {} <- {defs}\n", describe(u)));
         }
         if let Some(d) = &a.def {
