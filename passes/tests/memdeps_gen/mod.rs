@@ -420,17 +420,37 @@ pub fn function_ir(f: &Func) -> String {
 
 // ---------------------------------------------------------- interpreter
 
-/// One byte read by a memory instruction and the store that wrote it last.
+/// One byte read by a memory instruction, the store that wrote it last and
+/// its value.
 pub struct Read {
     pub access: u32,
     pub writer: Option<u32>,
+    pub value: u64,
+}
+
+/// A byte: who wrote it last, and what it holds (`memmove` copies values).
+#[derive(Clone, Copy)]
+struct Byte {
+    writer: Option<u32>,
+    value: u64,
 }
 
 /// Runs `f` on `args`, reporting every byte each load (and memmove) reads
 /// with its last writer.
 pub fn run(f: &Func, args: &[u64; N_ARGS], read: &mut dyn FnMut(Read)) {
-    let mut mem: Vec<Vec<Option<u32>>> = f.sizes.iter().map(|&n| vec![None; n as usize]).collect();
-    exec(&f.body, args, None, &mut mem, read);
+    run_without(f, args, &[], read)
+}
+
+/// Runs `f` as if the memory statements `removed` were not there.
+pub fn run_without(f: &Func, args: &[u64; N_ARGS], removed: &[u32], read: &mut dyn FnMut(Read)) {
+    let mut mem: Vec<Vec<Byte>> =
+        f.sizes.iter().enumerate().map(|(o, &n)| (0..n).map(|k| Byte { writer: None, value: (o as u64) << 32 | k }).collect()).collect();
+    let mut x = Exec { args, removed, mem: &mut mem, read };
+    x.block(&f.body, None);
+}
+
+fn written(id: u32, k: usize) -> Byte {
+    Byte { writer: Some(id), value: (u64::from(id) << 16) + 1_000_000 + k as u64 }
 }
 
 fn offset(off: Off, args: &[u64; N_ARGS]) -> usize {
@@ -444,54 +464,74 @@ fn cond(c: Cond, args: &[u64; N_ARGS], counter: Option<u64>) -> bool {
     ((args[c.arg] >> c.shift).wrapping_add(counter.unwrap_or(0))) & 1 == 1
 }
 
-fn exec(body: &[Stmt], args: &[u64; N_ARGS], counter: Option<u64>, mem: &mut [Vec<Option<u32>>], read: &mut dyn FnMut(Read)) {
-    for s in body {
-        match *s {
-            Stmt::Store { id, obj, off, size } => {
-                let o = offset(off, args);
-                mem[obj][o..o + size as usize].fill(Some(id));
+struct Exec<'a> {
+    args: &'a [u64; N_ARGS],
+    removed: &'a [u32],
+    mem: &'a mut [Vec<Byte>],
+    read: &'a mut dyn FnMut(Read),
+}
+
+impl Exec<'_> {
+    fn write(&mut self, id: u32, obj: usize, lo: usize, n: usize) {
+        if !self.removed.contains(&id) {
+            for k in lo..lo + n {
+                self.mem[obj][k] = written(id, k);
             }
-            Stmt::Load { id, obj, off, size } => {
-                let o = offset(off, args);
-                for &w in &mem[obj][o..o + size as usize] {
-                    read(Read { access: id, writer: w });
-                }
-            }
-            Stmt::Memmove { id, dst, doff, src, soff, len } => {
-                let (d, so) = (offset(doff, args), offset(soff, args));
-                for &w in &mem[src][so..so + len as usize] {
-                    read(Read { access: id, writer: w });
-                }
-                mem[dst][d..d + len as usize].fill(Some(id));
-            }
-            Stmt::Memset { id, obj, off, len } => {
-                let o = offset(off, args);
-                mem[obj][o..o + len as usize].fill(Some(id));
-            }
-            Stmt::Masked { id, obj, off, arg, shift } => {
-                for lane in 0..4u32 {
-                    if (args[arg] >> (shift + lane)) & 1 == 1 {
-                        mem[obj][off as usize + lane as usize] = Some(id);
+        }
+    }
+
+    fn load(&mut self, id: u32, obj: usize, lo: usize, n: usize) {
+        for k in lo..lo + n {
+            let b = self.mem[obj][k];
+            (self.read)(Read { access: id, writer: b.writer, value: b.value });
+        }
+    }
+
+    fn block(&mut self, body: &[Stmt], counter: Option<u64>) {
+        let args = self.args;
+        for s in body {
+            match *s {
+                Stmt::Store { id, obj, off, size } => self.write(id, obj, offset(off, args), size as usize),
+                Stmt::Load { id, obj, off, size } => self.load(id, obj, offset(off, args), size as usize),
+                Stmt::Memmove { id, dst, doff, src, soff, len } => {
+                    let (d, so, n) = (offset(doff, args), offset(soff, args), len as usize);
+                    self.load(id, src, so, n);
+                    if !self.removed.contains(&id) {
+                        let copy: Vec<Byte> = self.mem[src][so..so + n].to_vec();
+                        for (k, b) in copy.into_iter().enumerate() {
+                            self.mem[dst][d + k] = Byte { writer: Some(id), value: b.value };
+                        }
                     }
                 }
-            }
-            Stmt::SelectStore { id, cond: c, a, b, off, size } => {
-                let obj = if cond(c, args, counter) { a } else { b };
-                mem[obj][off as usize..(off + size) as usize].fill(Some(id));
-            }
-            Stmt::SelectLoad { id, cond: c, a, b, off, size } => {
-                let obj = if cond(c, args, counter) { a } else { b };
-                for &w in &mem[obj][off as usize..(off + size) as usize] {
-                    read(Read { access: id, writer: w });
+                Stmt::Memset { id, obj, off, len } => {
+                    let o = offset(off, args);
+                    if !self.removed.contains(&id) {
+                        self.mem[obj][o..o + len as usize].fill(Byte { writer: Some(id), value: 7 });
+                    }
                 }
-            }
-            Stmt::If { cond: c, ref then, ref els } => {
-                let body = if cond(c, args, counter) { then } else { els };
-                exec(body, args, counter, mem, read);
-            }
-            Stmt::Loop { arg, shift, ref body } => {
-                for i in 0..((args[arg] >> shift) & 3) {
-                    exec(body, args, Some(i), mem, read);
+                Stmt::Masked { id, obj, off, arg, shift } => {
+                    for lane in 0..4u32 {
+                        if (args[arg] >> (shift + lane)) & 1 == 1 {
+                            self.write(id, obj, off as usize + lane as usize, 1);
+                        }
+                    }
+                }
+                Stmt::SelectStore { id, cond: c, a, b, off, size } => {
+                    let obj = if cond(c, args, counter) { a } else { b };
+                    self.write(id, obj, off as usize, size as usize);
+                }
+                Stmt::SelectLoad { id, cond: c, a, b, off, size } => {
+                    let obj = if cond(c, args, counter) { a } else { b };
+                    self.load(id, obj, off as usize, size as usize);
+                }
+                Stmt::If { cond: c, ref then, ref els } => {
+                    let body = if cond(c, args, counter) { then } else { els };
+                    self.block(body, counter);
+                }
+                Stmt::Loop { arg, shift, ref body } => {
+                    for i in 0..((args[arg] >> shift) & 3) {
+                        self.block(body, Some(i));
+                    }
                 }
             }
         }

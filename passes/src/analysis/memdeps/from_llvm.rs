@@ -12,7 +12,8 @@
 //! global and every object whose address escapes. Calls that may access
 //! memory may use (and, unless read-only, define) that same set.
 //!
-//! Memory instructions: loads and stores of any type, `atomicrmw`
+//! Memory instructions: loads and stores of any type, fences (a use of
+//! everything an unknown pointer reaches), `atomicrmw`
 //! (use and def), `cmpxchg` (use, predicated def), `memcpy`/`memmove`
 //! (use of the source, then def of the destination), `memset`, masked loads
 //! and stores (predicated), gathers and scatters (unknown pointers), calls.
@@ -53,8 +54,10 @@ struct Classified<'ctx> {
     predicated: bool,
 }
 
-/// The program of `fc`'s function and the instruction behind each access.
-pub fn build<'ctx>(fc: &FunctionCfg<'ctx>) -> (Program, Vec<Inst<'ctx>>) {
+/// The program of `fc`'s function, the instruction behind each access, and
+/// the value behind each object (`None` for `?`).
+#[allow(clippy::type_complexity)]
+pub fn build<'ctx>(fc: &FunctionCfg<'ctx>) -> (Program, Vec<Inst<'ctx>>, Vec<Option<Value<'ctx>>>) {
     let td = data_layout_of(fc.function);
     let names = SlotNames::new(fc.function);
     let mut found: Vec<Classified<'ctx>> = Vec::new();
@@ -149,7 +152,9 @@ pub fn build<'ctx>(fc: &FunctionCfg<'ctx>) -> (Program, Vec<Inst<'ctx>>) {
         program.push_access(c.block, Access { use_, def, predicated: c.predicated });
         insts.push(c.inst);
     }
-    (program, insts)
+    let mut values: Vec<Option<Value<'ctx>>> = objs.values.iter().copied().map(Some).collect();
+    values.resize(program.objects.len(), None);
+    (program, insts, values)
 }
 
 #[derive(Default)]
@@ -205,6 +210,8 @@ fn classify<'ctx>(i: Inst<'ctx>, td: &TargetData) -> Option<(Option<Effect<'ctx>
             Some((at(i.operand(0), size), at(i.operand(0), size), true))
         }
         LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => classify_call(i, td),
+        // Orders other threads' accesses around it: it reads what they may see.
+        LLVMOpcode::LLVMFence => Some((Some(Effect::Anything), None, false)),
         _ => None,
     }
 }

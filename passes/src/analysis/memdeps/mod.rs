@@ -33,7 +33,7 @@ pub mod model;
 
 use crate::analysis::dominators::DomTree;
 use crate::function_cfg::FunctionCfg;
-use crate::ir::Inst;
+use crate::ir::{Inst, Value};
 use dataflow::{Config, Solution};
 use model::Program;
 
@@ -43,14 +43,19 @@ use model::Program;
 pub struct MemDeps<'ctx> {
     pub program: Program,
     pub insts: Vec<Inst<'ctx>>,
+    /// The alloca, global or argument behind each object (`None` for `?`).
+    pub objects: Vec<Option<Value<'ctx>>>,
+    /// Blocks that leave the function (no successors).
+    pub exit_blocks: Vec<usize>,
     pub solution: Solution,
 }
 
 impl<'ctx> MemDeps<'ctx> {
     pub fn compute(fc: &FunctionCfg<'ctx>, dom: &DomTree, config: Config) -> MemDeps<'ctx> {
-        let (program, insts) = from_llvm::build(fc);
+        let (program, insts, objects) = from_llvm::build(fc);
         let solution = dataflow::solve(&program, &fc.cfg, dom, config);
-        MemDeps { program, insts, solution }
+        let exit_blocks = fc.cfg.exits().map(|b| b.index()).collect();
+        MemDeps { program, insts, objects, exit_blocks, solution }
     }
 
     /// The access number of an instruction (`#N` is `N - 1`).

@@ -1,0 +1,145 @@
+//! `simt-memdse`: dead-store elimination on seed 003's def-use chains.
+//!
+//! A store is dead when no instruction can read a byte it wrote: its
+//! def-use chain is empty and, unless it writes a function-local alloca
+//! (whose bytes die on return), it reaches no function exit. Because the
+//! chains are byte-precise, "every byte overwritten on every path before
+//! any use" includes overwrites assembled from several smaller stores, the
+//! patent's md2 + md3 covering md1:
+//!
+//! ```text
+//!   store i64 0, ptr @g           ; dead: both halves overwritten below
+//!   store i32 1, ptr @g
+//!   store i32 2, ptr @g+4
+//!   ret void                      ; @g lives on, so only the first goes
+//! ```
+//!
+//! LLVM's `dse` finds partial overwrites too, but only along one path from
+//! the store (MemorySSA's walk) and not through joins where each side covers
+//! different bytes; the dataflow here intersects kill sets at every join.
+//!
+//! Removed: plain `store`s and non-volatile `memset`/`memcpy`/`memmove` with
+//! an exact descriptor and no predicate. Removing a `memcpy` removes a use,
+//! which can make the stores that fed it dead: the pass repeats until none is.
+//! Limits: stores through inexact or unknown pointers are never removed (a
+//! store only kills through an exact descriptor); a store that is read
+//! nowhere but whose object may be read by a call stays (the call is a use).
+//! Soundness rests on the chains, which `passes/tests/memdeps_oracle.rs`
+//! checks by execution; this pass is checked by running kernels before and
+//! after it (`tests/memdse_exec.rs`).
+
+use crate::analysis::memdeps::model::{Def, Ref};
+use crate::analysis::memdeps::MemDeps;
+use crate::ir::{defined_functions, function_name, Inst};
+use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use llvm_sys::LLVMOpcode;
+use std::collections::HashSet;
+
+#[derive(Default)]
+pub struct MemDse {
+    /// Print how many stores each function lost.
+    stats: bool,
+}
+
+impl ModulePass for MemDse {
+    fn name(&self) -> String {
+        if self.stats {
+            "simt-memdse<stats>".into()
+        } else {
+            "simt-memdse".into()
+        }
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+        let mut changed = Changed::Nothing;
+        let mut report = String::new();
+        for f in defined_functions(cx.module) {
+            let mut removed = 0usize;
+            loop {
+                let dead = dead_stores(cx.analyses.get(f).memdeps());
+                if dead.is_empty() {
+                    break;
+                }
+                let reads = dead.iter().any(|i| i.opcode() == LLVMOpcode::LLVMCall && is_transfer(*i));
+                removed += dead.len();
+                for i in dead {
+                    i.erase();
+                }
+                changed = Changed::Instructions;
+                cx.analyses.invalidate_values();
+                if !reads {
+                    break;
+                }
+            }
+            if self.stats && removed > 0 {
+                report += &format!("simt-memdse: '{}': removed {removed} dead stores\n", function_name(f));
+            }
+        }
+        cx.out.write_all(report.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(changed)
+    }
+}
+
+/// The stores of `md` that no use reads and that reach no exit (unless they
+/// write an alloca).
+pub fn dead_stores<'ctx>(md: &MemDeps<'ctx>) -> Vec<Inst<'ctx>> {
+    let p = &md.program;
+    let def_uses = md.solution.def_uses();
+    // What may still be in memory when the function returns.
+    let mut at_exit: HashSet<u32> = HashSet::new();
+    for (b, st) in md.solution.block_out.iter().enumerate() {
+        let Some(st) = st else { continue };
+        if !md.exit_blocks.contains(&b) {
+            continue;
+        }
+        for r in st.values() {
+            at_exit.extend(r.defs.iter().filter_map(|d| match d {
+                Def::Access(a) => Some(*a),
+                Def::Entry => None,
+            }));
+        }
+    }
+    let mut dead = Vec::new();
+    for (k, a) in p.accesses.iter().enumerate() {
+        let Some(Ref::Must(d)) = &a.def else { continue };
+        if a.predicated || !p.is_exact(*d) || !removable(md.insts[k]) || !def_uses[k].is_empty() {
+            continue;
+        }
+        let local = md.objects[p.descs[*d as usize].obj as usize].and_then(|v| v.as_inst()).is_some_and(|i| i.is_alloca());
+        if local || !at_exit.contains(&(k as u32)) {
+            dead.push(md.insts[k]);
+        }
+    }
+    dead
+}
+
+fn is_transfer(i: Inst<'_>) -> bool {
+    i.intrinsic_name().is_some_and(|n| n.starts_with("llvm.memcpy") || n.starts_with("llvm.memmove"))
+}
+
+/// Plain stores and non-volatile memory intrinsics.
+fn removable(i: Inst<'_>) -> bool {
+    match i.opcode() {
+        LLVMOpcode::LLVMStore => !i.is_volatile() && !i.is_atomic(),
+        LLVMOpcode::LLVMCall => {
+            let known = i.intrinsic_name().is_some_and(|n| ["llvm.memset", "llvm.memcpy", "llvm.memmove"].iter().any(|p| n.starts_with(p)));
+            known && i.num_call_args() >= 4 && i.operand(3).const_u64() == Some(0)
+        }
+        _ => false,
+    }
+}
+
+impl crate::pass::DeclaredPass for MemDse {
+    const NAME: &'static str = "simt-memdse";
+    const SUMMARY: &'static str = "removes stores no use can read, by seed 003's byte-precise memory chains (partial overwrites, joins)";
+    const SEED: Option<&'static str> = Some("003");
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[("stats", "print how many stores each function lost")];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match (key, value) {
+            ("stats", None) => self.stats = true,
+            _ => return Err(crate::pass::unknown_option::<Self>(key)),
+        }
+        Ok(())
+    }
+}
