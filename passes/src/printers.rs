@@ -239,6 +239,7 @@ fn def_name(d: &Def) -> String {
     match d {
         Def::Entry => "entry".into(),
         Def::Access(a) => format!("#{}", a + 1),
+        Def::Any => "any".into(),
     }
 }
 

@@ -86,27 +86,49 @@ pub fn dead_stores<'ctx>(md: &MemDeps<'ctx>) -> Vec<Inst<'ctx>> {
     let p = &md.program;
     let def_uses = md.solution.def_uses();
     // What may still be in memory when the function returns.
+    // and objects whose records there say `any`.
     let mut at_exit: HashSet<u32> = HashSet::new();
+    let mut any_at_exit: HashSet<u32> = HashSet::new();
     for (b, st) in md.solution.block_out.iter().enumerate() {
         let Some(st) = st else { continue };
         if !md.exit_blocks.contains(&b) {
             continue;
         }
-        for r in st.values() {
-            at_exit.extend(r.defs.iter().filter_map(|d| match d {
-                Def::Access(a) => Some(*a),
-                Def::Entry => None,
-            }));
+        for (d, r) in st {
+            for def in &r.defs {
+                match def {
+                    Def::Access(a) => {
+                        at_exit.insert(*a);
+                    }
+                    Def::Any => {
+                        any_at_exit.insert(p.descs[*d as usize].obj);
+                    }
+                    Def::Entry => {}
+                }
+            }
+        }
+    }
+    // Objects some use reads `any` definition of: nothing stored there is dead.
+    let mut read_any: HashSet<u32> = HashSet::new();
+    for (a, defs) in p.accesses.iter().zip(&md.solution.use_defs) {
+        if defs.as_ref().is_some_and(|d| d.contains(&Def::Any)) {
+            match a.use_.as_ref().expect("a use has a set") {
+                Ref::Must(d) => {
+                    read_any.insert(p.descs[*d as usize].obj);
+                }
+                Ref::May(objs) => read_any.extend(objs.iter().copied()),
+            }
         }
     }
     let mut dead = Vec::new();
     for (k, a) in p.accesses.iter().enumerate() {
         let Some(Ref::Must(d)) = &a.def else { continue };
-        if a.predicated || !p.is_exact(*d) || !removable(md.insts[k]) || !def_uses[k].is_empty() {
+        let obj = p.descs[*d as usize].obj;
+        if a.predicated || !p.is_exact(*d) || !removable(md.insts[k]) || !def_uses[k].is_empty() || read_any.contains(&obj) {
             continue;
         }
-        let local = md.objects[p.descs[*d as usize].obj as usize].and_then(|v| v.as_inst()).is_some_and(|i| i.is_alloca());
-        if local || !at_exit.contains(&(k as u32)) {
+        let local = md.objects[obj as usize].and_then(|v| v.as_inst()).is_some_and(|i| i.is_alloca());
+        if local || (!at_exit.contains(&(k as u32)) && !any_at_exit.contains(&obj)) {
             dead.push(md.insts[k]);
         }
     }

@@ -63,6 +63,9 @@ impl Config {
     pub const PATENT: Config = Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, trace: true };
 }
 
+/// The most definitions a record lists before it says [`Def::Any`].
+pub const MAX_DEFS: usize = 64;
+
 /// One descriptor's entry in a state ("定值信息 / kill集信息").
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Record {
@@ -79,8 +82,14 @@ impl Record {
     }
 
     fn add_def(&mut self, d: Def) {
+        if self.defs.last() == Some(&Def::Any) {
+            return;
+        }
         if let Err(i) = self.defs.binary_search(&d) {
             self.defs.insert(i, d);
+            if self.defs.len() > MAX_DEFS || d == Def::Any {
+                self.defs = vec![Def::Any];
+            }
         }
     }
 }

@@ -18,6 +18,11 @@ pub enum Def {
     Entry,
     /// Memory instruction `#(id + 1)`.
     Access(AccessId),
+    /// Any definition of the object: a record with more than
+    /// [`MAX_DEFS`](super::dataflow::MAX_DEFS) definitions keeps this instead,
+    /// so that stores through unknown offsets (every one of which may reach
+    /// every later use) cost constant space per record, not linear.
+    Any,
 }
 
 /// A variable of the patent: an alloca, a global, a `noalias` argument, or
