@@ -24,7 +24,8 @@
 //!   base and GEP indices that differ only in a last index `iv + c` of the
 //!   same counter phi with constant step `s` (casts allowed), the exact
 //!   distance (c1 - c2) / s, or none when `s` does not divide it; different
-//!   allocas or globals: none; otherwise conservative, both X -> Y (omega 0)
+//!   allocas or globals, or a `noalias` (C `restrict`) parameter against
+//!   another base: none; otherwise conservative, both X -> Y (omega 0)
 //!   and Y -> X (omega 1) for X before Y. Latency: the store's from a store,
 //!   0 from a load (an anti dependence may share a cycle in order).
 //!   (Memory descriptors, seed 003, will sharpen the conservative case.)
@@ -286,7 +287,7 @@ fn distance<'c>(x: Inst<'c>, y: Inst<'c>, body: inkwell::basic_block::BasicBlock
     let distinct_objects = |a: Value<'c>, b: Value<'c>| {
         a != b && [a, b].iter().all(|v| v.is_global() || v.as_inst().is_some_and(|i| i.opcode() == O::LLVMAlloca))
     };
-    if distinct_objects(bx, by) {
+    if distinct_objects(bx, by) || (bx != by && (is_noalias_param(bx, body) || is_noalias_param(by, body))) {
         return Dist::None;
     }
     if ax == ay {
@@ -316,6 +317,16 @@ fn distance<'c>(x: Inst<'c>, y: Inst<'c>, body: inkwell::basic_block::BasicBlock
         }
         _ => Dist::Unknown,
     }
+}
+
+/// A `noalias` parameter of the body's function: memory reached through it
+/// is reached through no pointer of another base.
+fn is_noalias_param<'c>(v: Value<'c>, body: inkwell::basic_block::BasicBlock<'c>) -> bool {
+    if !v.is_argument() {
+        return false;
+    }
+    let Some(f) = body.get_parent() else { return false };
+    crate::ir::parameters(f).iter().position(|&p| p == v).is_some_and(|k| crate::ir::has_param_attribute(f, k as u32, "noalias"))
 }
 
 fn strip_casts(mut v: Value<'_>) -> Value<'_> {
