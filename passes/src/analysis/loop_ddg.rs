@@ -10,10 +10,12 @@
 //!
 //! * Ops: every instruction of the body except phis, no-op casts, GEPs used
 //!   only as load/store addresses (addressing modes, post-increment on both
-//!   modelled machines), casts feeding only such GEPs, the compare of a
+//!   modelled machines), casts feeding only such GEPs, extensions of a load
+//!   and truncations feeding only stores (`ld1`/`memub` extend, `st1`/
+//!   `memb` truncate), the compare of a
 //!   counter (a body phi stepped by a constant) feeding only the latch
-//!   branch, and a constant-step increment feeding only phis and skipped ops
-//!   (a counted-loop branch, IA-64 `br.ctop`, Hexagon `loop0`, replaces
+//!   branch, and the counter's constant-step increment when the counter is
+//!   used only by skipped ops (a counted-loop branch, IA-64 `br.ctop`, Hexagon `loop0`, replaces
 //!   them). The branch itself is an op of class `branch` when the
 //!   model has that class. Each op's class (`alu`, `load`, ...) gives its
 //!   unit kind and latency through the machine model.
@@ -124,6 +126,9 @@ fn body_graph<'c>(body: inkwell::basic_block::BasicBlock<'c>, names: &SlotNames,
         through[k] = match i.opcode() {
             O::LLVMBitCast | O::LLVMPtrToInt | O::LLVMIntToPtr | O::LLVMAddrSpaceCast | O::LLVMFreeze => true,
             O::LLVMGetElementPtr => all_users(&|u| is_address_of(u, i)),
+            // Extending loads and truncating stores absorb the cast.
+            O::LLVMSExt | O::LLVMZExt if i.operand(0).as_inst().is_some_and(|d| d.opcode() == O::LLVMLoad) => true,
+            O::LLVMTrunc if all_users(&|u| u.opcode() == O::LLVMStore && u.operand(0) == i.value()) => true,
             O::LLVMSExt | O::LLVMZExt | O::LLVMTrunc => all_users(&skip_of),
             O::LLVMICmp => users.len() == 1 && Some(users[0]) == term && i.operands().any(|v| affine(v, body).is_some()),
             _ => false,
@@ -131,10 +136,36 @@ fn body_graph<'c>(body: inkwell::basic_block::BasicBlock<'c>, names: &SlotNames,
     }
     // The counter increment: an add with a constant feeding only phis and
     // skipped ops (the loop-control compare).
+    // The counter: phi = [.., add], add = phi + constant, each used only by
+    // the other and by skipped ops of the body (addresses, the compare).
     for (k, &i) in insts.iter().enumerate() {
-        if i.opcode() == O::LLVMAdd && i.operands().any(|v| v.const_u64().is_some()) {
-            let users = users_in(i);
-            through[k] = !users.is_empty() && users.iter().all(|u| u.is_phi() || index.get(&u.raw()).is_some_and(|&x| through[x]));
+        if i.opcode() != O::LLVMAdd {
+            continue;
+        }
+        let Some(phi) = i.operands().find_map(|v| in_body(v).filter(|p| p.is_phi())) else { continue };
+        let counter = i.operands().any(|v| v.const_u64().is_some()) && phi.incoming().iter().any(|(v, b)| *b == body && *v == i.value());
+        let skipped = |u: &Inst<'c>| index.get(&u.raw()).is_some_and(|&x| through[x]);
+        through[k] = counter && users_in(i).iter().all(|u| *u == phi || skipped(u)) && users_in(phi).iter().all(|u| *u == i || skipped(u));
+    }
+    // Fusions of the machine: the producer disappears into its one user.
+    let mut fused_class: HashMap<_, String> = HashMap::new();
+    for (k, &i) in insts.iter().enumerate() {
+        if through[k] || i.is_phi() {
+            continue;
+        }
+        let Ok(Some(pc)) = class_of(i) else { continue };
+        let users = users_in(i);
+        let [u] = users.as_slice() else { continue };
+        let Some(&uk) = index.get(&u.raw()) else { continue };
+        let consumer_ok = matches!(u.opcode(), O::LLVMAdd | O::LLVMSub | O::LLVMAnd | O::LLVMOr | O::LLVMXor);
+        let shift_by_const = !matches!(i.opcode(), O::LLVMShl | O::LLVMLShr | O::LLVMAShr) || i.operand(1).const_u64().is_some();
+        if through[uk] || !consumer_ok || !shift_by_const || fused_class.contains_key(&u.raw()) {
+            continue;
+        }
+        let uc = class_of(*u).ok().flatten();
+        if let Some(f) = m.fusions.iter().find(|f| f.producer == pc && Some(f.consumer.as_str()) == uc) {
+            through[k] = true;
+            fused_class.insert(u.raw(), f.fused.clone());
         }
     }
     let mut role: HashMap<_, Role> = HashMap::new();
@@ -147,6 +178,7 @@ fn body_graph<'c>(body: inkwell::basic_block::BasicBlock<'c>, names: &SlotNames,
         }
         let class = class_of(i)?;
         let class = match class {
+            Some(_) if fused_class.contains_key(&i.raw()) => fused_class[&i.raw()].as_str(),
             Some(c) if !through[k] => c,
             _ => {
                 role.insert(i.raw(), Role::Through);

@@ -66,6 +66,19 @@ pub struct Machine {
     pub linear_slot_priority: Vec<Vec<SlotKind>>,
     /// ORC's bundler: per slot index, NOP kinds tried for an empty slot.
     pub linear_nop_priority: Vec<Vec<SlotKind>>,
+    /// Pairs of op classes instruction selection fuses into one op.
+    pub fusions: Vec<Fusion>,
+}
+
+/// An op of class `producer` whose one use is an op of class `consumer`
+/// (add/sub/and/or/xor) issues as one op of class `fused` (Hexagon's
+/// `Rx += mpyi(Rs,Rt)`, `Rx ^= asl(Rs,#u5)`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fusion {
+    pub producer: String,
+    pub consumer: String,
+    pub fused: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -88,6 +101,8 @@ struct RawMachine {
     templates: Vec<RawTemplate>,
     classes: BTreeMap<String, RawClass>,
     linear: RawLinear,
+    #[serde(default)]
+    fuse: Vec<Fusion>,
 }
 
 #[derive(Deserialize)]
@@ -225,7 +240,15 @@ impl Machine {
             classes,
             linear_slot_priority,
             linear_nop_priority,
+            fusions: raw.fuse,
         };
+        for f in &m.fusions {
+            for c in [&f.producer, &f.consumer, &f.fused] {
+                if !m.classes.contains_key(c) {
+                    return Err(bad(format!("fuse: unknown op class '{c}'")));
+                }
+            }
+        }
         let widest = m.templates.iter().filter(|t| t.usable()).map(|t| t.slots.len()).max().unwrap_or(0);
         if widest == 0 {
             return Err(bad("no usable template".into()));
