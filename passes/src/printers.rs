@@ -225,9 +225,11 @@ fn print_convergence(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String
 /// and by ORC's linear baseline, one summary line each, then the kernel.
 const MODSCHED_PRINTER: PassDecl = PassDecl {
     name: "print<simt-modsched>",
-    summary: "modulo schedule of single-block innermost loops (II, MII, stages) and its bundles, cyclic vs linear bundler",
+    summary: "modulo schedule of single-block innermost loops (II, MII, stages) and its bundles, cyclic vs linear bundler; \
+              print<simt-modsched<machine=NAME>> picks a model of passes/machines (itanium2 by default, hexagon) or a .toml path",
     seed: Some("002"),
-    options: &[("machine=NAME", "machine model in passes/machines (itanium2, hexagon) or a .toml path; default itanium2")],
+    // The option is in the summary: -print-passes lists options of passes only.
+    options: &[],
     hidden: false,
     build: build_modsched,
 };
