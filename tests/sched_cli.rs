@@ -12,7 +12,12 @@ fn sched() -> Command {
 fn exit_codes() {
     let good = "op a ld M\nop b add A\narc a -> b latency=2\narc b -> a latency=1 omega=1\n";
     sched().arg("-").write_stdin(good).assert().code(0).stdout(contains("ddg <stdin>: res-mii=1 rec-mii=3 ii=3"));
-    sched().arg("-").write_stdin("op a ld M\narc a -> q latency=1\n").assert().code(1).stderr(contains("<stdin>:2: error: arc names op 'q'"));
+    sched()
+        .arg("-")
+        .write_stdin("op a ld M\narc a -> q latency=1\n")
+        .assert()
+        .code(1)
+        .stderr(contains("<stdin>:2: error: arc names op 'q'"));
     // A cycle of distance 0 cannot be scheduled at any II.
     sched()
         .arg("-")

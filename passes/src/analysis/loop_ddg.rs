@@ -60,7 +60,7 @@ pub fn innermost_loop_graphs(fa: &FunctionAnalyses<'_>, names: &SlotNames, m: &M
             let graph = if l.blocks.len() != 1 {
                 Err(format!("body has {} blocks (run simt-ifconvert first)", l.blocks.len()))
             } else {
-                body_graph(fa.cfg.block(l.header), names, m)
+                body_graph(fa.cfg.block(l.header), names, m).map(|(g, _)| g)
             };
             LoopGraph { header: l.header, graph }
         })
@@ -111,7 +111,8 @@ fn class_of(i: Inst<'_>) -> Result<Option<&'static str>, String> {
     }))
 }
 
-fn body_graph<'c>(body: inkwell::basic_block::BasicBlock<'c>, names: &SlotNames, m: &Machine) -> Result<Ddg, String> {
+/// The graph of a single-block loop body, with the instruction of each op.
+pub fn body_graph<'c>(body: inkwell::basic_block::BasicBlock<'c>, names: &SlotNames, m: &Machine) -> Result<(Ddg, Vec<Inst<'c>>), String> {
     let insts: Vec<Inst<'c>> = instructions(body).collect();
     let in_body = |v: Value<'c>| v.as_inst().filter(|i| i.block() == body);
     let users_in = |i: Inst<'c>| -> Vec<Inst<'c>> { i.users() };
@@ -232,7 +233,7 @@ fn body_graph<'c>(body: inkwell::basic_block::BasicBlock<'c>, names: &SlotNames,
             }
         }
     }
-    Ok(Ddg::new(ops, arcs))
+    Ok((Ddg::new(ops, arcs), op_inst))
 }
 
 fn mnemonic(i: Inst<'_>) -> &'static str {

@@ -6,6 +6,7 @@ pub mod converge;
 pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod strip_markers;
+pub mod swp;
 pub mod testing;
 pub mod to_nvptx;
 pub mod wiloops;

@@ -1,0 +1,427 @@
+//! `simt-swp`: software pipelining (seed 002's setting): each eligible
+//! innermost loop is modulo scheduled on a machine model and emitted as
+//! prologue, kernel and epilogue, so the schedule is proven by running it.
+//!
+//! ```text
+//!   P ──> guard ──(tc < stages)──> B (the original loop, fallback) ──> E
+//!           └──> prologue ──> kernel ⟲ ──> epilogue ──> E
+//! ```
+//!
+//! With S stages, virtual time t runs from 0 to tc + S - 2; at time t an
+//! instruction of stage s works on iteration t - s when that iteration
+//! exists. The prologue is times 0..S-2 (straight line), the kernel times
+//! S-1..tc-1 (a loop of tc - S + 1 trips, every instruction once), the
+//! epilogue times tc..tc+S-2. Every non-phi instruction of the body gets a
+//! stage: ops their schedule's; the rest (addresses, casts, the counter)
+//! the latest stage of their same-iteration operands. A use of X by A
+//! across `d` phis is `δ = stage(A) - stage(X) + d` kernel trips old (the
+//! schedule makes δ ≥ 0); δ ≥ 1 rotates through δ kernel phis, which is
+//! what rotating registers do on IA-64. Within one time step instructions
+//! go in a topological order of the δ = 0 register and memory arcs.
+//!
+//! Eligible: single-block innermost loops whose graph `loop_ddg` builds, with
+//! one preheader and one exit, a counter `iv.next = iv + 1` compared `eq`/`ne`
+//! to a loop-invariant bound by the latch branch (trip count `bound -
+//! start`), values used after the loop only by phis of the exit block, and
+//! more than one stage. Others are left alone (`-pass-remarks`-like notes go
+//! to the pass output).
+
+use crate::analysis::loop_ddg::body_graph;
+use crate::ir::{defined_functions, instructions, Builder, Inst, IntOp, SlotNames, Value};
+use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::sched::automaton::Automaton;
+use crate::sched::bundle::Bundler;
+use crate::sched::kernel::Kernel;
+use crate::sched::machine::Machine;
+use inkwell::basic_block::BasicBlock;
+use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
+use std::collections::HashMap;
+
+pub struct Swp {
+    machine: String,
+}
+
+impl Default for Swp {
+    fn default() -> Swp {
+        Swp { machine: "itanium2".into() }
+    }
+}
+
+impl crate::pass::DeclaredPass for Swp {
+    const NAME: &'static str = "simt-swp";
+    const SUMMARY: &'static str =
+        "software-pipelines single-block counted innermost loops by their modulo schedule: prologue, kernel with rotating phis, epilogue, fallback for short trips";
+    const SEED: Option<&'static str> = Some("002");
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[("machine=NAME", "machine model (itanium2, hexagon or a .toml path)")];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match (key, value) {
+            ("machine", Some(v)) => {
+                self.machine = v.to_string();
+                Ok(())
+            }
+            _ => Err(format!("unknown option '{key}' (expected machine=NAME)")),
+        }
+    }
+}
+
+impl ModulePass for Swp {
+    fn name(&self) -> String {
+        format!("simt-swp<machine={}>", self.machine)
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+        let m = Machine::load(&self.machine).map_err(|e| PassError::BadOption { pass: "simt-swp".into(), message: e.to_string() })?;
+        let a = Automaton::new(&m);
+        let mut changed = Changed::Nothing;
+        let mut notes = String::new();
+        for f in defined_functions(cx.module) {
+            let bodies: Vec<BasicBlock<'_>> = {
+                let fa = cx.analyses.get(f);
+                let li = fa.loops();
+                li.loops().filter(|(_, l)| l.children.is_empty() && l.blocks.len() == 1).map(|(_, l)| fa.cfg.block(l.header)).collect()
+            };
+            for body in bodies {
+                let names = SlotNames::new(f);
+                let header = names.of_block(body).to_string();
+                match pipeline(&m, &a, body, &names) {
+                    Ok(stages) => {
+                        notes += &format!("simt-swp: {}: loop {header}: pipelined, {stages} stages\n", crate::ir::function_name(f));
+                        changed = Changed::Cfg;
+                    }
+                    Err(why) => notes += &format!("simt-swp: {}: loop {header}: not pipelined: {why}\n", crate::ir::function_name(f)),
+                }
+            }
+        }
+        if changed != Changed::Nothing {
+            cx.analyses.clear();
+        }
+        if std::env::var_os("SIMT_SWP_NOTES").is_some() {
+            cx.out.write_all(notes.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        }
+        Ok(changed)
+    }
+}
+
+/// A use by an instruction of the body: where its value comes from.
+#[derive(Clone, Copy)]
+enum Src<'c> {
+    /// Defined outside the loop.
+    Invariant(Value<'c>),
+    /// Body instruction `x` (index), `d` iterations back, `delta` kernel trips old.
+    Body { x: usize, delta: u32 },
+}
+
+fn pipeline<'c>(m: &Machine, a: &Automaton, body: BasicBlock<'c>, names: &SlotNames) -> Result<u32, String> {
+    let f = body.get_parent().ok_or("no function")?;
+    let term = crate::ir::terminator(body).ok_or("no terminator")?;
+    let preds: Vec<BasicBlock<'c>> =
+        f.get_basic_blocks().into_iter().filter(|&b| b != body && crate::ir::successors(b).contains(&body)).collect();
+    let [pre] = preds.as_slice() else { return Err(format!("{} preheaders", preds.len())) };
+    let pre = *pre;
+    let succs = crate::ir::successors(body);
+    let exits: Vec<_> = succs.iter().copied().filter(|&s| s != body).collect();
+    if succs.len() != 2 || exits.len() != 1 || term.opcode() != O::LLVMBr {
+        return Err("latch is not a two-way branch to the loop and one exit".into());
+    }
+    let exit = exits[0];
+    // Trip count from the counter compare.
+    let cond = term
+        .operand(0)
+        .as_inst()
+        .filter(|c| c.block() == body && c.opcode() == O::LLVMICmp)
+        .ok_or("exit condition is not an icmp of the body")?;
+    let exit_on_true = crate::ir::successors(body)[0] == exit;
+    let pred = cond.icmp_predicate();
+    if !matches!((pred, exit_on_true), (LLVMIntPredicate::LLVMIntEQ, true) | (LLVMIntPredicate::LLVMIntNE, false)) {
+        return Err("exit test is not iv.next ==/!= bound".into());
+    }
+    let in_body = |v: Value<'c>| v.as_inst().is_some_and(|i| i.block() == body);
+    let (next, bound) = if in_body(cond.operand(0)) { (cond.operand(0), cond.operand(1)) } else { (cond.operand(1), cond.operand(0)) };
+    if in_body(bound) {
+        return Err("bound varies in the loop".into());
+    }
+    let next_i = next.as_inst().filter(|i| i.opcode() == O::LLVMAdd).ok_or("exit test is not on an add")?;
+    let (iv, step) = (next_i.operand(0), next_i.operand(1));
+    let ivp = iv.as_inst().filter(|p| p.is_phi() && p.block() == body).ok_or("exit test is not on a counter phi")?;
+    if step.const_u64() != Some(1) || !ivp.incoming().iter().any(|(v, b)| *b == body && *v == next) {
+        return Err("counter step is not 1".into());
+    }
+    let start = ivp.incoming().into_iter().find(|(_, b)| *b == pre).ok_or("counter has no preheader value")?.0;
+
+    // Schedule.
+    let (g, op_inst) = body_graph(body, names, m)?;
+    let k = Kernel::build(m, a, &g, Bundler::Cyclic).map_err(|e| e.to_string())?;
+    let stages = k.schedule.stage_count();
+    if stages < 2 {
+        return Err("one stage: nothing to overlap".into());
+    }
+    let insts: Vec<Inst<'c>> = instructions(body).filter(|i| !i.is_phi() && *i != term).collect();
+    let index: HashMap<_, usize> = insts.iter().enumerate().map(|(n, i)| (i.raw(), n)).collect();
+    let op_of: HashMap<_, usize> = op_inst.iter().enumerate().map(|(n, i)| (i.raw(), n)).collect();
+    // Where each operand comes from, through phis.
+    let source = |v: Value<'c>| -> Result<(Option<usize>, u32, Value<'c>), String> {
+        let (mut v, mut d) = (v, 0u32);
+        loop {
+            match v.as_inst() {
+                Some(i) if i.block() == body && i.is_phi() => {
+                    v = i.incoming().into_iter().find(|(_, b)| *b == body).ok_or("phi without back edge")?.0;
+                    d += 1;
+                    if d > 64 {
+                        return Err("phi cycle".into());
+                    }
+                }
+                Some(i) if i.block() == body => return Ok((index.get(&i.raw()).copied(), d, v)),
+                _ if d == 0 => return Ok((None, 0, v)),
+                _ => return Err("a phi carries a loop-invariant value".into()),
+            }
+        }
+    };
+    // Stages of all instructions.
+    let mut stage = vec![0u32; insts.len()];
+    for (n, i) in insts.iter().enumerate() {
+        stage[n] = match op_of.get(&i.raw()) {
+            Some(&o) => k.schedule.stage(o),
+            None => {
+                let mut s = 0;
+                for v in i.operands() {
+                    if let (Some(x), 0, _) = source(v)? {
+                        s = s.max(stage[x]);
+                    }
+                }
+                s
+            }
+        };
+    }
+    // Uses, with their age in kernel trips.
+    let mut uses: Vec<Vec<Src<'c>>> = Vec::new();
+    let mut zero_arcs: Vec<(usize, usize)> = Vec::new();
+    for (n, i) in insts.iter().enumerate() {
+        let mut row = Vec::new();
+        for v in i.operands() {
+            if v.as_block().is_some() {
+                row.push(Src::Invariant(v));
+                continue;
+            }
+            row.push(match source(v)? {
+                (Some(x), d, _) => {
+                    let delta = stage[n] as i64 - stage[x] as i64 + d as i64;
+                    if delta < 0 {
+                        return Err(format!("internal: use {delta} trips in the future"));
+                    }
+                    if delta == 0 {
+                        zero_arcs.push((x, n));
+                    }
+                    Src::Body { x, delta: delta as u32 }
+                }
+                (None, _, v) => Src::Invariant(v),
+            });
+        }
+        uses.push(row);
+    }
+    for arc in &g.arcs {
+        // The branch is no instruction of ours: the kernel has its own.
+        let (Some(&x), Some(&y)) = (index.get(&op_inst[arc.from].raw()), index.get(&op_inst[arc.to].raw())) else { continue };
+        if x != y && stage[y] as i64 - stage[x] as i64 + arc.omega as i64 == 0 {
+            zero_arcs.push((x, y));
+        }
+    }
+    let order = topological(insts.len(), &zero_arcs).ok_or("internal: a cycle of same-trip dependences")?;
+    // Values used after the loop: only through exit phis.
+    let mut exit_phis: Vec<(Inst<'c>, usize)> = Vec::new();
+    for i in instructions(body) {
+        for u in i.users() {
+            if u.block() == body {
+                continue;
+            }
+            if !(u.is_phi() && u.block() == exit) {
+                return Err("a value is used after the loop outside an exit phi".into());
+            }
+            if i.is_phi() {
+                return Err("a phi is used after the loop".into());
+            }
+        }
+    }
+    for p in instructions(exit).take_while(|p| p.is_phi()) {
+        for (k, (_, b)) in p.incoming().into_iter().enumerate() {
+            if b == body {
+                exit_phis.push((p, k));
+            }
+        }
+    }
+
+    // ---- emission
+    let s = stages;
+    let ty = start.ty();
+    let mut bld = Builder::new(body.get_parent().map(Value::from).unwrap());
+    let guard = crate::ir::insert_block_before(body, "swp.guard");
+    let prologue = crate::ir::insert_block_before(body, "swp.prologue");
+    let kernel = crate::ir::insert_block_before(body, "swp.kernel");
+    let epilogue = crate::ir::insert_block_before(body, "swp.epilogue");
+    // P -> guard; the fallback loop's phis come from the guard now.
+    let pterm = crate::ir::terminator(pre).unwrap();
+    for (k, sb) in pterm.successors().into_iter().enumerate() {
+        if sb == body {
+            pterm.set_successor(k as u32, guard);
+        }
+    }
+    for p in instructions(body).filter(|p| p.is_phi()).collect::<Vec<_>>() {
+        bld.position_before(p);
+        let np = bld.phi(p.value().ty(), "");
+        let inc: Vec<_> = p.incoming().into_iter().map(|(v, b)| (v, if b == pre { guard } else { b })).collect();
+        np.add_incoming(&inc);
+        p.value().replace_all_uses_with(np.value());
+        p.erase();
+    }
+    bld.position_at_end(guard);
+    let tc = bld.int_op(IntOp::Sub, bound, start, "swp.tc");
+    let short = bld.icmp(LLVMIntPredicate::LLVMIntULT, tc, ty.const_int(s as u64), "swp.short");
+    let trips = bld.int_op(IntOp::Sub, tc, ty.const_int(s as u64 - 1), "swp.trips");
+    bld.cond_br(short, body, prologue);
+    let clone_at = |bld: &Builder<'c>, n: usize, operand: &dyn Fn(usize, usize) -> Value<'c>| -> Value<'c> {
+        let mut d = insts[n].clone_detached();
+        for k in 0..d.num_operands() {
+            if matches!(uses[n][k as usize], Src::Body { .. }) {
+                d.set_operand(k, operand(n, k as usize));
+            }
+        }
+        bld.insert(d, b"").value()
+    };
+    // Prologue: values by (instruction, iteration).
+    let mut pro: HashMap<(usize, u32), Value<'c>> = HashMap::new();
+    // The value `v` (an operand as written in the body) has at iteration j.
+    fn resolve<'c>(
+        v: Value<'c>,
+        j: u32,
+        body: BasicBlock<'c>,
+        guard: BasicBlock<'c>,
+        index: &HashMap<llvm_sys::prelude::LLVMValueRef, usize>,
+        map: &HashMap<(usize, u32), Value<'c>>,
+    ) -> Value<'c> {
+        match v.as_inst() {
+            Some(i) if i.block() == body && i.is_phi() => {
+                let inc = i.incoming();
+                if j == 0 {
+                    inc.iter().find(|(_, b)| *b == guard).unwrap().0
+                } else {
+                    let back = inc.iter().find(|(_, b)| *b == body).unwrap().0;
+                    resolve(back, j - 1, body, guard, index, map)
+                }
+            }
+            Some(i) if i.block() == body => map[&(index[&i.raw()], j)],
+            _ => v,
+        }
+    }
+    bld.position_at_end(prologue);
+    for t in 0..s - 1 {
+        for &n in &order {
+            if stage[n] <= t {
+                let j = t - stage[n];
+                let v = clone_at(&bld, n, &|n, k| resolve(insts[n].operand(k as u32), j, body, guard, &index, &pro));
+                pro.insert((n, j), v);
+            }
+        }
+    }
+    bld.br(kernel);
+    // Kernel: rotating phis per (use) of age >= 1.
+    bld.position_at_end(kernel);
+    let kc = bld.phi(ty, "swp.k");
+    let mut chain: HashMap<(usize, usize), Vec<Inst<'c>>> = HashMap::new();
+    for &n in &order {
+        for (k, u) in uses[n].iter().enumerate() {
+            if let Src::Body { delta, .. } = *u {
+                if delta >= 1 {
+                    let v = insts[n].operand(k as u32);
+                    let phis: Vec<Inst<'c>> = (1..=delta)
+                        .map(|mm| {
+                            let p = bld.phi(v.ty(), "swp.rot");
+                            let j = (s - 1 + delta - mm) as i64 - stage[n] as i64;
+                            let init = resolve(v, j as u32, body, guard, &index, &pro);
+                            p.add_incoming(&[(init, prologue)]);
+                            p
+                        })
+                        .collect();
+                    chain.insert((n, k), phis);
+                }
+            }
+        }
+    }
+    let mut kv: HashMap<usize, Value<'c>> = HashMap::new();
+    for &n in &order {
+        let v = clone_at(&bld, n, &|n, k| match uses[n][k] {
+            Src::Body { x, delta: 0 } => kv[&x],
+            Src::Body { .. } => chain[&(n, k)].last().unwrap().value(),
+            Src::Invariant(v) => v,
+        });
+        kv.insert(n, v);
+    }
+    for (&(n, k), phis) in &chain {
+        let Src::Body { x, .. } = uses[n][k] else { unreachable!() };
+        phis[0].add_incoming(&[(kv[&x], kernel)]);
+        for w in 1..phis.len() {
+            phis[w].add_incoming(&[(phis[w - 1].value(), kernel)]);
+        }
+    }
+    let kc1 = bld.int_op(IntOp::Add, kc.value(), ty.const_int(1), "swp.k.next");
+    kc.add_incoming(&[(ty.const_int(0), prologue), (kc1, kernel)]);
+    let done = bld.icmp(LLVMIntPredicate::LLVMIntEQ, kc1, trips, "swp.done");
+    bld.cond_br(done, epilogue, kernel);
+    // Epilogue: values by (instruction, time offset from the last kernel trip).
+    bld.position_at_end(epilogue);
+    let mut epi: HashMap<(usize, u32), Value<'c>> = HashMap::new();
+    for e in 1..s {
+        for &n in &order {
+            if stage[n] >= e {
+                let v = clone_at(&bld, n, &|n, k| match uses[n][k] {
+                    Src::Body { x, delta } if delta <= e => {
+                        let off = e - delta;
+                        if off == 0 {
+                            kv[&x]
+                        } else {
+                            epi[&(x, off)]
+                        }
+                    }
+                    Src::Body { delta, .. } => chain[&(n, k)][(delta - e - 1) as usize].value(),
+                    Src::Invariant(v) => v,
+                });
+                epi.insert((n, e), v);
+            }
+        }
+    }
+    bld.br(exit);
+    for (p, k) in exit_phis {
+        let v = p.incoming()[k].0;
+        let nv = match v.as_inst().and_then(|i| index.get(&i.raw())) {
+            Some(&n) if stage[n] == 0 => kv[&n],
+            Some(&n) => epi[&(n, stage[n])],
+            None => v,
+        };
+        p.add_incoming(&[(nv, epilogue)]);
+    }
+    Ok(s)
+}
+
+/// A topological order of `0..n` over `arcs`, ties by index.
+fn topological(n: usize, arcs: &[(usize, usize)]) -> Option<Vec<usize>> {
+    let mut indeg = vec![0usize; n];
+    let mut out = vec![Vec::new(); n];
+    for &(a, b) in arcs {
+        if a != b {
+            out[a].push(b);
+            indeg[b] += 1;
+        }
+    }
+    let mut ready: std::collections::BTreeSet<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(&i) = ready.iter().next() {
+        ready.remove(&i);
+        order.push(i);
+        for &b in &out[i] {
+            indeg[b] -= 1;
+            if indeg[b] == 0 {
+                ready.insert(b);
+            }
+        }
+    }
+    (order.len() == n).then_some(order)
+}
