@@ -9,12 +9,18 @@
 //!
 //! Every one of our passes is followed by the verifier, so a pass that breaks
 //! the module is named; LLVM's runs verify after each pass with `-verify-each`.
+//!
+//! The driver alone invalidates analyses: each of our passes returns what it
+//! preserved ([`Preserved`]) and the driver drops the rest of the cache; after
+//! a run of LLVM's passes, which say nothing, the whole cache goes. With
+//! `SIMT_VERIFY_ANALYSES=1` every analysis the pass claims preserved is then
+//! recomputed and compared, so a wrong claim names its pass.
 
 use crate::diag::ToolError;
 use inkwell::module::Module;
 use inkwell::targets::TargetMachine;
 use simt_passes::analysis::cache::AnalysisCache;
-use simt_passes::pass::{Changed, ModulePass, PassContext, PassError};
+use simt_passes::pass::{ModulePass, PassContext, PassError, Preserved};
 use simt_passes::registry;
 use std::ffi::CString;
 use std::io::Write;
@@ -158,7 +164,7 @@ pub struct Timing {
 }
 
 pub fn run<'ctx>(
-    module: &Module<'ctx>,
+    module: &mut Module<'ctx>,
     steps: &[Step],
     tm: Option<&TargetMachine>,
     opts: &RunOptions,
@@ -171,16 +177,14 @@ pub fn run<'ctx>(
         let start = Instant::now();
         match step {
             Step::Ours(pass) => {
-                let changed = pass.run(&mut PassContext { module, analyses: &mut analyses, out: diag })?;
-                if changed != Changed::Nothing {
-                    analyses.invalidate_values();
-                }
+                let preserved: Preserved = pass.run(&mut PassContext::new(module, &mut analyses, diag))?;
+                analyses.invalidate(preserved);
                 timings.push(Timing { name: pass.name(), wall: start.elapsed() });
                 if let Err(message) = simt_passes::ir::verify(module) {
                     return Err(ToolError::BrokenAfter { pass: pass.name(), message });
                 }
                 if verify_analyses {
-                    analyses.verify(module).map_err(|message| ToolError::StaleAnalysis { pass: pass.name(), message })?;
+                    analyses.verify(module, preserved).map_err(|message| ToolError::StaleAnalysis { pass: pass.name(), message })?;
                 }
                 let bare = pass.name().split('<').next().unwrap_or_default().to_string();
                 if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {
@@ -235,5 +239,46 @@ mod tests {
         assert_eq!(steps.iter().map(Step::name).collect::<Vec<_>>(), vec!["print<simt-uniformity>", "module(instcombine,default<O2>)"]);
         assert!(parse("instcombine,instcombyne", None).is_err());
         assert!(matches!(parse("function(print<simt-domtree>)", None), Err(ToolError::Usage(_))));
+    }
+
+    /// A kernel whose `%x` is uniform until `simt-testing-lie-preserved`
+    /// makes it read `%tid` (and says nothing changed).
+    const LIAR_INPUT: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %x = add i32 %n, 1
+  store i32 %x, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+"#;
+
+    fn run_text(pipeline: &str, verify_analyses: bool) -> Result<String, ToolError> {
+        crate::llvm_init::init();
+        let ctx = inkwell::context::Context::create();
+        let mut m = simt_passes::ir::parse_ir(&ctx, "liar.ll", LIAR_INPUT.as_bytes()).unwrap();
+        let steps = parse(pipeline, None).unwrap();
+        let opts = RunOptions { verify_analyses, ..RunOptions::default() };
+        run(&mut m, &steps, None, &opts, &mut std::io::sink())?;
+        Ok(m.print_to_string().to_string())
+    }
+
+    #[test]
+    fn verify_analyses_catches_a_pass_that_claims_too_much() {
+        // Without the check the lie goes unnoticed: the module verifies.
+        let out = run_text("print<simt-uniformity>,simt-testing-lie-preserved", false).unwrap();
+        assert!(out.contains("add i32 %tid, 1"), "the lying pass changed the add:\n{out}");
+        // With it, the driver names the pass and the stale analysis.
+        match run_text("print<simt-uniformity>,simt-testing-lie-preserved", true) {
+            Err(ToolError::StaleAnalysis { pass, message }) => {
+                assert_eq!(pass, "simt-testing-lie-preserved");
+                assert!(message.contains("uniformity") && message.contains("'k'"), "{message}");
+            }
+            other => panic!("expected a stale uniformity, got {other:?}"),
+        }
+        // An honest pass passes the same check.
+        run_text("print<simt-uniformity>,simt-check-uniformity", true).unwrap();
     }
 }

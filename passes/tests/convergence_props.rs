@@ -850,7 +850,7 @@ mod ir {
     pub fn check_ir(raw: &[Vec<u32>], convergent: bool, barriers: &BTreeSet<usize>, intrinsics: bool) -> Check {
         let text = ir_of(raw, convergent, barriers);
         let ctx = Context::create();
-        let m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
+        let mut m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
         let f = m.get_function("f").unwrap();
         let mut cache = AnalysisCache::new();
         let expected: Vec<(usize, u64)> = {
@@ -860,7 +860,8 @@ mod ir {
         };
         let mut out = Vec::new();
         let pass = Converge { divergent_only: false, intrinsics };
-        pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         if let Err(e) = simt_passes::ir::verify(&m) {
             return Err(TestCaseError::fail(format!("{e}\n{}", m.print_to_string().to_string())));
         }
@@ -869,21 +870,22 @@ mod ir {
         prop_assert_eq!(tokens > 0, intrinsics && !got.is_empty(), "tokens only in the intrinsic form");
         // Idempotent.
         let before = m.print_to_string().to_string();
-        cache.invalidate_values();
-        pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         prop_assert_eq!(&before, &m.print_to_string().to_string(), "a second run changes nothing");
         // Stripped, nothing is left and the module still verifies.
-        StripMarkers.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = StripMarkers.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         simt_passes::ir::verify(&m).map_err(TestCaseError::fail)?;
         prop_assert_eq!(markers(f), (Vec::new(), 0));
         prop_assert!(m.get_function("simt.converge").is_none());
         if intrinsics {
             // Plain markers first, tokens afterwards: the old markers get tokens.
-            let m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
+            let mut m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
             let mut cache = AnalysisCache::new();
             for pass in [Converge { divergent_only: false, intrinsics: false }, Converge { divergent_only: false, intrinsics: true }] {
-                pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
-                cache.invalidate_values();
+                let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+                cache.invalidate(preserved);
             }
             simt_passes::ir::verify(&m).map_err(TestCaseError::fail)?;
             prop_assert_eq!(&markers(m.get_function("f").unwrap()).0, &expected);

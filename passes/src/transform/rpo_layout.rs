@@ -13,7 +13,7 @@
 
 use crate::function_cfg::FunctionCfg;
 use crate::ir::defined_functions;
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 
 #[derive(Default)]
 pub struct RpoLayout;
@@ -23,9 +23,9 @@ impl ModulePass for RpoLayout {
         "simt-rpo-layout".into()
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let mut changed = Changed::Nothing;
-        for f in defined_functions(cx.module) {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let mut preserved = Preserved::all();
+        for f in defined_functions(cx.module()) {
             let fc = FunctionCfg::new(f);
             let mut order: Vec<_> = fc.cfg.rpo().to_vec();
             order.extend(fc.cfg.blocks().filter(|&b| !fc.cfg.is_reachable(b)));
@@ -35,12 +35,11 @@ impl ModulePass for RpoLayout {
             for w in order.windows(2) {
                 fc.block(w[1]).move_after(fc.block(w[0])).expect("blocks of a function");
             }
-            changed = Changed::Cfg;
+            // Blocks are renumbered: every analysis of the function is
+            // keyed by the old numbers.
+            preserved = Preserved::none();
         }
-        if changed != Changed::Nothing {
-            cx.analyses.clear();
-        }
-        Ok(changed)
+        Ok(preserved)
     }
 }
 

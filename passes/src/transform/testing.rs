@@ -1,8 +1,13 @@
-//! Fault injection for the driver's own tests: a pass that leaves a broken
-//! module, so tests can check that `simt-opt` names the pass that broke it and
-//! never writes the broken output. Hidden from `-print-passes`.
+//! Fault injection for the driver's own tests, hidden from `-print-passes`:
+//! - [`BreakModule`] leaves a broken module, so tests can check that
+//!   `simt-opt` names the pass that broke it and never writes the broken
+//!   output;
+//! - [`LiePreserved`] changes an instruction and claims every analysis
+//!   preserved, so tests can check that `SIMT_VERIFY_ANALYSES=1` names it.
 
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::ir::{defined_functions, instructions, Inst};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
+use llvm_sys::LLVMOpcode;
 
 #[derive(Default)]
 pub struct BreakModule;
@@ -12,20 +17,61 @@ impl ModulePass for BreakModule {
         "simt-testing-break-module".into()
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let Some(f) = crate::ir::defined_functions(cx.module).into_iter().next() else {
-            return Ok(Changed::Nothing);
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let Some(f) = defined_functions(cx.module()).into_iter().next() else {
+            return Ok(Preserved::all());
         };
         let entry = f.get_first_basic_block().expect("defined function has blocks");
         if let Some(term) = crate::ir::terminator(entry) {
             term.erase();
         }
-        Ok(Changed::Cfg)
+        Ok(Preserved::none())
     }
 }
 
 impl crate::pass::DeclaredPass for BreakModule {
     const NAME: &'static str = "simt-testing-break-module";
     const SUMMARY: &'static str = "testing hook: removes the first function's entry terminator";
+    const HIDDEN: bool = true;
+}
+
+/// Makes the first uniform `add` of the first function that has one use a
+/// divergent value of its type as first operand, and says nothing changed:
+/// its cached uniformity is then stale.
+#[derive(Default)]
+pub struct LiePreserved;
+
+impl ModulePass for LiePreserved {
+    fn name(&self) -> String {
+        "simt-testing-lie-preserved".into()
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let mut rewrite = None;
+        for f in defined_functions(cx.module()) {
+            let u = cx.analyses(f).uniformity();
+            let insts: Vec<Inst<'_>> = f.get_basic_block_iter().flat_map(instructions).collect();
+            let divergent = |i: &&Inst<'_>| !i.is_void() && u.is_divergent(i.value());
+            let Some(&source) = insts.iter().find(divergent) else { continue };
+            let target = insts
+                .iter()
+                .copied()
+                .find(|i| i.opcode() == LLVMOpcode::LLVMAdd && !u.is_divergent(i.value()) && i.operand(0).ty() == source.ty());
+            if let Some(target) = target {
+                rewrite = Some((target, source));
+                break;
+            }
+        }
+        // The analysis borrow ended with the loop: now the module may change.
+        if let Some((target, source)) = rewrite {
+            target.set_operand(0, source.value());
+        }
+        Ok(Preserved::all())
+    }
+}
+
+impl crate::pass::DeclaredPass for LiePreserved {
+    const NAME: &'static str = "simt-testing-lie-preserved";
+    const SUMMARY: &'static str = "testing hook: makes a uniform add divergent and claims every analysis preserved";
     const HIDDEN: bool = true;
 }

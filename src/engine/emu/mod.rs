@@ -78,14 +78,14 @@ pub fn compile(input: &crate::input::ModuleInput, kernel: &str, opts: &EmuOption
     crate::llvm_init::init();
     let start = Instant::now();
     let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
-    let program = compile_module(&module, kernel, opts)?;
+    let mut module = input.parse_verified(&ctx)?;
+    let program = compile_module(&mut module, kernel, opts)?;
     Ok(EmuKernel { program, compile_seconds: start.elapsed().as_secs_f64() })
 }
 
 /// Decodes `kernel` of `module` (which this changes: helpers are inlined and
 /// OpenCL built-ins lowered).
-pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
+pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
     if !(1..=crate::launch::MAX_WARP_WIDTH).contains(&opts.warp_width) {
         return Err(ToolError::Usage(format!(
             "error: warp width {} is not between 1 and {}",
@@ -93,15 +93,16 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
             crate::launch::MAX_WARP_WIDTH
         )));
     }
-    let find =
-        || simt_passes::ir::defined_functions(module).into_iter().find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel);
-    if find().is_none() {
+    fn find<'ctx>(module: &Module<'ctx>, kernel: &str) -> Option<inkwell::values::FunctionValue<'ctx>> {
+        simt_passes::ir::defined_functions(module).into_iter().find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel)
+    }
+    if find(module, kernel).is_none() {
         return Err(ToolError::Run(format!("no kernel named '{kernel}' in the module")));
     }
     // Only the launched kernel and what it needs: other kernels' built-ins
     // and unused helpers must not stop it.
     crate::frontend::prepare_launch(module, kernel)?;
-    let Some(f) = find() else {
+    let Some(f) = find(module, kernel) else {
         return Err(ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")));
     };
     // Every other defined function is inlined, so the emulator never has to
@@ -143,7 +144,7 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
         let steps = pipeline::parse(check, None)?;
         pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
     }
-    let f = find().ok_or_else(|| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
+    let f = find(module, kernel).ok_or_else(|| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
     decode::decode(decode::DecodeInput { module, function: f, width: opts.warp_width, policy: opts.policy })
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
 }
