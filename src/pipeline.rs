@@ -141,11 +141,11 @@ fn run_llvm(module: &Module<'_>, run: &str, tm: Option<&TargetMachine>, verify_e
     }
 }
 
-#[derive(Default)]
 pub struct RunOptions {
     pub verify_each: bool,
-    /// Recompute every cached analysis after each of our passes and compare
-    /// (also on when the environment sets `SIMT_VERIFY_ANALYSES=1`).
+    /// Recompute every analysis a pass claims preserved after each of our
+    /// passes and compare it with the cached one. The default comes from
+    /// `SIMT_VERIFY_ANALYSES=1` ([`verify_analyses_from_env`]).
     pub verify_analyses: bool,
     pub print_after_all: bool,
     /// Our pass names after which to print the module (LLVM's are handed to
@@ -156,6 +156,19 @@ pub struct RunOptions {
 /// The environment variable that turns on [`RunOptions::verify_analyses`]
 /// for every pipeline of a process (the test suite sets it).
 pub const VERIFY_ANALYSES_ENV: &str = "SIMT_VERIFY_ANALYSES";
+
+/// Whether the environment asks for [`RunOptions::verify_analyses`]. Read
+/// where options are made, not in [`run`], so a caller that sets the field
+/// gets what it asked for.
+pub fn verify_analyses_from_env() -> bool {
+    std::env::var_os(VERIFY_ANALYSES_ENV).is_some_and(|v| v == "1")
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { verify_each: false, verify_analyses: verify_analyses_from_env(), print_after_all: false, print_after: Vec::new() }
+    }
+}
 
 /// How long each step took, for `-time-passes`.
 pub struct Timing {
@@ -172,7 +185,6 @@ pub fn run<'ctx>(
 ) -> Result<Vec<Timing>, ToolError> {
     let mut analyses = AnalysisCache::new();
     let mut timings = Vec::new();
-    let verify_analyses = opts.verify_analyses || std::env::var_os(VERIFY_ANALYSES_ENV).is_some_and(|v| v == "1");
     for step in steps {
         let start = Instant::now();
         match step {
@@ -183,7 +195,7 @@ pub fn run<'ctx>(
                 if let Err(message) = simt_passes::ir::verify(module) {
                     return Err(ToolError::BrokenAfter { pass: pass.name(), message });
                 }
-                if verify_analyses {
+                if opts.verify_analyses {
                     analyses.verify(module, preserved).map_err(|message| ToolError::StaleAnalysis { pass: pass.name(), message })?;
                 }
                 let bare = pass.name().split('<').next().unwrap_or_default().to_string();
@@ -280,5 +292,29 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
         }
         // An honest pass passes the same check.
         run_text("print<simt-uniformity>,simt-check-uniformity", true).unwrap();
+    }
+
+    #[test]
+    fn verify_analyses_catches_a_cfg_change_claimed_preserved() {
+        let lie = "print<simt-convergence>,simt-testing-lie-preserved<cfg>";
+        // Without the check: the new block is there and the module verifies
+        // (the cache's own CFG check would recompute before serving it).
+        let out = run_text(lie, false).unwrap();
+        assert!(
+            out.contains("br label %lie.ret") && out.contains("lie.ret:"),
+            "the lying pass split no block:
+{out}"
+        );
+        match run_text(lie, true) {
+            Err(ToolError::StaleAnalysis { pass, message }) => {
+                assert_eq!(pass, "simt-testing-lie-preserved<cfg>");
+                // The printer cached the convergence points and the loops they are made from.
+                assert!(message.contains("'k'") && message.contains("CFG changed"), "{message}");
+                assert!(message.contains("convergence points") && message.contains("loop info"), "{message}");
+            }
+            other => panic!("expected a stale CFG analysis, got {other:?}"),
+        }
+        // Nothing cached, nothing stale: the same lie with no analysis computed passes.
+        run_text("simt-testing-lie-preserved<cfg>", true).unwrap();
     }
 }

@@ -180,7 +180,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
         llvm_init::set_llvm_options(TOOL, &llvm_opts);
         let opts = RunOptions {
             verify_each: args.verify_each,
-            verify_analyses: args.verify_analyses,
+            verify_analyses: args.verify_analyses || pipeline::verify_analyses_from_env(),
             print_after_all: args.print_after_all,
             print_after: args.print_after.clone(),
         };

@@ -196,8 +196,13 @@ impl<'ctx> AnalysisCache<'ctx> {
             let name = crate::ir::function_name(f);
             let fresh = FunctionAnalyses::new(f);
             if cached.cfg.blocks() != fresh.cfg.blocks() || cached.cfg.cfg != fresh.cfg.cfg {
-                if let Some(kind) = AnalysisKind::ALL.into_iter().find(|&k| preserved.preserves(k) && cached.is_cached(k)) {
-                    return Err(format!("the cached {} of function '{name}' is kept, but its CFG changed", kind.describe()));
+                let kept: Vec<&str> = AnalysisKind::ALL
+                    .into_iter()
+                    .filter(|&k| preserved.preserves(k) && cached.is_cached(k))
+                    .map(AnalysisKind::describe)
+                    .collect();
+                if !kept.is_empty() {
+                    return Err(format!("function '{name}': its CFG changed, yet its cached {} claimed preserved", kept.join(", ")));
                 }
                 continue;
             }
