@@ -8,6 +8,10 @@
 //!   connected components, found by mutual reachability, then recursively
 //!   those of each component with its entry blocks removed. The oracle uses the
 //!   raw successor lists only.
+//! - **Check points** (the marks an executor checks without markers in the
+//!   IR): every join, cycle exit and block an edge leaving a cycle leads to,
+//!   against the same brute force; only marks of the scheduling rule alone
+//!   are left out.
 //! - **No marks from nowhere.** A mark that is not from the scheduling rule
 //!   (`behind`) is at a join or at a block on a cycle with two successors.
 //! - **Termination.** The walk pops every reachable block exactly once.
@@ -123,6 +127,17 @@ impl Oracle {
         out
     }
 
+    /// Blocks outside a cycle that an edge leaving it leads to.
+    fn cycle_exit_targets(&self) -> BTreeSet<usize> {
+        let mut out = BTreeSet::new();
+        for c in self.cycles() {
+            for &b in &c {
+                out.extend(self.succs[b].iter().copied().filter(|s| !c.contains(s)));
+            }
+        }
+        out
+    }
+
     fn cycle_exits(&self) -> BTreeSet<usize> {
         let mut out = BTreeSet::new();
         for c in self.cycles() {
@@ -206,6 +221,27 @@ fn check_contract(raw: &[Vec<u32>]) -> Check {
         if r.contains(Reasons::LOOP_EXIT) {
             prop_assert!(branching.contains(&b), "loop exit {} is on no cycle with a choice", b);
         }
+    }
+
+    // Check points (where an executor without markers in the IR checks):
+    // every join, cycle exit and cycle exit target; the marks left out are
+    // those of the scheduling rule alone.
+    let checks = set(&conv.check_points().collect::<Vec<_>>());
+    let targets = o.cycle_exit_targets();
+    for b in joins.iter().chain(&exits).chain(&targets) {
+        prop_assert!(
+            checks.contains(b),
+            "block {} must be a check point (join: {}, cycle exit: {}, exit target: {}); checks {:?}",
+            b,
+            joins.contains(b),
+            exits.contains(b),
+            targets.contains(b),
+            checks
+        );
+    }
+    prop_assert!(checks.is_subset(&marked), "check points {:?} not within the marks {:?}", checks, marked);
+    for &b in marked.difference(&checks) {
+        prop_assert_eq!(conv.reasons(BlockId(b as u32)), Reasons::BEHIND, "block {} left out of the check points", b);
     }
     Ok(())
 }
