@@ -22,7 +22,6 @@ use inkwell::targets::TargetMachine;
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::pass::{ModulePass, PassContext, PassError, Preserved};
 use simt_passes::registry;
-use std::ffi::CString;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -115,30 +114,10 @@ pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, ToolEr
 fn check_llvm_pipeline(run: &str, tm: Option<&TargetMachine>) -> Result<(), ToolError> {
     let ctx = inkwell::context::Context::create();
     let probe = ctx.create_module("pipeline-check");
-    run_llvm(&probe, run, tm, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
+    simt_passes::ir::run_pipeline(&probe, run, tm, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
         Some(rest) => ToolError::from(PassError::UnknownPass { name: rest.trim_end_matches('\'').to_string() }),
         None => ToolError::Llvm(format!("invalid LLVM pipeline '{run}': {message}")),
     })
-}
-
-fn run_llvm(module: &Module<'_>, run: &str, tm: Option<&TargetMachine>, verify_each: bool) -> Result<(), String> {
-    let text = CString::new(run).map_err(|_| "NUL in pipeline".to_string())?;
-    unsafe {
-        use llvm_sys::transforms::pass_builder::*;
-        let opts = LLVMCreatePassBuilderOptions();
-        LLVMPassBuilderOptionsSetVerifyEach(opts, verify_each as i32);
-        let tm_ref = tm.map_or(std::ptr::null_mut(), |t| t.as_mut_ptr());
-        let err = LLVMRunPasses(module.as_mut_ptr(), text.as_ptr(), tm_ref, opts);
-        LLVMDisposePassBuilderOptions(opts);
-        if err.is_null() {
-            Ok(())
-        } else {
-            let m = llvm_sys::error::LLVMGetErrorMessage(err);
-            let s = std::ffi::CStr::from_ptr(m).to_string_lossy().into_owned();
-            llvm_sys::error::LLVMDisposeErrorMessage(m);
-            Err(s)
-        }
-    }
 }
 
 pub struct RunOptions {
@@ -176,6 +155,7 @@ pub struct Timing {
     pub wall: Duration,
 }
 
+/// Runs `steps` on `module`, with a cache of analyses that ends with it.
 pub fn run<'ctx>(
     module: &mut Module<'ctx>,
     steps: &[Step],
@@ -183,13 +163,27 @@ pub fn run<'ctx>(
     opts: &RunOptions,
     diag: &mut dyn Write,
 ) -> Result<Vec<Timing>, ToolError> {
-    let mut analyses = AnalysisCache::new();
+    run_with_analyses(module, steps, tm, opts, diag, &mut AnalysisCache::new())
+}
+
+/// [`run`] with the caller's cache, which holds afterwards what the last of
+/// our passes kept valid (nothing after LLVM's): a caller that needs
+/// analyses of the result (the emulator's decoder) asks the same cache, so
+/// nothing is computed twice.
+pub fn run_with_analyses<'ctx>(
+    module: &mut Module<'ctx>,
+    steps: &[Step],
+    tm: Option<&TargetMachine>,
+    opts: &RunOptions,
+    diag: &mut dyn Write,
+    analyses: &mut AnalysisCache<'ctx>,
+) -> Result<Vec<Timing>, ToolError> {
     let mut timings = Vec::new();
     for step in steps {
         let start = Instant::now();
         match step {
             Step::Ours(pass) => {
-                let preserved: Preserved = pass.run(&mut PassContext::new(module, &mut analyses, diag))?;
+                let preserved: Preserved = pass.run(&mut PassContext::new(module, analyses, diag))?;
                 analyses.invalidate(preserved);
                 timings.push(Timing { name: pass.name(), wall: start.elapsed() });
                 if let Err(message) = simt_passes::ir::verify(module) {
@@ -205,7 +199,7 @@ pub fn run<'ctx>(
                 }
             }
             Step::Llvm(run) => {
-                run_llvm(module, run, tm, opts.verify_each).map_err(ToolError::Llvm)?;
+                simt_passes::ir::run_pipeline(module, run, tm, opts.verify_each).map_err(ToolError::Llvm)?;
                 analyses.clear();
                 timings.push(Timing { name: run.clone(), wall: start.elapsed() });
             }

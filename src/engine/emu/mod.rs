@@ -30,6 +30,7 @@ use crate::pipeline::{self, RunOptions};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
+use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::kernel_model::is_kernel;
 use std::time::Instant;
 
@@ -131,9 +132,13 @@ pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) 
             g.add_attribute(at, ctx.create_enum_attribute(always, 0));
         }
     }
+    // One cache through both pipelines and the decoder: the decoder's
+    // analyses (CFG, post-dominators, convergence points) are those the
+    // passes kept valid, or computed once here.
+    let mut analyses = AnalysisCache::new();
     let steps = pipeline::parse("always-inline,simt-lower-ocl-builtins", None)?;
     let mut sink = std::io::sink();
-    pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
+    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut sink, &mut analyses)?;
     // The oracle instruments the module exactly as it will be decoded.
     let check = match opts.check_uniformity {
         UniformityCheck::Off => None,
@@ -142,10 +147,11 @@ pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) 
     };
     if let Some(check) = check {
         let steps = pipeline::parse(check, None)?;
-        pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
+        pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut sink, &mut analyses)?;
     }
     let f = find(module, kernel).ok_or_else(|| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
-    decode::decode(decode::DecodeInput { module, function: f, width: opts.warp_width, policy: opts.policy })
+    let analyses = analyses.get(f);
+    decode::decode(decode::DecodeInput { module, function: f, analyses, width: opts.warp_width, policy: opts.policy })
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
 }
 
