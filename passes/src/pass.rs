@@ -19,6 +19,28 @@
 //!   `SIMT_VERIFY_ANALYSES=1` it then recomputes every analysis the pass
 //!   claims preserved and compares, so a wrong claim is named.
 //!
+//! The shape of a pass (`transform/converge.rs` is a full one):
+//!
+//! ```text
+//! impl ModulePass for MyPass {
+//!     fn name(&self) -> String { "simt-my-pass".into() }
+//!     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+//!         let mut changed = false;
+//!         for f in defined_functions(cx.module()) {
+//!             let plan = Plan::new(cx.analyses(f));     // read the analyses, keep plain data
+//!             changed |= plan.apply(cx.module_mut());   // the borrow above has ended
+//!         }
+//!         // No block or edge changed: the CFG analyses stay valid.
+//!         Ok(if changed { Preserved::cfg_analyses() } else { Preserved::all() })
+//!     }
+//! }
+//! ```
+//!
+//! A pass that adds, removes or reorders blocks or edges returns
+//! [`Preserved::none`]; [`Preserved::of`] names exactly the analyses a change
+//! cannot affect. The hidden `simt-testing-lie-preserved` (`<cfg>` for a CFG
+//! change) shows what the check reports for a wrong claim.
+//!
 //! A pass declares itself in its own file by implementing [`DeclaredPass`]:
 //! its pipeline name, a one-line summary, the seed it follows, its options and
 //! how each is parsed (on top of `Default`, which gives the defaults). The
