@@ -25,14 +25,14 @@ use llvm_sys::{LLVMLinkage, LLVMVisibility};
 
 /// Drops every function and global variable that kernel `kernel` does not
 /// reach. The caller has checked that the kernel exists.
-pub fn keep_only_kernel(module: &Module<'_>, kernel: &str) -> Result<(), ToolError> {
+pub fn keep_only_kernel(module: &mut Module<'_>, kernel: &str) -> Result<(), ToolError> {
     internalize_all_but(module, kernel);
     run(module, "globaldce")
 }
 
 /// [`keep_only_kernel`], then every call from it to a function that uses
 /// barriers or work-item builtins is inlined, and helpers left unused go.
-pub fn prepare_launch(module: &Module<'_>, kernel: &str) -> Result<(), ToolError> {
+pub fn prepare_launch(module: &mut Module<'_>, kernel: &str) -> Result<(), ToolError> {
     internalize_all_but(module, kernel);
     run(module, "globaldce,simt-flatten-calls,globaldce")
 }
@@ -57,7 +57,7 @@ fn internalize_all_but(module: &Module<'_>, kernel: &str) {
     }
 }
 
-fn run(module: &Module<'_>, text: &str) -> Result<(), ToolError> {
+fn run(module: &mut Module<'_>, text: &str) -> Result<(), ToolError> {
     let steps = pipeline::parse(text, None)?;
     pipeline::run(module, &steps, None, &RunOptions::default(), &mut std::io::sink()).map(|_| ())
 }

@@ -10,7 +10,7 @@ use crate::analysis::convergence::DivergenceFacts;
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
-use crate::pass::{BuildPass, Changed, ModulePass, PassContext, PassDecl, PassError};
+use crate::pass::{BuildPass, ModulePass, PassContext, PassDecl, PassError, Preserved};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Analysis {
@@ -68,10 +68,10 @@ impl ModulePass for Printer {
         format!("print<{}>", self.0.name())
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut text = String::new();
-        for f in defined_functions(cx.module) {
-            let fa = cx.analyses.get(f);
+        for f in defined_functions(cx.module()) {
+            let fa = cx.analyses(f);
             let names = SlotNames::new(f);
             let name = |b: BlockId| names.of_block(fa.cfg.block(b)).to_string();
             text += &format!("{} for function '{}':\n", self.0.name(), function_name(f));
@@ -85,8 +85,8 @@ impl ModulePass for Printer {
                 Analysis::Convergence => print_convergence(fa, &name, &mut text),
             }
         }
-        cx.out.write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
-        Ok(Changed::Nothing)
+        cx.out().write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(Preserved::all())
     }
 }
 
@@ -190,10 +190,11 @@ fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(
             out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p.raw())));
         }
     }
+    let text = crate::ir::InstructionText::new(f);
     for &bb in fa.cfg.blocks() {
         for inst in crate::ir::instructions(bb) {
             if u.is_divergent(inst) {
-                out.push_str(&format!("  DIVERGENT:   {}\n", inst.value().print()));
+                out.push_str(&format!("  DIVERGENT:   {}\n", text.of(inst)));
             }
         }
     }
@@ -258,12 +259,12 @@ impl ModulePass for ModSchedPrinter {
         format!("print<simt-modsched<machine={}>>", self.m.name)
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         use crate::sched::bundle::Bundler;
         use crate::sched::kernel::Kernel;
         let mut text = String::new();
-        for f in defined_functions(cx.module) {
-            let fa = cx.analyses.get(f);
+        for f in defined_functions(cx.module()) {
+            let fa = cx.analyses(f);
             let names = SlotNames::new(f);
             text += &format!("simt-modsched for function '{}' (machine {}):\n", function_name(f), self.m.name);
             for lg in crate::analysis::loop_ddg::innermost_loop_graphs(fa, &names, &self.m) {
@@ -287,7 +288,7 @@ impl ModulePass for ModSchedPrinter {
                 }
             }
         }
-        cx.out.write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
-        Ok(Changed::Nothing)
+        cx.out().write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(Preserved::all())
     }
 }

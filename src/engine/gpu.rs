@@ -36,21 +36,21 @@ const NEWEST_ARCH: (i32, i32) = (9, 0);
 pub fn compile_ptx(input: &ModuleInput, kernel: &str, sm: &str) -> Result<String, ToolError> {
     let name = &input.name;
     let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
+    let mut module = input.parse_verified(&ctx)?;
     if !simt_passes::ir::defined_functions(&module).into_iter().any(|f| is_kernel(f) && simt_passes::ir::function_name(f) == kernel) {
         return Err(ToolError::Run(format!("{name}: no kernel named '{kernel}'")));
     }
-    crate::frontend::keep_only_kernel(&module, kernel)?;
+    crate::frontend::keep_only_kernel(&mut module, kernel)?;
     let opencl = module.get_triple().as_str().to_string_lossy().starts_with("spir");
     let spec = TargetSpec { triple: Some("nvptx64-nvidia-cuda".into()), cpu: sm.into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine("nvptx64-nvidia-cuda", &spec)?.expect("nvptx64 has a backend");
     let mut sink = std::io::stderr();
     if opencl {
         let front = pipeline::parse("always-inline,simt-lower-ocl-builtins,simt-to-nvptx", None)?;
-        pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
+        pipeline::run(&mut module, &front, None, &RunOptions::default(), &mut sink)?;
     }
     let back = pipeline::parse("default<O3>", Some(&tm))?;
-    pipeline::run(&module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
+    pipeline::run(&mut module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
     let ptx = lower::emit(&module, "nvptx64-nvidia-cuda", &spec, FileType::Assembly)?;
     String::from_utf8(ptx).map_err(|_| ToolError::Llvm("the PTX is not UTF-8".into()))
 }

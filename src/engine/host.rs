@@ -77,7 +77,7 @@ unsafe impl Sync for HostKernel {}
 pub fn compile_object(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
     let name = &input.name;
     let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
+    let mut module = input.parse_verified(&ctx)?;
     let kernels: Vec<String> =
         simt_passes::ir::defined_functions(&module).into_iter().filter(|f| is_kernel(*f)).map(simt_passes::ir::function_name).collect();
     if !kernels.iter().any(|k| k == kernel) {
@@ -87,7 +87,7 @@ pub fn compile_object(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> 
         )));
     }
     // Only the requested kernel and what it needs are lowered and compiled.
-    crate::frontend::prepare_launch(&module, kernel)?;
+    crate::frontend::prepare_launch(&mut module, kernel)?;
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
     let mut sink = std::io::stderr();
@@ -99,11 +99,13 @@ pub fn compile_object(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> 
         wi_opts.push(format!("local-size={x},{y},{z}"));
     }
     let wiloops = if wi_opts.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", wi_opts.join(";")) };
-    let front = pipeline::parse(&format!("always-inline,simt-lower-ocl-builtins,{wiloops}"), None)?;
-    pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
+    // One thread runs a whole work-group, so its __local atomics need no
+    // atomicity (simt-local-atomics).
+    let front = pipeline::parse(&format!("always-inline,simt-lower-ocl-builtins,{wiloops},simt-local-atomics"), None)?;
+    pipeline::run(&mut module, &front, None, &RunOptions::default(), &mut sink)?;
     lower::retarget_for(&module, &tm, true);
     let back = pipeline::parse("default<O3>", Some(&tm))?;
-    pipeline::run(&module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
+    pipeline::run(&mut module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
     lower::emit(&module, &host_triple(), &spec, FileType::Object)
 }
 

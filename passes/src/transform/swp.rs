@@ -28,7 +28,7 @@
 
 use crate::analysis::loop_ddg::body_graph;
 use crate::ir::{defined_functions, instructions, Builder, Inst, IntOp, SlotNames, Value};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use crate::sched::automaton::Automaton;
 use crate::sched::bundle::Bundler;
 use crate::sched::kernel::Kernel;
@@ -70,36 +70,36 @@ impl ModulePass for Swp {
         format!("simt-swp<machine={}>", self.machine)
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let m = Machine::load(&self.machine).map_err(|e| PassError::BadOption { pass: "simt-swp".into(), message: e.to_string() })?;
         let a = Automaton::new(&m);
-        let mut changed = Changed::Nothing;
+        let mut changed = false;
         let mut notes = String::new();
-        for f in defined_functions(cx.module) {
+        for f in defined_functions(cx.module()) {
+            // Plan from the loop analysis, then rewrite each loop in turn.
             let bodies: Vec<BasicBlock<'_>> = {
-                let fa = cx.analyses.get(f);
+                let fa = cx.analyses(f);
                 let li = fa.loops();
                 li.loops().filter(|(_, l)| l.children.is_empty() && l.blocks.len() == 1).map(|(_, l)| fa.cfg.block(l.header)).collect()
             };
             for body in bodies {
                 let names = SlotNames::new(f);
                 let header = names.of_block(body).to_string();
-                match pipeline(&m, &a, body, &names) {
+                let fname = crate::ir::function_name(f);
+                match pipeline(cx.module_mut(), &m, &a, body, &names) {
                     Ok(stages) => {
-                        notes += &format!("simt-swp: {}: loop {header}: pipelined, {stages} stages\n", crate::ir::function_name(f));
-                        changed = Changed::Cfg;
+                        notes += &format!("simt-swp: {fname}: loop {header}: pipelined, {stages} stages\n");
+                        changed = true;
                     }
-                    Err(why) => notes += &format!("simt-swp: {}: loop {header}: not pipelined: {why}\n", crate::ir::function_name(f)),
+                    Err(why) => notes += &format!("simt-swp: {fname}: loop {header}: not pipelined: {why}\n"),
                 }
             }
         }
-        if changed != Changed::Nothing {
-            cx.analyses.clear();
-        }
         if std::env::var_os("SIMT_SWP_NOTES").is_some() {
-            cx.out.write_all(notes.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+            cx.out().write_all(notes.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
         }
-        Ok(changed)
+        // New blocks and edges: nothing cached stays valid.
+        Ok(if changed { Preserved::none() } else { Preserved::all() })
     }
 }
 
@@ -112,7 +112,14 @@ enum Src<'c> {
     Body { x: usize, delta: u32 },
 }
 
-fn pipeline<'c>(m: &Machine, a: &Automaton, body: BasicBlock<'c>, names: &SlotNames) -> Result<u32, String> {
+/// Pipelines the loop `body` of the module (`_module` says it changes).
+fn pipeline<'c>(
+    _module: &mut inkwell::module::Module<'c>,
+    m: &Machine,
+    a: &Automaton,
+    body: BasicBlock<'c>,
+    names: &SlotNames,
+) -> Result<u32, String> {
     let f = body.get_parent().ok_or("no function")?;
     let term = crate::ir::terminator(body).ok_or("no terminator")?;
     let preds: Vec<BasicBlock<'c>> =

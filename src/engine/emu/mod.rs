@@ -30,6 +30,7 @@ use crate::pipeline::{self, RunOptions};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
+use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::kernel_model::is_kernel;
 use std::time::Instant;
 
@@ -78,14 +79,14 @@ pub fn compile(input: &crate::input::ModuleInput, kernel: &str, opts: &EmuOption
     crate::llvm_init::init();
     let start = Instant::now();
     let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
-    let program = compile_module(&module, kernel, opts)?;
+    let mut module = input.parse_verified(&ctx)?;
+    let program = compile_module(&mut module, kernel, opts)?;
     Ok(EmuKernel { program, compile_seconds: start.elapsed().as_secs_f64() })
 }
 
 /// Decodes `kernel` of `module` (which this changes: helpers are inlined and
 /// OpenCL built-ins lowered).
-pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
+pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
     if !(1..=crate::launch::MAX_WARP_WIDTH).contains(&opts.warp_width) {
         return Err(ToolError::Usage(format!(
             "error: warp width {} is not between 1 and {}",
@@ -93,15 +94,16 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
             crate::launch::MAX_WARP_WIDTH
         )));
     }
-    let find =
-        || simt_passes::ir::defined_functions(module).into_iter().find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel);
-    if find().is_none() {
+    fn find<'ctx>(module: &Module<'ctx>, kernel: &str) -> Option<inkwell::values::FunctionValue<'ctx>> {
+        simt_passes::ir::defined_functions(module).into_iter().find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel)
+    }
+    if find(module, kernel).is_none() {
         return Err(ToolError::Run(format!("no kernel named '{kernel}' in the module")));
     }
     // Only the launched kernel and what it needs: other kernels' built-ins
     // and unused helpers must not stop it.
     crate::frontend::prepare_launch(module, kernel)?;
-    let Some(f) = find() else {
+    let Some(f) = find(module, kernel) else {
         return Err(ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")));
     };
     // Every other defined function is inlined, so the emulator never has to
@@ -130,9 +132,13 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
             g.add_attribute(at, ctx.create_enum_attribute(always, 0));
         }
     }
+    // One cache through both pipelines and the decoder: the decoder's
+    // analyses (CFG, post-dominators, convergence points) are those the
+    // passes kept valid, or computed once here.
+    let mut analyses = AnalysisCache::new();
     let steps = pipeline::parse("always-inline,simt-lower-ocl-builtins", None)?;
     let mut sink = std::io::sink();
-    pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
+    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut sink, &mut analyses)?;
     // The oracle instruments the module exactly as it will be decoded.
     let check = match opts.check_uniformity {
         UniformityCheck::Off => None,
@@ -141,10 +147,11 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
     };
     if let Some(check) = check {
         let steps = pipeline::parse(check, None)?;
-        pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
+        pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut sink, &mut analyses)?;
     }
-    let f = find().ok_or_else(|| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
-    decode::decode(decode::DecodeInput { module, function: f, width: opts.warp_width, policy: opts.policy })
+    let f = find(module, kernel).ok_or_else(|| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
+    let analyses = analyses.get(f);
+    decode::decode(decode::DecodeInput { module, function: f, analyses, width: opts.warp_width, policy: opts.policy })
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
 }
 
