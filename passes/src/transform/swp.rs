@@ -3,7 +3,7 @@
 //! prologue, kernel and epilogue, so the schedule is proven by running it.
 //!
 //! ```text
-//!   P ──> guard ──(tc < stages)──> B (the original loop, fallback) ──> E
+//!   P (the guard) ──(tc < stages)──> B (the original loop, fallback) ──> E
 //!           └──> prologue ──> kernel ⟲ ──> epilogue ──> E
 //! ```
 //!
@@ -22,8 +22,9 @@
 //! Eligible: single-block innermost loops whose graph `loop_ddg` builds, with
 //! one preheader and one exit, a counter `iv.next = iv + 1` compared `eq`/`ne`
 //! to a loop-invariant bound by the latch branch (trip count `bound -
-//! start`), values used after the loop only by phis of the exit block, and
-//! more than one stage. Others are left alone (`-pass-remarks`-like notes go
+//! start`), values used after the loop only by phis of the exit block (made
+//! here when the loop is the exit's only predecessor), and more than one
+//! stage. Others are left alone (`-pass-remarks`-like notes go
 //! to the pass output).
 
 use crate::analysis::loop_ddg::body_graph;
@@ -132,6 +133,10 @@ fn pipeline<'c>(
         return Err("latch is not a two-way branch to the loop and one exit".into());
     }
     let exit = exits[0];
+    let pterm = crate::ir::terminator(pre).ok_or("preheader without terminator")?;
+    if pterm.opcode() != O::LLVMBr || pterm.is_conditional_terminator() {
+        return Err("no dedicated preheader (its branch is conditional)".into());
+    }
     // Trip count from the counter compare.
     let cond = term
         .operand(0)
@@ -234,52 +239,73 @@ fn pipeline<'c>(
         }
     }
     let order = topological(insts.len(), &zero_arcs).ok_or("internal: a cycle of same-trip dependences")?;
-    // Values used after the loop: only through exit phis.
-    let mut exit_phis: Vec<(Inst<'c>, usize)> = Vec::new();
-    for i in instructions(body) {
-        for u in i.users() {
-            if u.block() == body {
-                continue;
-            }
-            if !(u.is_phi() && u.block() == exit) {
+    // Values used after the loop: through phis of the exit block, made here
+    // (LCSSA) when the loop is the exit's only predecessor. Each is a
+    // virtual use of stage S-1, read at the epilogue's last step.
+    let exit_preds = f.get_basic_blocks().into_iter().filter(|&b| crate::ir::successors(b).contains(&exit)).count();
+    let mut needs_lcssa = Vec::new();
+    for i in instructions(body).filter(|i| !i.is_void()) {
+        let outside: Vec<Inst<'c>> = i.users().into_iter().filter(|u| u.block() != body && !(u.is_phi() && u.block() == exit)).collect();
+        if !outside.is_empty() {
+            if exit_preds != 1 {
                 return Err("a value is used after the loop outside an exit phi".into());
             }
-            if i.is_phi() {
-                return Err("a phi is used after the loop".into());
-            }
+            needs_lcssa.push((i, outside));
         }
     }
-    for p in instructions(exit).take_while(|p| p.is_phi()) {
-        for (k, (_, b)) in p.incoming().into_iter().enumerate() {
-            if b == body {
-                exit_phis.push((p, k));
+    let mut exit_vals: Vec<(Inst<'c>, usize, Value<'c>)> = Vec::new();
+    let mut exit_srcs: Vec<Src<'c>> = Vec::new();
+    let exit_phi_entries = |exit_vals: &mut Vec<(Inst<'c>, usize, Value<'c>)>| {
+        for p in instructions(exit).take_while(|p| p.is_phi()) {
+            for (k, (v, b)) in p.incoming().into_iter().enumerate() {
+                if b == body {
+                    exit_vals.push((p, k, v));
+                }
             }
         }
+    };
+    exit_phi_entries(&mut exit_vals);
+    for (_, _, v) in &exit_vals {
+        exit_srcs.push(exit_source(source(*v)?, stages, &stage));
+    }
+    for (i, _) in &needs_lcssa {
+        exit_srcs.push(exit_source(source(i.value())?, stages, &stage));
+    }
+    // No more reasons to refuse: from here on the function changes.
+    for (i, outside) in needs_lcssa {
+        let mut b = Builder::new(i.value());
+        match instructions(exit).next() {
+            Some(first) => b.position_before(first),
+            None => b.position_at_end(exit),
+        }
+        let lcssa = b.phi(i.value().ty(), "");
+        lcssa.add_incoming(&[(i.value(), body)]);
+        for u in outside {
+            for k in 0..u.num_operands() {
+                if u.operand(k) == i.value() {
+                    u.set_operand(k, lcssa.value());
+                }
+            }
+        }
+        exit_vals.push((lcssa, 0, i.value()));
+    }
+    let first_virtual = insts.len();
+    for src in &exit_srcs {
+        stage.push(stages - 1);
+        uses.push(vec![*src]);
     }
 
     // ---- emission
     let s = stages;
     let ty = start.ty();
     let mut bld = Builder::new(body.get_parent().map(Value::from).unwrap());
-    let guard = crate::ir::insert_block_before(body, "swp.guard");
     let prologue = crate::ir::insert_block_before(body, "swp.prologue");
     let kernel = crate::ir::insert_block_before(body, "swp.kernel");
     let epilogue = crate::ir::insert_block_before(body, "swp.epilogue");
-    // P -> guard; the fallback loop's phis come from the guard now.
-    let pterm = crate::ir::terminator(pre).unwrap();
-    for (k, sb) in pterm.successors().into_iter().enumerate() {
-        if sb == body {
-            pterm.set_successor(k as u32, guard);
-        }
-    }
-    for p in instructions(body).filter(|p| p.is_phi()).collect::<Vec<_>>() {
-        bld.position_before(p);
-        let np = bld.phi(p.value().ty(), "");
-        let inc: Vec<_> = p.incoming().into_iter().map(|(v, b)| (v, if b == pre { guard } else { b })).collect();
-        np.add_incoming(&inc);
-        p.value().replace_all_uses_with(np.value());
-        p.erase();
-    }
+    // The preheader becomes the guard: short trips take the original loop,
+    // whose phis keep their preheader entries.
+    pterm.erase();
+    let guard = pre;
     bld.position_at_end(guard);
     let tc = bld.int_op(IntOp::Sub, bound, start, "swp.tc");
     let short = bld.icmp(LLVMIntPredicate::LLVMIntULT, tc, ty.const_int(s as u64), "swp.short");
@@ -334,11 +360,12 @@ fn pipeline<'c>(
     bld.position_at_end(kernel);
     let kc = bld.phi(ty, "swp.k");
     let mut chain: HashMap<(usize, usize), Vec<Inst<'c>>> = HashMap::new();
-    for &n in &order {
+    let operand_of = |n: usize, k: usize| if n < first_virtual { insts[n].operand(k as u32) } else { exit_vals[n - first_virtual].2 };
+    for n in order.iter().copied().chain(first_virtual..uses.len()) {
         for (k, u) in uses[n].iter().enumerate() {
             if let Src::Body { delta, .. } = *u {
                 if delta >= 1 {
-                    let v = insts[n].operand(k as u32);
+                    let v = operand_of(n, k);
                     let phis: Vec<Inst<'c>> = (1..=delta)
                         .map(|mm| {
                             let p = bld.phi(v.ty(), "swp.rot");
@@ -395,17 +422,34 @@ fn pipeline<'c>(
             }
         }
     }
-    bld.br(exit);
-    for (p, k) in exit_phis {
-        let v = p.incoming()[k].0;
-        let nv = match v.as_inst().and_then(|i| index.get(&i.raw())) {
-            Some(&n) if stage[n] == 0 => kv[&n],
-            Some(&n) => epi[&(n, stage[n])],
-            None => v,
+    // The values leaving the loop: iteration tc-1, read at the last step.
+    let e = s - 1;
+    for (n, (p, _, v)) in (first_virtual..).zip(exit_vals.iter()) {
+        let nv = match uses[n][0] {
+            Src::Body { x, delta } if delta <= e => {
+                let off = e - delta;
+                if off == 0 {
+                    kv[&x]
+                } else {
+                    epi[&(x, off)]
+                }
+            }
+            Src::Body { delta, .. } => chain[&(n, 0)][(delta - e - 1) as usize].value(),
+            Src::Invariant(_) => *v,
         };
         p.add_incoming(&[(nv, epilogue)]);
     }
+    bld.br(exit);
     Ok(s)
+}
+
+/// The source of a value leaving the loop, read by a virtual use of the
+/// last stage.
+fn exit_source<'c>(src: (Option<usize>, u32, Value<'c>), stages: u32, stage: &[u32]) -> Src<'c> {
+    match src {
+        (Some(x), d, _) => Src::Body { x, delta: stages - 1 - stage[x] + d },
+        (None, _, v) => Src::Invariant(v),
+    }
 }
 
 /// A topological order of `0..n` over `arcs`, ties by index.
