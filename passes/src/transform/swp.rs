@@ -20,9 +20,11 @@
 //! go in a topological order of the δ = 0 register and memory arcs.
 //!
 //! Eligible: single-block innermost loops whose graph `loop_ddg` builds, with
-//! one preheader and one exit, a counter `iv.next = iv + 1` compared `eq`/`ne`
-//! to a loop-invariant bound by the latch branch (trip count `bound -
-//! start`), values used after the loop only by phis of the exit block (made
+//! a dedicated preheader and one exit, a counter `iv.next = iv + 1` whose
+//! value or increment the latch tests against a loop-invariant bound with
+//! `!=`/`==` or a signed/unsigned `<` in either spelling (trip count
+//! `bound - start (+ 1)`, assumed not to overflow, as the `nsw`/`nuw`
+//! counters clang emits), values used after the loop only by phis of the exit block (made
 //! here when the loop is the exit's only predecessor), and more than one
 //! stage. Others are left alone (`-pass-remarks`-like notes go
 //! to the pass output).
@@ -137,28 +139,48 @@ fn pipeline<'c>(
     if pterm.opcode() != O::LLVMBr || pterm.is_conditional_terminator() {
         return Err("no dedicated preheader (its branch is conditional)".into());
     }
-    // Trip count from the counter compare.
+    // Trip count from the counter compare, read as "continue while X p B"
+    // with X the counter (c = 0) or its increment (c = 1) and B invariant:
+    // trips = B - start + 1 - c.
     let cond = term
         .operand(0)
         .as_inst()
         .filter(|c| c.block() == body && c.opcode() == O::LLVMICmp)
         .ok_or("exit condition is not an icmp of the body")?;
     let exit_on_true = crate::ir::successors(body)[0] == exit;
-    let pred = cond.icmp_predicate();
-    if !matches!((pred, exit_on_true), (LLVMIntPredicate::LLVMIntEQ, true) | (LLVMIntPredicate::LLVMIntNE, false)) {
-        return Err("exit test is not iv.next ==/!= bound".into());
-    }
     let in_body = |v: Value<'c>| v.as_inst().is_some_and(|i| i.block() == body);
-    let (next, bound) = if in_body(cond.operand(0)) { (cond.operand(0), cond.operand(1)) } else { (cond.operand(1), cond.operand(0)) };
+    let mut pred = cond.icmp_predicate();
+    if exit_on_true {
+        pred = inverse(pred);
+    }
+    let (x, bound) = if in_body(cond.operand(0)) {
+        (cond.operand(0), cond.operand(1))
+    } else {
+        pred = swapped(pred);
+        (cond.operand(1), cond.operand(0))
+    };
     if in_body(bound) {
         return Err("bound varies in the loop".into());
     }
-    let next_i = next.as_inst().filter(|i| i.opcode() == O::LLVMAdd).ok_or("exit test is not on an add")?;
-    let (iv, step) = (next_i.operand(0), next_i.operand(1));
-    let ivp = iv.as_inst().filter(|p| p.is_phi() && p.block() == body).ok_or("exit test is not on a counter phi")?;
-    if step.const_u64() != Some(1) || !ivp.incoming().iter().any(|(v, b)| *b == body && *v == next) {
-        return Err("counter step is not 1".into());
-    }
+    let counter_of = |v: Value<'c>| -> Option<(Inst<'c>, Value<'c>)> {
+        let add = v.as_inst().filter(|i| i.opcode() == O::LLVMAdd && i.operand(1).const_u64() == Some(1))?;
+        let phi = add.operand(0).as_inst().filter(|p| p.is_phi() && p.block() == body)?;
+        phi.incoming().iter().any(|(w, b)| *b == body && *w == v).then_some((phi, v))
+    };
+    let (ivp, c) = match x.as_inst() {
+        Some(p) if p.is_phi() && p.block() == body => {
+            let back = p.incoming().into_iter().find(|(_, b)| *b == body).map(|e| e.0).ok_or("counter without back edge")?;
+            (counter_of(back).ok_or("exit test is not on a counter of step 1")?.0, 0)
+        }
+        _ => (counter_of(x).ok_or("exit test is not on a counter of step 1")?.0, 1),
+    };
+    use LLVMIntPredicate as P;
+    let signed = match pred {
+        P::LLVMIntNE => None,
+        P::LLVMIntSLT => Some(true),
+        P::LLVMIntULT => Some(false),
+        _ => return Err("exit test is not counter !=, < bound".into()),
+    };
     let start = ivp.incoming().into_iter().find(|(_, b)| *b == pre).ok_or("counter has no preheader value")?.0;
 
     // Schedule.
@@ -307,8 +329,21 @@ fn pipeline<'c>(
     pterm.erase();
     let guard = pre;
     bld.position_at_end(guard);
-    let tc = bld.int_op(IntOp::Sub, bound, start, "swp.tc");
-    let short = bld.icmp(LLVMIntPredicate::LLVMIntULT, tc, ty.const_int(s as u64), "swp.short");
+    let diff = bld.int_op(IntOp::Sub, bound, start, "swp.diff");
+    let tc = if c == 0 { bld.int_op(IntOp::Add, diff, ty.const_int(1), "swp.tc") } else { diff };
+    // Long enough for the pipeline: trips >= S. With `<` the loop runs once
+    // when B is not above the first tested value, which the guard sends to
+    // the original loop; `!=` trips wrap as the original's do.
+    let short = match signed {
+        None => bld.icmp(LLVMIntPredicate::LLVMIntULT, tc, ty.const_int(s as u64), "swp.short"),
+        Some(true) => bld.icmp(LLVMIntPredicate::LLVMIntSLT, tc, ty.const_int(s as u64), "swp.short"),
+        Some(false) => {
+            let few = bld.icmp(LLVMIntPredicate::LLVMIntULT, tc, ty.const_int(s as u64), "swp.few");
+            let first = if c == 0 { start } else { bld.int_op(IntOp::Add, start, ty.const_int(1), "swp.first") };
+            let once = bld.icmp(LLVMIntPredicate::LLVMIntUGE, first, bound, "swp.once");
+            bld.select(once, once, few, "swp.short")
+        }
+    };
     let trips = bld.int_op(IntOp::Sub, tc, ty.const_int(s as u64 - 1), "swp.trips");
     bld.cond_br(short, body, prologue);
     let clone_at = |bld: &Builder<'c>, n: usize, operand: &dyn Fn(usize, usize) -> Value<'c>| -> Value<'c> {
@@ -441,6 +476,38 @@ fn pipeline<'c>(
     }
     bld.br(exit);
     Ok(s)
+}
+
+fn inverse(p: LLVMIntPredicate) -> LLVMIntPredicate {
+    use LLVMIntPredicate as P;
+    match p {
+        P::LLVMIntEQ => P::LLVMIntNE,
+        P::LLVMIntNE => P::LLVMIntEQ,
+        P::LLVMIntUGT => P::LLVMIntULE,
+        P::LLVMIntUGE => P::LLVMIntULT,
+        P::LLVMIntULT => P::LLVMIntUGE,
+        P::LLVMIntULE => P::LLVMIntUGT,
+        P::LLVMIntSGT => P::LLVMIntSLE,
+        P::LLVMIntSGE => P::LLVMIntSLT,
+        P::LLVMIntSLT => P::LLVMIntSGE,
+        P::LLVMIntSLE => P::LLVMIntSGT,
+    }
+}
+
+/// `a p b` as `b p' a`.
+fn swapped(p: LLVMIntPredicate) -> LLVMIntPredicate {
+    use LLVMIntPredicate as P;
+    match p {
+        P::LLVMIntUGT => P::LLVMIntULT,
+        P::LLVMIntUGE => P::LLVMIntULE,
+        P::LLVMIntULT => P::LLVMIntUGT,
+        P::LLVMIntULE => P::LLVMIntUGE,
+        P::LLVMIntSGT => P::LLVMIntSLT,
+        P::LLVMIntSGE => P::LLVMIntSLE,
+        P::LLVMIntSLT => P::LLVMIntSGT,
+        P::LLVMIntSLE => P::LLVMIntSGE,
+        other => other,
+    }
 }
 
 /// The source of a value leaving the loop, read by a virtual use of the
