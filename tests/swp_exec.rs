@@ -116,8 +116,16 @@ fn generated_loops_pipeline_correctly() {
     let mut calls = String::new();
     for k in 0..count {
         let restrict = if g.next(2) == 0 { "restrict " } else { "" };
+        // The loop's shape: signed or unsigned counters, `for` or `do while`
+        // (a do-while runs once when n is too small: the guard's case).
+        let (head, tail) = match g.next(4) {
+            0 => ("  for (int i = 2; i < n; i++) {\n", "  }\n"),
+            1 => ("  for (unsigned i = 2; i < (unsigned)n; i++) {\n", "  }\n"),
+            2 => ("  int i = 2;\n  do {\n", "  } while (++i < n);\n"),
+            _ => ("  unsigned i = 2;\n  do {\n", "  } while (++i < (unsigned)n);\n"),
+        };
         src += &format!(
-            "unsigned g{k}(int n, unsigned *{restrict}a, const unsigned *{restrict}b, const unsigned *{restrict}c) {{\n  unsigned s = 1, t = 2;\n  for (int i = 2; i < n; i++) {{\n"
+            "unsigned g{k}(int n, unsigned *{restrict}a, const unsigned *{restrict}b, const unsigned *{restrict}c) {{\n  unsigned s = 1, t = 2;\n{head}"
         );
         for _ in 0..1 + g.next(4) {
             src += &match g.next(3) {
@@ -126,7 +134,8 @@ fn generated_loops_pipeline_correctly() {
                 _ => format!("    t = {};\n", g.expr(2)),
             };
         }
-        src += "  }\n  return s ^ t;\n}\n";
+        src += tail;
+        src += "  return s ^ t;\n}\n";
         calls += &format!("    init(); r = g{k}(n, A + 2, B, C); printf(\"g{k} %d %u %lx\\n\", n, r, sum(A));\n");
     }
     src += r#"
