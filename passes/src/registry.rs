@@ -55,11 +55,11 @@ pub fn listed_names() -> Vec<&'static str> {
 fn split_options(element: &str) -> Result<(String, Vec<Opt>), PassError> {
     if let Some(inner) = element.strip_prefix("print<").and_then(|r| r.strip_suffix('>')) {
         return match inner.find('<') {
-            Some(_) => {
+            Some(open) if !inner[..open].contains('>') && inner.ends_with('>') => {
                 let (name, opts) = split_options(inner)?;
                 Ok((format!("print<{name}>"), opts))
             }
-            None => Ok((element.to_string(), Vec::new())),
+            _ => Ok((element.to_string(), Vec::new())),
         };
     }
     let Some(open) = element.find('<') else { return Ok((element.to_string(), Vec::new())) };
@@ -90,6 +90,7 @@ mod tests {
         assert!(split_options("simt-x<a").is_err());
         let (n, o) = split_options("print<simt-modsched<machine=hexagon>>").unwrap();
         assert_eq!((n.as_str(), o), ("print<simt-modsched>", vec![Opt { key: "machine".into(), value: Some("hexagon".into()) }]));
+        assert_eq!(split_options("print<simt-domtree><x>").unwrap().0, "print<simt-domtree><x>");
         assert!(matches!(build("simt-nope"), Err(PassError::UnknownPass { .. })));
         assert!(build("print<simt-domtree>").is_ok());
         assert!(is_ours("print<simt-loops>") && is_ours(" simt-x") && !is_ours("instcombine"));
