@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simt::buffers::{KernelArgs, LocalLayout};
 use simt::diag::{self, report, ToolError};
 use simt::input::ModuleInput;
-use simt::launch::{Engine, Launch, Origin, RunOptions, Settings, StatsFormat, LAUNCH_HELP};
+use simt::launch::{Cli, Engine, Launch, RunOptions, Settings, StatsFormat};
 use simt::runner::{Runner, WgKernel};
 use simt::stats::RunStats;
 use simt::{kernel_sig, llvm_init};
@@ -22,129 +22,13 @@ const TOOL: &str = "simt-run";
 /// progress bar, when stderr is a terminal.
 const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = TOOL,
-    version = simt::version(),
-    about = "Run a SIMT kernel (OpenCL or CUDA LLVM IR) on this machine's cores",
-    override_usage = "simt-run KERNEL.ll --kernel NAME --global X[,Y,Z] --local X[,Y,Z] --arg SPEC... [OPTIONS]\n       simt-run --launch FILE [KERNEL.ll] [OPTIONS]",
-    after_help = LAUNCH_HELP
-)]
-struct Cli {
-    /// The module (.ll or .bc) holding the kernel; `-` reads standard input
-    /// (read once, so a pipe or FIFO works too).
-    #[arg(value_name = "KERNEL.ll")]
-    module: Option<String>,
-    /// Kernel to run (default: the module's only kernel). A C++ kernel's
-    /// plain name finds its mangled one (saxpy → _Z5saxpyifPKfPf).
-    #[arg(long, value_name = "NAME")]
-    kernel: Option<String>,
-    /// Global size: work-items per dimension, 1 to 3 dimensions.
-    #[arg(long, value_name = "X[,Y,Z]")]
-    global: Option<String>,
-    /// Local size: work-items per work-group; must divide the global size.
-    #[arg(long, value_name = "X[,Y,Z]")]
-    local: Option<String>,
-    /// Global offset (get_global_offset); default 0.
-    #[arg(long = "global-offset", value_name = "X[,Y,Z]")]
-    global_offset: Option<String>,
-    /// One kernel argument, in parameter order (repeat): buf:TYPE:COUNT[=FILL],
-    /// local:TYPE:COUNT or TYPE:VALUE. See below.
-    #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
-    args: Vec<String>,
-    /// Read `key = value` settings from FILE; flags override them. See below.
-    #[arg(long, value_name = "FILE")]
-    launch: Option<String>,
-    /// Engine that runs the kernel: host (this CPU), emu (the SIMT emulator)
-    /// or gpu (an NVIDIA GPU; exits with 3 where none is present).
-    #[arg(long, value_name = "host|emu|gpu")]
-    engine: Option<String>,
-    /// Host engine: link the kernel object with the system linker and load
-    /// it, instead of the JIT (same object, same results).
-    #[arg(long)]
-    aot: bool,
-    /// Run the launch N times (buffers filled once) and report best/median.
-    #[arg(long, value_name = "N")]
-    repeat: Option<String>,
-    /// `json`: print one JSON object of timings and sizes on stdout.
-    #[arg(long, value_name = "json|text")]
-    stats: Option<String>,
-    /// Write each buffer argument after the last run to DIR/argN.bin. DIR may
-    /// not be the --compare folder, however spelt (exit 2).
-    #[arg(long, value_name = "DIR")]
-    dump: Option<String>,
-    /// Compare each buffer argument with DIR/argN.bin, where present. The
-    /// files are read, and their sizes checked, before the kernel runs.
-    #[arg(long, value_name = "DIR")]
-    compare: Option<String>,
-    /// Float tolerance of --compare, in ULPs (default 0).
-    #[arg(long, value_name = "ULPS")]
-    tolerance: Option<String>,
-    /// Host engine: work-groups interleaved in balanced loop groups (seed 001; 1 = off).
-    #[arg(long, value_name = "N")]
-    interleave: Option<String>,
-    /// Emulator: reconvergence policy (default ipdom).
-    #[arg(long, value_name = "ipdom|markers|none")]
-    policy: Option<String>,
-    /// Emulator: check at run time that every value the uniformity analysis
-    /// calls uniform is the same in all lanes running it together (an error
-    /// names the first violation).
-    #[arg(long = "check-uniformity")]
-    check_uniformity: bool,
-    /// Emulator: lanes per warp, 1 to 64 (default 32).
-    #[arg(long = "warp-width", value_name = "N")]
-    warp_width: Option<String>,
-    /// Emulator: write a trace of the first run to FILE: a line per block each
-    /// lane group of a warp runs and per policy decision, with its lanes.
-    #[arg(long, value_name = "FILE")]
-    trace: Option<String>,
-    /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
-    #[arg(long = "local-mem-limit", value_name = "BYTES")]
-    local_mem_limit: Option<String>,
-}
-
-impl Cli {
-    /// The command line's settings, for layering over a launch file.
-    fn settings(&self) -> Settings {
-        let mut s = Settings::new();
-        let mut set = |key: &str, v: &Option<String>| {
-            if let Some(v) = v {
-                s.set(key, v, Origin::CommandLine).expect("a known key");
-            }
-        };
-        set("module", &self.module);
-        set("kernel", &self.kernel);
-        set("global", &self.global);
-        set("local", &self.local);
-        set("global-offset", &self.global_offset);
-        set("engine", &self.engine);
-        set("repeat", &self.repeat);
-        set("stats", &self.stats);
-        set("dump", &self.dump);
-        set("compare", &self.compare);
-        set("tolerance", &self.tolerance);
-        set("interleave", &self.interleave);
-        set("local-mem-limit", &self.local_mem_limit);
-        set("policy", &self.policy);
-        set("warp-width", &self.warp_width);
-        set("trace", &self.trace);
-        if self.aot {
-            s.set("aot", "true", Origin::CommandLine).expect("a known key");
-        }
-        if self.check_uniformity {
-            s.set("check-uniformity", "true", Origin::CommandLine).expect("a known key");
-        }
-        for a in &self.args {
-            s.set("arg", a, Origin::CommandLine).expect("a known key");
-        }
-        s
-    }
-}
-
 fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => diag::exit_for_clap(TOOL, e),
+        Err(e) => match simt::launch::cli::usage_error(&e) {
+            Some(usage) => std::process::exit(report(TOOL, &usage)),
+            None => diag::exit_for_clap(TOOL, e),
+        },
     };
     llvm_init::init();
     simt::guard::set_tool_name(TOOL);
@@ -157,7 +41,7 @@ fn main() {
 
 fn run(cli: &Cli) -> Result<(), ToolError> {
     let mut settings = match &cli.launch {
-        Some(path) => Settings::from_launch_file(Path::new(path))?,
+        Some(path) => Settings::from_launch_file(path)?,
         None => Settings::new(),
     };
     settings.override_with(cli.settings());
