@@ -36,7 +36,8 @@ fn ahead_of_time_equals_jit() {
     let out = simt_run(&aot);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(stats["engine_details"]["linked"].as_str().or(stats["linked"].as_str()), Some("ahead of time (system linker, dlopen)"));
+    assert_eq!(stats["schema_version"], 1, "{stats}");
+    assert_eq!(stats["engine_details"]["linked"], "ahead of time (system linker, dlopen)", "{stats}");
 }
 
 /// Without an NVIDIA driver the GPU engine says so in one line and exits 3,

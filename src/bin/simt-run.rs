@@ -10,7 +10,7 @@ use simt::diag::{self, report, ToolError};
 use simt::input::ModuleInput;
 use simt::launch::{Cli, Engine, Launch, RunOptions, Settings, StatsFormat};
 use simt::runner::{Runner, WgKernel};
-use simt::stats::RunStats;
+use simt::stats::{EmuDetails, EngineDetails, GpuDetails, HostDetails, RunStats};
 use simt::{kernel_sig, llvm_init};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -99,21 +99,9 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
 
     match opts.stats {
         StatsFormat::Json => {
-            let mut v = stats.to_json();
-            if let Some(e) = &emu_stats {
-                for (k, x) in e.json_fields() {
-                    v[k] = x;
-                }
-            }
-            if let Some((_, r)) = &compared {
-                v["compare"] = serde_json::json!({
-                    "ok": r.ok(),
-                    "buffers": r.compared.len(),
-                    "mismatched_buffers": r.mismatches.len(),
-                    "tolerance_ulps": r.tolerance_ulps,
-                });
-            }
-            diag::write_stdout(format!("{v}\n").as_bytes())?;
+            let json = stats.json(emu_stats.as_ref(), compared.as_ref().map(|(_, r)| r));
+            let text = serde_json::to_string(&json).map_err(|e| ToolError::Run(format!("writing the statistics: {e}")))?;
+            diag::write_stdout(format!("{text}\n").as_bytes())?;
         }
         StatsFormat::Text => {
             let mut lines: Vec<String> = stats.summary().lines().map(String::from).collect();
@@ -183,18 +171,19 @@ fn run_emu(
     }
     let (counters, seconds) = last.expect("repeat is at least 1");
     let emu = EmuStats::new(p, counters, seconds);
-    let mut details = serde_json::Map::new();
-    details.insert("policy".into(), opts.policy.name().into());
-    details.insert("warp_width".into(), opts.warp_width.into());
-    details.insert("warps_per_group".into(), grid.items_per_group().div_ceil(opts.warp_width as u64).into());
-    details.insert("registers_per_lane".into(), p.nslots().into());
-    details.insert("instructions".into(), p.insts().len().into());
-    details.insert("private_bytes_per_item".into(), p.private_bytes().into());
-    details.insert("static_local_bytes".into(), p.static_local_bytes().into());
-    details.insert("local_mem_bytes".into(), LocalLayout::for_args(p.static_local_bytes(), args).total.into());
-    details.insert("barriers".into(), p.barrier_names().len().into());
-    details.insert("convergence_markers".into(), p.explicit_markers().into());
-    details.insert("check_blocks".into(), p.blocks().iter().filter(|b| b.check).count().into());
+    let details = EmuDetails {
+        policy: opts.policy.name().into(),
+        warp_width: opts.warp_width,
+        warps_per_group: grid.items_per_group().div_ceil(opts.warp_width as u64),
+        registers_per_lane: p.nslots(),
+        instructions: p.insts().len(),
+        private_bytes_per_item: p.private_bytes(),
+        static_local_bytes: p.static_local_bytes(),
+        local_mem_bytes: LocalLayout::for_args(p.static_local_bytes(), args).total,
+        barriers: p.barrier_names().len(),
+        convergence_markers: p.explicit_markers(),
+        check_blocks: p.blocks().iter().filter(|b| b.check).count(),
+    };
     let stats = RunStats {
         engine: Engine::Emu.name().into(),
         kernel: kernel.into(),
@@ -205,7 +194,7 @@ fn run_emu(
         threads: grid.total_items(),
         compile_seconds: k.compile_seconds,
         kernel_seconds,
-        engine_details: details,
+        engine_details: EngineDetails::Emu(details),
     };
     Ok((stats, emu))
 }
@@ -282,10 +271,6 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
         pb.finish_and_clear();
     }
 
-    let mut details = serde_json::Map::new();
-    details.insert("workers".into(), runner.workers().into());
-    details.insert("interleave".into(), opts.interleave.into());
-    details.insert("linked".into(), (if opts.aot { "ahead of time (system linker, dlopen)" } else { "JIT (ORC LLJIT)" }).into());
     // Whether the interleaved form ran, and why not when asked for.
     let interleaved = match (opts.interleave > 1, hk.interleaved, runner.interleaving()) {
         (false, _, _) => "off".to_string(),
@@ -295,11 +280,16 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
         }
         (true, Some(_), Some(r)) => format!("on, ring of {r} work-groups"),
     };
-    details.insert("interleaved".into(), interleaved.into());
-    details.insert("scratch_bytes_per_item".into(), hk.scratch_per_item.into());
-    details.insert("static_local_bytes".into(), hk.local_bytes.into());
-    details.insert("local_mem_bytes".into(), runner.local_mem_bytes().into());
-    details.insert("barriers".into(), hk.barrier_names.len().saturating_sub(2).into());
+    let details = HostDetails {
+        workers: runner.workers(),
+        interleave: opts.interleave,
+        linked: (if opts.aot { "ahead of time (system linker, dlopen)" } else { "JIT (ORC LLJIT)" }).into(),
+        interleaved,
+        scratch_bytes_per_item: hk.scratch_per_item,
+        static_local_bytes: hk.local_bytes,
+        local_mem_bytes: runner.local_mem_bytes(),
+        barriers: hk.barrier_names.len().saturating_sub(2),
+    };
     Ok(RunStats {
         engine: Engine::Host.name().into(),
         kernel: kernel.into(),
@@ -310,7 +300,7 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
         threads: grid.total_items(),
         compile_seconds: hk.compile_seconds,
         kernel_seconds,
-        engine_details: details,
+        engine_details: EngineDetails::Host(details),
     })
 }
 
@@ -318,9 +308,6 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
 fn run_gpu(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     let grid = launch.grid;
     let run = simt::engine::gpu::run(input, kernel, &grid, args, opts.repeat)?;
-    let mut details = serde_json::Map::new();
-    details.insert("device".into(), run.device.into());
-    details.insert("arch".into(), run.arch.into());
     Ok(RunStats {
         engine: Engine::Gpu.name().into(),
         kernel: kernel.into(),
@@ -331,6 +318,6 @@ fn run_gpu(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str
         threads: grid.total_items(),
         compile_seconds: run.compile_seconds,
         kernel_seconds: run.kernel_seconds,
-        engine_details: details,
+        engine_details: EngineDetails::Gpu(GpuDetails { device: run.device, arch: run.arch }),
     })
 }
