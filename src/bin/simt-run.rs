@@ -5,13 +5,15 @@
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use inkwell::context::Context;
+use inkwell::module::Module;
 use simt::buffers::{KernelArgs, LocalLayout};
 use simt::diag::{self, report, ToolError};
 use simt::input::ModuleInput;
 use simt::launch::{Cli, Engine, Launch, RunOptions, Settings, StatsFormat};
-use simt::runner::{Runner, WgKernel};
+use simt::runner::Runner;
 use simt::stats::{EmuDetails, EngineDetails, GpuDetails, HostDetails, RunStats};
-use simt::{kernel_sig, llvm_init};
+use simt::{frontend, kernel_sig, llvm_init};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
@@ -60,7 +62,11 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // parse below starts from these bytes.
     let input = ModuleInput::read(&launch.module)?;
     // Everything that can be checked without compiling, first.
-    let sig = kernel_sig::select_kernel(kernel_sig::kernels_in(&input)?, launch.kernel.as_deref(), Path::new(&input.name))?;
+    // Parsed and verified once; each engine's front end prepares it.
+    let start = Instant::now();
+    let ctx = Context::create();
+    let loaded = Loaded { module: frontend::load(&ctx, &input)?, seconds: start.elapsed().as_secs_f64() };
+    let sig = kernel_sig::select_kernel(kernel_sig::kernels(&loaded.module), launch.kernel.as_deref(), Path::new(&input.name))?;
     kernel_sig::check_args(&sig, &launch.args)?;
     LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
     let mut args = KernelArgs::new(&launch.args)?;
@@ -81,10 +87,10 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // Engine-specific fields of `--stats json` and lines of the summary.
     let mut emu_stats = None;
     let stats = match opts.engine {
-        Engine::Host => run_host(&input, &launch, &opts, &sig.name, &mut args)?,
-        Engine::Gpu => run_gpu(&input, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Host => run_host(&loaded, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Gpu => run_gpu(&loaded, &launch, &opts, &sig.name, &mut args)?,
         Engine::Emu => {
-            let (stats, emu) = run_emu(&input, &launch, &opts, &sig.name, &mut args)?;
+            let (stats, emu) = run_emu(&loaded, &launch, &opts, &sig.name, &mut args)?;
             emu_stats = Some(emu);
             stats
         }
@@ -136,18 +142,26 @@ fn compare_failed(dir: &Path, r: &simt::buffers::CompareReport) -> ToolError {
     ))
 }
 
+/// The launch's module, parsed and verified, and the seconds that took
+/// (part of every engine's compile time).
+struct Loaded<'ctx> {
+    module: Module<'ctx>,
+    seconds: f64,
+}
+
 /// Decodes the kernel for the SIMT emulator and runs it `opts.repeat` times;
 /// the emulator's counters are those of the last run.
 fn run_emu(
-    input: &ModuleInput,
+    loaded: &Loaded<'_>,
     launch: &Launch,
     opts: &RunOptions,
     kernel: &str,
     args: &mut KernelArgs,
 ) -> Result<(RunStats, simt::engine::emu::EmuStats), ToolError> {
     use simt::engine::emu::{self, EmuOptions, EmuStats};
-    let k = emu::compile(
-        input,
+    let start = Instant::now();
+    let program = emu::compile_module(
+        &loaded.module,
         kernel,
         &EmuOptions {
             policy: opts.policy,
@@ -155,6 +169,7 @@ fn run_emu(
             check_uniformity: if opts.check_uniformity { emu::UniformityCheck::On } else { emu::UniformityCheck::Off },
         },
     )?;
+    let k = emu::EmuKernel { program, compile_seconds: loaded.seconds + start.elapsed().as_secs_f64() };
     let p = &k.program;
     LocalLayout::for_args(p.static_local_bytes(), args).check_limit(kernel, opts.local_mem_limit)?;
     let grid = launch.grid;
@@ -230,18 +245,14 @@ fn run_emu_traced(
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
-fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_host(loaded: &Loaded<'_>, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
-    let hk =
-        host::compile(input, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
-    let wg = WgKernel {
-        name: kernel,
-        wg_fn: hk.wg_fn,
-        scratch_per_item: hk.scratch_per_item,
-        local_bytes: hk.local_bytes,
-        barrier_names: &hk.barrier_names,
-        interleaved: hk.interleaved,
-    };
+    let hk = host::compile_module(
+        &loaded.module,
+        kernel,
+        &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot },
+    )?;
+    let wg = hk.wg_kernel(kernel);
     let grid = launch.grid;
     let runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
 
@@ -272,7 +283,7 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
     }
 
     // Whether the interleaved form ran, and why not when asked for.
-    let interleaved = match (opts.interleave > 1, hk.interleaved, runner.interleaving()) {
+    let interleaved = match (opts.interleave > 1, hk.interleaved(), runner.interleaving()) {
         (false, _, _) => "off".to_string(),
         (true, None, _) => "not applicable: barriers inside control flow (or none)".to_string(),
         (true, Some(_), None) => {
@@ -285,10 +296,10 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
         interleave: opts.interleave,
         linked: (if opts.aot { "ahead of time (system linker, dlopen)" } else { "JIT (ORC LLJIT)" }).into(),
         interleaved,
-        scratch_bytes_per_item: hk.scratch_per_item,
-        static_local_bytes: hk.local_bytes,
+        scratch_bytes_per_item: hk.scratch_per_item(),
+        static_local_bytes: hk.local_bytes(),
         local_mem_bytes: runner.local_mem_bytes(),
-        barriers: hk.barrier_names.len().saturating_sub(2),
+        barriers: hk.barrier_names().len().saturating_sub(2),
     };
     Ok(RunStats {
         engine: Engine::Host.name().into(),
@@ -298,16 +309,16 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
         local: grid.local,
         work_groups: groups,
         threads: grid.total_items(),
-        compile_seconds: hk.compile_seconds,
+        compile_seconds: loaded.seconds + hk.compile_seconds,
         kernel_seconds,
         engine_details: EngineDetails::Host(details),
     })
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
-fn run_gpu(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_gpu(loaded: &Loaded<'_>, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     let grid = launch.grid;
-    let run = simt::engine::gpu::run(input, kernel, &grid, args, opts.repeat)?;
+    let run = simt::engine::gpu::run(&loaded.module, kernel, &grid, args, opts.repeat)?;
     Ok(RunStats {
         engine: Engine::Gpu.name().into(),
         kernel: kernel.into(),
@@ -316,7 +327,7 @@ fn run_gpu(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str
         local: grid.local,
         work_groups: grid.total_groups(),
         threads: grid.total_items(),
-        compile_seconds: run.compile_seconds,
+        compile_seconds: loaded.seconds + run.compile_seconds,
         kernel_seconds: run.kernel_seconds,
         engine_details: EngineDetails::Gpu(GpuDetails { device: run.device, arch: run.arch }),
     })

@@ -210,8 +210,6 @@ impl fmt::Display for ArgSpec {
     }
 }
 
-/// Largest buffer or local argument accepted (1 TiB): keeps byte sizes far
-
 // ---------------------------------------------------------------------------
 // The grid
 
@@ -269,9 +267,9 @@ impl Grid {
         if items.is_none() || total.is_none() {
             return Err("the launch has more than 2^64 work-items".into());
         }
-        for d in 0..3 {
+        for (d, axis) in DIM_NAMES.into_iter().enumerate() {
             if g.global_offset[d].checked_add(g.global[d]).is_none() {
-                return Err(format!("global offset + global size overflows in dimension {d} ({})", DIM_NAMES[d]));
+                return Err(format!("global offset + global size overflows in dimension {d} ({axis})"));
             }
         }
         Ok(g)
