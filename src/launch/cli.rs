@@ -204,8 +204,8 @@ impl Cli {
         fn dims(d: &Option<Sizes>) -> Option<Given<Vec<u64>>> {
             d.as_ref().map(|Sizes(d)| Given::command_line(d.iter().map(u64::to_string).collect::<Vec<_>>().join(","), d.clone()))
         }
-        fn shown<T: Clone + std::fmt::Debug>(v: &Option<T>) -> Option<Given<T>> {
-            v.as_ref().map(|v| Given::command_line(format!("{v:?}"), v.clone()))
+        fn shown<T: Clone + std::fmt::Display>(v: &Option<T>) -> Option<Given<T>> {
+            v.as_ref().map(|v| Given::command_line(v.to_string(), v.clone()))
         }
         let switch = |on: bool| on.then(|| Given::command_line("true", true));
         Settings {

@@ -375,6 +375,15 @@ pub enum StatsFormat {
     Json,
 }
 
+impl fmt::Display for StatsFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StatsFormat::Text => "text",
+            StatsFormat::Json => "json",
+        })
+    }
+}
+
 /// How to run it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunOptions {
