@@ -189,10 +189,11 @@ fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(
             out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p.raw())));
         }
     }
+    let text = crate::ir::InstructionText::new(f);
     for &bb in fa.cfg.blocks() {
         for inst in crate::ir::instructions(bb) {
             if u.is_divergent(inst) {
-                out.push_str(&format!("  DIVERGENT:   {}\n", inst.value().print()));
+                out.push_str(&format!("  DIVERGENT:   {}\n", text.of(inst)));
             }
         }
     }

@@ -13,6 +13,8 @@
 //! or switches. Every kernel goes through the plain pass, the interleaved
 //! form and the specialised form.
 
+mod common;
+
 use inkwell::context::Context;
 use proptest::prelude::*;
 use simt_passes::analysis::cache::AnalysisCache;
@@ -143,13 +145,8 @@ fn check(ir: &str, pass: &str) -> Result<(), String> {
     }
 }
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
-    ProptestConfig { cases, ..ProptestConfig::default() }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::config_with(256))]
 
     #[test]
     fn wiloops_never_panics_and_verifies(blocks in kernel(), entry_barrier in any::<bool>()) {
