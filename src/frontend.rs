@@ -18,7 +18,7 @@
 //!     3. always-inline                     3. other functions         3. always-inline
 //!        simt-lower-ocl-builtins              alwaysinline (not __nv_)   simt-lower-ocl-builtins
 //!        simt-wiloops<interleave;size>        always-inline              simt-to-nvptx
-//!                                             simt-lower-ocl-builtins
+//!        simt-local-atomics                   simt-lower-ocl-builtins
 //!                                             [simt-check-uniformity]
 //!   then the engine's back end: host: retarget, default<O3>, object, JIT;
 //!   emu: decode; gpu: default<O3> for NVPTX, PTX, the CUDA driver.
@@ -44,10 +44,13 @@
 //!    the host front end, before the back end's `default<O3>`, so that O3
 //!    optimises the work-group function: it sees the work-item loops (and
 //!    vectorises them) rather than one work-item's body with barriers as
-//!    opaque calls. The emulator inlines every helper (no per-lane call stack),
+//!    opaque calls. After it, `simt-local-atomics`: one thread runs
+//!    a whole work-group, so its `__local` atomics need no atomicity (and
+//!    only once the work-items are loops is that so). The emulator inlines every helper (no per-lane call stack),
 //!    except libdevice's `__nv_*`, which it runs as the C functions they
 //!    name; `simt-check-uniformity` comes last, so it instruments exactly
-//!    what is decoded.
+//!    what is decoded. The analyses the last of our passes kept valid come
+//!    back from [`prepare`], so the decoder computes none twice.
 //!
 //! ```text
 //!   module: kernel A ─▶ scan(noinline) ─▶ barrier     kernel B ─▶ vstore_half
@@ -65,6 +68,7 @@ use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::core::*;
 use llvm_sys::{LLVMLinkage, LLVMVisibility};
+use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::ir::{defined_functions, function_name};
 use simt_passes::kernel_model::is_kernel;
 
@@ -88,9 +92,11 @@ pub fn load<'ctx>(ctx: &'ctx Context, input: &ModuleInput) -> Result<Module<'ctx
 }
 
 /// Prepares `module` for the engine `front` runs `kernel` on (see the
-/// module's documentation for the pipelines). The host's front end leaves
-/// the work-group function (`simt-wiloops`) in place of the kernel.
-pub fn prepare(module: &Module<'_>, kernel: &str, front: &EngineFront) -> Result<(), ToolError> {
+/// module's documentation for the pipelines); returns the cache of analyses,
+/// holding what the last of our passes kept valid. The host's front end
+/// leaves the work-group function (`simt-wiloops`) in place of the kernel.
+pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFront) -> Result<AnalysisCache<'ctx>, ToolError> {
+    let mut analyses = AnalysisCache::new();
     find_kernel(module, kernel)?;
     internalize_all_but(module, kernel);
     let text = match front {
@@ -103,10 +109,10 @@ pub fn prepare(module: &Module<'_>, kernel: &str, front: &EngineFront) -> Result
                 options.push(format!("local-size={x},{y},{z}"));
             }
             let wiloops = if options.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", options.join(";")) };
-            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{wiloops}")
+            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{wiloops},simt-local-atomics")
         }
         EngineFront::Emu { check } => {
-            run(module, "globaldce,simt-flatten-calls,globaldce")?;
+            run(module, "globaldce,simt-flatten-calls,globaldce", &mut analyses)?;
             inline_all_but(module, find_kernel(module, kernel)?);
             let mut text = "always-inline,simt-lower-ocl-builtins".to_string();
             if let Some(check) = check {
@@ -118,7 +124,8 @@ pub fn prepare(module: &Module<'_>, kernel: &str, front: &EngineFront) -> Result
         EngineFront::Gpu if !is_opencl(module) => "globaldce".to_string(),
         EngineFront::Gpu => "globaldce,always-inline,simt-lower-ocl-builtins,simt-to-nvptx".to_string(),
     };
-    run(module, &text)
+    run(module, &text, &mut analyses)?;
+    Ok(analyses)
 }
 
 /// OpenCL C compiled by clang (`spir`/`spir64`), rather than CUDA (`nvptx64`).
@@ -190,7 +197,7 @@ fn inline_all_but(module: &Module<'_>, kernel: FunctionValue<'_>) {
     }
 }
 
-fn run(module: &Module<'_>, text: &str) -> Result<(), ToolError> {
+fn run<'ctx>(module: &mut Module<'ctx>, text: &str, analyses: &mut AnalysisCache<'ctx>) -> Result<(), ToolError> {
     let steps = pipeline::parse(text, None)?;
-    pipeline::run(module, &steps, None, &RunOptions::default(), &mut std::io::sink()).map(|_| ())
+    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut std::io::sink(), analyses).map(|_| ())
 }

@@ -136,7 +136,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
 
     let input = ModuleInput::read(std::path::Path::new(&args.input))?;
     let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
+    let mut module = input.parse_verified(&ctx)?;
 
     let spec = TargetSpec {
         triple: args.mtriple.clone(),
@@ -180,12 +180,12 @@ fn run(args: &Args) -> Result<(), ToolError> {
         llvm_init::set_llvm_options(TOOL, &llvm_opts);
         let opts = RunOptions {
             verify_each: args.verify_each,
-            verify_analyses: args.verify_analyses,
+            verify_analyses: args.verify_analyses || pipeline::verify_analyses_from_env(),
             print_after_all: args.print_after_all,
             print_after: args.print_after.clone(),
         };
         let mut stderr = std::io::stderr();
-        let timings = pipeline::run(&module, &steps, tm.as_ref(), &opts, &mut stderr)?;
+        let timings = pipeline::run(&mut module, &steps, tm.as_ref(), &opts, &mut stderr)?;
         if args.time_passes {
             diag::eprint(&pipeline::timing_report(TOOL, &timings));
         }

@@ -65,7 +65,7 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // Parsed and verified once; each engine's front end prepares it.
     let start = Instant::now();
     let ctx = Context::create();
-    let loaded = Loaded { module: frontend::load(&ctx, &input)?, seconds: start.elapsed().as_secs_f64() };
+    let mut loaded = Loaded { module: frontend::load(&ctx, &input)?, seconds: start.elapsed().as_secs_f64() };
     let sig = kernel_sig::select_kernel(kernel_sig::kernels(&loaded.module), launch.kernel.as_deref(), Path::new(&input.name))?;
     kernel_sig::check_args(&sig, &launch.args)?;
     LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
@@ -87,10 +87,10 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // Engine-specific fields of `--stats json` and lines of the summary.
     let mut emu_stats = None;
     let stats = match opts.engine {
-        Engine::Host => run_host(&loaded, &launch, &opts, &sig.name, &mut args)?,
-        Engine::Gpu => run_gpu(&loaded, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Host => run_host(&mut loaded, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Gpu => run_gpu(&mut loaded, &launch, &opts, &sig.name, &mut args)?,
         Engine::Emu => {
-            let (stats, emu) = run_emu(&loaded, &launch, &opts, &sig.name, &mut args)?;
+            let (stats, emu) = run_emu(&mut loaded, &launch, &opts, &sig.name, &mut args)?;
             emu_stats = Some(emu);
             stats
         }
@@ -152,7 +152,7 @@ struct Loaded<'ctx> {
 /// Decodes the kernel for the SIMT emulator and runs it `opts.repeat` times;
 /// the emulator's counters are those of the last run.
 fn run_emu(
-    loaded: &Loaded<'_>,
+    loaded: &mut Loaded<'_>,
     launch: &Launch,
     opts: &RunOptions,
     kernel: &str,
@@ -161,7 +161,7 @@ fn run_emu(
     use simt::engine::emu::{self, EmuOptions, EmuStats};
     let start = Instant::now();
     let program = emu::compile_module(
-        &loaded.module,
+        &mut loaded.module,
         kernel,
         &EmuOptions {
             policy: opts.policy,
@@ -245,10 +245,16 @@ fn run_emu_traced(
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
-fn run_host(loaded: &Loaded<'_>, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_host(
+    loaded: &mut Loaded<'_>,
+    launch: &Launch,
+    opts: &RunOptions,
+    kernel: &str,
+    args: &mut KernelArgs,
+) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
     let hk = host::compile_module(
-        &loaded.module,
+        &mut loaded.module,
         kernel,
         &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot },
     )?;
@@ -316,9 +322,15 @@ fn run_host(loaded: &Loaded<'_>, launch: &Launch, opts: &RunOptions, kernel: &st
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
-fn run_gpu(loaded: &Loaded<'_>, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_gpu(
+    loaded: &mut Loaded<'_>,
+    launch: &Launch,
+    opts: &RunOptions,
+    kernel: &str,
+    args: &mut KernelArgs,
+) -> Result<RunStats, ToolError> {
     let grid = launch.grid;
-    let run = simt::engine::gpu::run(&loaded.module, kernel, &grid, args, opts.repeat)?;
+    let run = simt::engine::gpu::run(&mut loaded.module, kernel, &grid, args, opts.repeat)?;
     Ok(RunStats {
         engine: Engine::Gpu.name().into(),
         kernel: kernel.into(),

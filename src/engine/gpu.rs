@@ -36,13 +36,13 @@ const NEWEST_ARCH: (i32, i32) = (9, 0);
 /// PTX for `kernel` in the module `input`, for architecture `sm`.
 pub fn compile_ptx(input: &ModuleInput, kernel: &str, sm: &str) -> Result<String, ToolError> {
     let ctx = Context::create();
-    let module = frontend::load(&ctx, input)?;
-    module_ptx(&module, kernel, sm)
+    let mut module = frontend::load(&ctx, input)?;
+    module_ptx(&mut module, kernel, sm)
 }
 
 /// PTX for `kernel` of a loaded `module` (which this changes: the GPU front
 /// end, [`crate::frontend`], then `default<O3>` for NVPTX).
-pub fn module_ptx(module: &Module<'_>, kernel: &str, sm: &str) -> Result<String, ToolError> {
+pub fn module_ptx(module: &mut Module<'_>, kernel: &str, sm: &str) -> Result<String, ToolError> {
     frontend::prepare(module, kernel, &EngineFront::Gpu)?;
     let spec = TargetSpec { triple: Some("nvptx64-nvidia-cuda".into()), cpu: sm.into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine("nvptx64-nvidia-cuda", &spec)?.expect("nvptx64 has a backend");
@@ -68,7 +68,7 @@ fn driver(what: &str, e: impl std::fmt::Debug) -> ToolError {
 
 /// Runs `kernel` of `module` (which this changes) on GPU 0 `repeat` times;
 /// buffers are copied in before the first run and back after the last.
-pub fn run(module: &Module<'_>, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
+pub fn run(module: &mut Module<'_>, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
     use cudarc::driver::{result, CudaContext, DevicePtr};
     if !driver_present() {
         return Err(no_gpu("the CUDA driver library (libcuda.so) is not installed"));

@@ -1,7 +1,8 @@
 //! The host engine's compiler: kernel IR → work-group function in memory.
 //!
 //! Pipeline: the host front end ([`crate::frontend`]: the launched kernel
-//! alone, barrier helpers inlined, built-ins lowered, `simt-wiloops`),
+//! alone, barrier helpers inlined, built-ins lowered, `simt-wiloops`,
+//! `simt-local-atomics`),
 //! retargeting to this CPU, `default<O3>` with a target machine for the host
 //! CPU and its features (so the vectorizer sees AVX2 or AVX-512 where
 //! present), then codegen to an in-memory object that ORC's
@@ -124,7 +125,7 @@ impl HostKernel {
 /// The optimised CPU code for `kernel` of `module` (which this changes: the
 /// host front end, [`crate::frontend`], then `default<O3>` for this CPU), as
 /// an object file for this host.
-pub fn compile_object(module: &Module<'_>, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
+pub fn compile_object(module: &mut Module<'_>, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
     let front = EngineFront::Host { interleave: opts.interleave, local_size: opts.local_size };
     frontend::prepare(module, kernel, &front)?;
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
@@ -146,15 +147,15 @@ pub fn compile(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<
     crate::llvm_init::init();
     let start = Instant::now();
     let ctx = Context::create();
-    let module = frontend::load(&ctx, input)?;
-    let mut k = compile_module(&module, kernel, opts)?;
+    let mut module = frontend::load(&ctx, input)?;
+    let mut k = compile_module(&mut module, kernel, opts)?;
     k.compile_seconds = start.elapsed().as_secs_f64();
     Ok(k)
 }
 
 /// Compiles `kernel` of a loaded `module` (which this changes) and links it
 /// in memory.
-pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &HostOptions) -> Result<HostKernel, ToolError> {
+pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &HostOptions) -> Result<HostKernel, ToolError> {
     crate::llvm_init::init();
     let start = Instant::now();
     let object = compile_object(module, kernel, opts)?;

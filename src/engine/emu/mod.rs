@@ -76,15 +76,15 @@ pub fn compile(input: &crate::input::ModuleInput, kernel: &str, opts: &EmuOption
     crate::llvm_init::init();
     let start = Instant::now();
     let ctx = Context::create();
-    let module = crate::frontend::load(&ctx, input)?;
-    let program = compile_module(&module, kernel, opts)?;
+    let mut module = crate::frontend::load(&ctx, input)?;
+    let program = compile_module(&mut module, kernel, opts)?;
     Ok(EmuKernel { program, compile_seconds: start.elapsed().as_secs_f64() })
 }
 
 /// Decodes `kernel` of `module` (which this changes: the emulator's front
 /// end, [`crate::frontend`], inlines every helper and lowers OpenCL
 /// built-ins).
-pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
+pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
     if !(1..=crate::launch::MAX_WARP_WIDTH).contains(&opts.warp_width) {
         return Err(ToolError::Usage(format!(
             "error: warp width {} is not between 1 and {}",
@@ -98,10 +98,13 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
         UniformityCheck::On => Some("simt-check-uniformity"),
         UniformityCheck::AssumeUniform => Some("simt-check-uniformity<assume-uniform>"),
     };
-    crate::frontend::prepare(module, kernel, &EngineFront::Emu { check })?;
+    // The decoder's analyses (CFG, post-dominators, convergence points) are
+    // those the front end's passes kept valid, or computed once here.
+    let mut analyses = crate::frontend::prepare(module, kernel, &EngineFront::Emu { check })?;
     let f = crate::frontend::find_kernel(module, kernel)
         .map_err(|_| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
-    decode::decode(decode::DecodeInput { module, function: f, width: opts.warp_width, policy: opts.policy })
+    let analyses = analyses.get(f);
+    decode::decode(decode::DecodeInput { module, function: f, analyses, width: opts.warp_width, policy: opts.policy })
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
 }
 
