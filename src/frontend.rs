@@ -44,9 +44,9 @@
 //!    the host front end, before the back end's `default<O3>`, so that O3
 //!    optimises the work-group function: it sees the work-item loops (and
 //!    vectorises them) rather than one work-item's body with barriers as
-//!    opaque calls. After it, `simt-local-atomics`: one thread runs
-//!    a whole work-group, so its `__local` atomics need no atomicity (and
-//!    only once the work-items are loops is that so). The emulator inlines every helper (no per-lane call stack),
+//!    opaque calls. After it, `simt-local-atomics`, which works on
+//!    the work-group functions `simt-wiloops` made: one thread runs a whole
+//!    work-group, so their `__local` atomics need no atomicity. The emulator inlines every helper (no per-lane call stack),
 //!    except libdevice's `__nv_*`, which it runs as the C functions they
 //!    name; `simt-check-uniformity` comes last, so it instruments exactly
 //!    what is decoded. The analyses the last of our passes kept valid come
