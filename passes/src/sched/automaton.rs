@@ -28,8 +28,6 @@ pub struct StateId(pub u32);
 pub struct Automaton {
     /// Template combinations, fewest bundles first, then in model order.
     combos: Vec<Vec<TemplateId>>,
-    /// Per combination: slots of each slot kind.
-    capacity: Vec<Vec<u8>>,
     /// `next[state][unit]`.
     next: Vec<Vec<Option<StateId>>>,
     /// Per state: the first combination (fewest bundles) that holds it.
@@ -109,7 +107,7 @@ impl Automaton {
         }
         let best = nfas.iter().map(|n| n.iter().map(|(c, _)| *c).min().unwrap()).collect();
         let size = counts.iter().map(|c| c.iter().sum()).collect();
-        Automaton { combos, capacity, next, best, size }
+        Automaton { combos, next, best, size }
     }
 
     pub fn step(&self, s: StateId, u: UnitKind) -> Option<StateId> {
@@ -176,11 +174,6 @@ impl Automaton {
             at += n;
         }
         bundles
-    }
-
-    /// Slots of each kind in combination `c` (for tests).
-    pub fn capacity_of(&self, c: usize) -> &[u8] {
-        &self.capacity[c]
     }
 }
 
