@@ -53,11 +53,19 @@ checks the lanes earliest in PC order run, lanes at one PC merge) or none.
 group of a warp runs and per policy decision (split, check, reconverge,
 barrier, exit): warp-instructions issued so far, warp, event, block, PC, and
 the lanes (lane 0 first, # in the group); at most 200000 lines.
+--check LIST (emu; alone it selects emu) checks the kernel while it runs, LIST
+a comma-separated list of: races (two work-items touch a byte of __local or
+__global memory, one writing, not both atomically, with no barrier between,
+or in different work-groups), uninit (a read of __local or private memory no
+work-item of the work-group wrote), bounds and barriers (always on in the
+emulator), uniformity (= --check-uniformity), all (all but uniformity).
+Findings are reported on stderr, each pair of instructions once, and make the
+exit status 1; the checks watch the first run of --repeat.
 
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
 global-offset, arg, repeat, engine, interleave, local-mem-limit, dump, compare,
-tolerance, stats, policy, warp-width, aot, trace), values as on the command line; `arg`
+tolerance, stats, policy, warp-width, aot, trace, check), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
 file's keys; if any --arg is given, the --arg flags replace all of the file's
@@ -621,6 +629,8 @@ pub struct RunOptions {
     /// Emulator: check the uniformity analysis at run time
     /// (`--check-uniformity`, `simt-check-uniformity`).
     pub check_uniformity: bool,
+    /// Emulator: `--check LIST` (races, uninit, bounds, barriers, uniformity, all).
+    pub check: crate::engine::emu::check::Checks,
 }
 
 pub const DEFAULT_LOCAL_MEM_LIMIT: u64 = 256 * 1024;
@@ -649,6 +659,7 @@ pub const KEYS: &[&str] = &[
     "aot",
     "trace",
     "check-uniformity",
+    "check",
 ];
 
 /// Where a setting came from, for messages and relative paths.
@@ -804,6 +815,8 @@ impl Settings {
             .collect::<Result<Vec<_>, _>>()?;
 
         let engine = match self.get("engine") {
+            // A checker runs on the emulator: `--check` alone picks it.
+            None if self.get("check").is_some() => Engine::Emu,
             None => Engine::Host,
             Some(s) => Engine::parse(&s.value)
                 .ok_or_else(|| s.usage("engine", format!("unknown engine (available: {})", Engine::ALL.map(Engine::name).join(", "))))?,
@@ -849,8 +862,15 @@ impl Settings {
             Some((_, "true")) => true,
             Some((s, _)) => return Err(s.usage("aot", "expected 'true' or 'false'")),
         };
+        let check = match self.get("check") {
+            None => crate::engine::emu::check::Checks::default(),
+            Some(s) => crate::engine::emu::check::Checks::parse(&s.value).map_err(|e| s.usage("check", e))?,
+        };
+        if let (Some(s), false) = (self.get("check"), engine == Engine::Emu) {
+            return Err(s.usage("check", format!("the checks watch the emulator's work-items: they need --engine emu (the engine is {})", engine.name())));
+        }
         let check_uniformity = match self.get("check-uniformity").map(|s| (s, s.value.as_str())) {
-            None | Some((_, "false")) => false,
+            None | Some((_, "false")) => check.uniformity,
             Some((_, "true")) => true,
             Some((s, _)) => return Err(s.usage("check-uniformity", "expected 'true' or 'false'")),
         };
@@ -886,6 +906,7 @@ impl Settings {
                 warp_width,
                 trace,
                 check_uniformity,
+                check,
             },
         ))
     }
@@ -1125,6 +1146,7 @@ mod tests {
                 aot: false,
                 trace: None,
                 check_uniformity: false,
+                check: Default::default(),
             }
         );
         let (_, o) = cli(&[

@@ -91,6 +91,10 @@ struct Cli {
     /// names the first violation).
     #[arg(long = "check-uniformity")]
     check_uniformity: bool,
+    /// Emulator (selected by this flag alone): check the kernel as it runs:
+    /// races, uninit, bounds, barriers, uniformity, or all (see below).
+    #[arg(long, value_name = "LIST")]
+    check: Option<String>,
     /// Emulator: lanes per warp, 1 to 64 (default 32).
     #[arg(long = "warp-width", value_name = "N")]
     warp_width: Option<String>,
@@ -128,6 +132,7 @@ impl Cli {
         set("policy", &self.policy);
         set("warp-width", &self.warp_width);
         set("trace", &self.trace);
+        set("check", &self.check);
         if self.aot {
             s.set("aot", "true", Origin::CommandLine).expect("a known key");
         }
@@ -245,9 +250,21 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
             diag::eprint(&lines.iter().map(|l| format!("{TOOL}: {l}\n")).collect::<String>());
         }
     }
+    if let Some(found) = emu_stats.as_ref().and_then(|e| e.check.as_ref()).filter(|f| f.total() > 0) {
+        return Err(ToolError::Run(format!("--check found {}", simt::engine::emu::check::report::summary(found))));
+    }
     if let Some((dir, r)) = compared {
         if !r.ok() {
-            return Err(compare_failed(dir, &r));
+            let mut e = compare_failed(dir, &r);
+            if !(opts.check.races && opts.check.uninit) {
+                if let ToolError::Run(m) = &mut e {
+                    m.push_str(
+                        "\nhint: results that differ from a reference often come from a data race or an uninitialised read, \
+                         which the engines expose differently; run the launch with --engine emu --check all to look for them",
+                    );
+                }
+            }
+            return Err(e);
         }
     }
     Ok(())
@@ -288,17 +305,25 @@ fn run_emu(
     let grid = launch.grid;
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     let mut last = None;
+    let mut found = None;
     for run in 0..opts.repeat {
         let start = Instant::now();
-        let (counters, seconds) = match (&opts.trace, run) {
-            (Some(path), 0) => run_emu_traced(&k, launch, opts, path, args)?,
-            _ => emu::run(&k, grid, args)?,
+        let (counters, seconds) = if run == 0 && (opts.trace.is_some() || opts.check.watches_memory()) {
+            let (result, report) = run_emu_observed(&k, launch, opts, args);
+            if opts.check.watches_memory() {
+                let text: String = report.reports.iter().map(|r| format!("{TOOL}: {r}\n")).collect();
+                diag::eprint(&text);
+                found = Some(report.findings);
+            }
+            result?
+        } else {
+            emu::run(&k, grid, args)?
         };
         kernel_seconds.push(start.elapsed().as_secs_f64());
         last = Some((counters, seconds));
     }
     let (counters, seconds) = last.expect("repeat is at least 1");
-    let emu = EmuStats::new(p, counters, seconds);
+    let emu = EmuStats { check: found, ..EmuStats::new(p, counters, seconds) };
     let mut details = serde_json::Map::new();
     details.insert("policy".into(), opts.policy.name().into());
     details.insert("warp_width".into(), opts.warp_width.into());
@@ -326,18 +351,25 @@ fn run_emu(
     Ok((stats, emu))
 }
 
-/// One run of the emulator with `--trace PATH`. The trace is written even
-/// when the run fails (it shows how the lanes got there).
-fn run_emu_traced(
+/// The first run of the emulator, with `--trace PATH` and `--check LIST`.
+/// The trace is written, and the findings come back, even when the run
+/// fails (they show how it got there).
+fn run_emu_observed(
     k: &simt::engine::emu::EmuKernel,
     launch: &Launch,
     opts: &RunOptions,
-    path: &Path,
     args: &mut KernelArgs,
-) -> Result<(simt::engine::emu::Counters, f64), ToolError> {
+) -> (Result<(simt::engine::emu::Counters, f64), ToolError>, simt::engine::emu::CheckReport) {
     use simt::engine::emu::{self, Trace};
+    let Some(path) = &opts.trace else {
+        let (r, _, report) = emu::run_observed(k, launch.grid, args, None, opts.check);
+        return (r, report);
+    };
     let io = |e: std::io::Error| ToolError::Io { path: path.display().to_string(), message: format!("cannot write the trace: {e}") };
-    let file = std::fs::File::create(path).map_err(io)?;
+    let file = match std::fs::File::create(path) {
+        Ok(f) => f,
+        Err(e) => return (Err(io(e)), Default::default()),
+    };
     let grid = launch.grid;
     let dims = |d: [u64; 3]| d[..grid.work_dim as usize].iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let what = format!(
@@ -349,11 +381,9 @@ fn run_emu_traced(
         opts.repeat
     );
     let trace = Trace::new(Box::new(std::io::BufWriter::new(file)), &k.program, &what);
-    let (result, trace) = emu::run_traced(k, grid, args, trace);
-    let written = trace.finish().map_err(io);
-    let r = result?;
-    written?;
-    Ok(r)
+    let (result, trace, report) = emu::run_observed(k, grid, args, Some(trace), opts.check);
+    let written = trace.map_or(Ok(()), |t| t.finish().map(drop).map_err(io));
+    (result.and_then(|r| written.map(|()| r)), report)
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.

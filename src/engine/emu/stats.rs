@@ -24,6 +24,8 @@ pub struct EmuStats {
     pub explicit_markers: usize,
     /// Blocks that start with a convergence check (`markers`, implicit).
     pub check_blocks: usize,
+    /// `--check races,uninit`: what the checks found (first run).
+    pub check: Option<super::check::Findings>,
 }
 
 impl EmuStats {
@@ -36,6 +38,7 @@ impl EmuStats {
             seconds,
             explicit_markers: p.explicit_markers(),
             check_blocks: p.blocks().iter().filter(|b| b.check).count(),
+            check: None,
         }
     }
 
@@ -78,6 +81,9 @@ impl EmuStats {
         m.insert("max_lane_groups".into(), c.max_groups.into());
         m.insert("warps".into(), c.warps.into());
         m.insert("lane_instructions_per_second".into(), self.lane_instructions_per_second().map_or(Value::Null, |x| json!(x)));
+        if let Some(f) = &self.check {
+            m.insert("check".into(), json!({"data_races": f.races, "uninitialised_reads": f.uninit}));
+        }
         m
     }
 

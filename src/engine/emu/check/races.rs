@@ -1,0 +1,295 @@
+//! `--check races`: data races on `__local` and `__global` memory.
+//!
+//! Two accesses race when they touch the same byte, come from different
+//! work-items, at least one writes, they are not both atomic, and nothing
+//! orders them: within a work-group, a barrier orders everything before it
+//! with everything after it; work-groups of one launch are never ordered.
+//!
+//! The detector keys everything on work-item ids and barrier epochs (the
+//! barriers a work-group has passed), never on lanes or warps, and decides
+//! only at the end of an epoch, from summaries that do not depend on the
+//! order in which the accesses happened: so warp width and reconvergence
+//! policy, which change only that order, do not change what it reports.
+//!
+//! Per byte and epoch it keeps, for each kind of access (read, write,
+//! atomic), the two smallest (instruction, work-item) pairs with different
+//! work-items ([`Two`]): enough to find a conflicting pair whenever one
+//! exists, and a canonical one. At the end of an epoch (a barrier, or the
+//! work-group's end) every byte touched in it is checked; `__global` bytes
+//! are also folded into a per-work-group summary (the smallest pair of each
+//! kind), which at the end of the work-group is checked against the
+//! summary of all earlier work-groups, then merged into it. Like Oclgrind's
+//! race detector (per-byte access records checked at barriers and at the end
+//! of each work-group), but without its per-fence distinction: any barrier
+//! orders both address spaces here.
+
+use super::shadow::Shadow;
+use super::{Access, Finding, Kind, Space};
+
+/// (instruction << 32 | work-item); `NONE` when absent. Ordered by
+/// instruction first, so the pair a report names is the earliest in the code.
+type Key = u64;
+const NONE: Key = u64::MAX;
+
+fn item_of(k: Key) -> u32 {
+    k as u32
+}
+
+/// The two smallest keys with different work-items: `a` the smallest, `b`
+/// the smallest of the others' work-items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Two {
+    a: Key,
+    b: Key,
+}
+
+impl Two {
+    const EMPTY: Two = Two { a: NONE, b: NONE };
+
+    fn add(&mut self, k: Key) {
+        if k < self.a {
+            if item_of(k) != item_of(self.a) {
+                self.b = self.a;
+            }
+            self.a = k;
+        } else if item_of(k) != item_of(self.a) && k < self.b {
+            self.b = k;
+        }
+    }
+
+    fn keys(&self) -> [Key; 2] {
+        [self.a, self.b]
+    }
+}
+
+/// A byte's accesses in the current epoch of the current work-group.
+#[derive(Clone, Copy, Debug)]
+struct EpochCell {
+    /// The epoch these summaries belong to; 0: none yet.
+    epoch: u64,
+    read: Two,
+    write: Two,
+    atomic: Two,
+}
+
+impl Default for EpochCell {
+    fn default() -> Self {
+        EpochCell { epoch: 0, read: Two::EMPTY, write: Two::EMPTY, atomic: Two::EMPTY }
+    }
+}
+
+/// A `__global` byte's smallest access of each kind in one work-group.
+#[derive(Clone, Copy, Debug)]
+struct GroupCell {
+    /// Work-group index + 1; 0: none yet.
+    group: u64,
+    read: Key,
+    write: Key,
+    atomic: Key,
+}
+
+impl Default for GroupCell {
+    fn default() -> Self {
+        GroupCell { group: 0, read: NONE, write: NONE, atomic: NONE }
+    }
+}
+
+/// A `__global` byte's first access of each kind over the work-groups done
+/// so far, with its work-group.
+#[derive(Clone, Copy, Debug)]
+struct LaunchCell {
+    read: (Key, u64),
+    write: (Key, u64),
+    atomic: (Key, u64),
+}
+
+impl Default for LaunchCell {
+    fn default() -> Self {
+        LaunchCell { read: (NONE, 0), write: (NONE, 0), atomic: (NONE, 0) }
+    }
+}
+
+/// The kinds that conflict, in the order reports are looked for.
+const CONFLICTS: [(Kind, Kind); 4] = [(Kind::Write, Kind::Write), (Kind::Write, Kind::Read), (Kind::Write, Kind::Atomic), (Kind::Atomic, Kind::Read)];
+
+pub struct Races {
+    /// Epochs counted over the whole launch (never reused, so a new
+    /// work-group needs no clearing).
+    epoch: u64,
+    group: u64,
+    epochs: Shadow<EpochCell>,
+    groups: Shadow<GroupCell>,
+    launch: Shadow<LaunchCell>,
+    /// Bytes first touched in this epoch: (region, offset, space).
+    dirty: Vec<(u32, u64, Space)>,
+    /// `__global` bytes first touched in this work-group.
+    group_dirty: Vec<(u32, u64)>,
+}
+
+impl Races {
+    pub fn new() -> Races {
+        Races { epoch: 1, group: 0, epochs: Shadow::new(), groups: Shadow::new(), launch: Shadow::new(), dirty: Vec::new(), group_dirty: Vec::new() }
+    }
+
+    pub fn begin_group(&mut self, group: u64) {
+        self.group = group;
+        self.epoch += 1;
+    }
+
+    /// `size` bytes at `off` of region `r` (in `space`), by `item` at
+    /// instruction `inst`.
+    #[inline]
+    pub fn access(&mut self, r: u32, off: u64, size: u64, space: Space, kind: Kind, inst: u32, item: u32) {
+        let key = (inst as u64) << 32 | item as u64;
+        for b in off..off + size {
+            let c = self.epochs.get_mut(r, b);
+            if c.epoch != self.epoch {
+                *c = EpochCell { epoch: self.epoch, ..EpochCell::default() };
+                self.dirty.push((r, b, space));
+            }
+            match kind {
+                Kind::Read => c.read.add(key),
+                Kind::Write => c.write.add(key),
+                Kind::Atomic => c.atomic.add(key),
+            }
+        }
+    }
+
+    /// A barrier, or the end of the work-group: checks the epoch's bytes.
+    pub fn end_epoch(&mut self, out: &mut impl FnMut(Finding)) {
+        self.dirty.sort_unstable_by_key(|&(r, b, _)| (r, b));
+        let group = self.group;
+        let side = |k: Key, kind: Kind| Access { inst: (k >> 32) as u32, item: item_of(k), group, kind };
+        for &(r, b, space) in &self.dirty {
+            let c = *self.epochs.get_mut(r, b);
+            let of = |kind: Kind| match kind {
+                Kind::Read => c.read,
+                Kind::Write => c.write,
+                Kind::Atomic => c.atomic,
+            };
+            for (x, y) in CONFLICTS {
+                let pair = of(x).keys().into_iter().flat_map(|kx| of(y).keys().into_iter().map(move |ky| (kx, ky))).find(|&(kx, ky)| {
+                    kx != NONE && ky != NONE && item_of(kx) != item_of(ky)
+                });
+                if let Some((kx, ky)) = pair {
+                    out(Finding::Race { space, a: side(kx, x), b: side(ky, y), region: r, off: b });
+                }
+            }
+            if space == Space::Global {
+                let g = self.groups.get_mut(r, b);
+                if g.group != group + 1 {
+                    *g = GroupCell { group: group + 1, ..GroupCell::default() };
+                    self.group_dirty.push((r, b));
+                }
+                g.read = g.read.min(c.read.a);
+                g.write = g.write.min(c.write.a);
+                g.atomic = g.atomic.min(c.atomic.a);
+            }
+        }
+        self.dirty.clear();
+        self.epoch += 1;
+    }
+
+    /// The end of the work-group: its last epoch, then its `__global`
+    /// accesses against those of the work-groups before it.
+    pub fn end_group(&mut self, out: &mut impl FnMut(Finding)) {
+        self.end_epoch(out);
+        self.group_dirty.sort_unstable();
+        let group = self.group;
+        for &(r, b) in &self.group_dirty {
+            let g = *self.groups.get_mut(r, b);
+            let l = self.launch.get_mut(r, b);
+            let mine = |kind: Kind| match kind {
+                Kind::Read => g.read,
+                Kind::Write => g.write,
+                Kind::Atomic => g.atomic,
+            };
+            let earlier = |kind: Kind| match kind {
+                Kind::Read => l.read,
+                Kind::Write => l.write,
+                Kind::Atomic => l.atomic,
+            };
+            for (x, y) in CONFLICTS {
+                // Both ways round: the earlier group's x with this one's y,
+                // and the earlier group's y with this one's x.
+                for (ex, my) in [(x, y), (y, x)] {
+                    let ((ke, ge), km) = (earlier(ex), mine(my));
+                    if ke != NONE && km != NONE {
+                        let a = Access { inst: (ke >> 32) as u32, item: item_of(ke), group: ge, kind: ex };
+                        let b2 = Access { inst: (km >> 32) as u32, item: item_of(km), group, kind: my };
+                        out(Finding::Race { space: Space::Global, a, b: b2, region: r, off: b });
+                    }
+                    if x == y {
+                        break;
+                    }
+                }
+            }
+            for (slot, k) in [(&mut l.read, g.read), (&mut l.write, g.write), (&mut l.atomic, g.atomic)] {
+                if slot.0 == NONE && k != NONE {
+                    *slot = (k, group);
+                }
+            }
+        }
+        self.group_dirty.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Two` against brute force: the smallest key, and the smallest key of
+    /// another work-item, over every order of a few accesses.
+    #[test]
+    fn two_keeps_the_two_smallest_with_distinct_items() {
+        let keys: Vec<Key> = [(3, 1), (1, 2), (2, 1), (1, 1), (5, 3), (0, 3)].iter().map(|&(i, w)| (i as u64) << 32 | w).collect();
+        let mut rng = 1u64;
+        for _ in 0..200 {
+            let mut ks = keys.clone();
+            for k in (1..ks.len()).rev() {
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                ks.swap(k, (rng >> 33) as usize % (k + 1));
+            }
+            let n = (rng >> 40) as usize % ks.len() + 1;
+            let mut t = Two::EMPTY;
+            for &k in &ks[..n] {
+                t.add(k);
+            }
+            let a = *ks[..n].iter().min().unwrap();
+            let b = ks[..n].iter().copied().filter(|&k| item_of(k) != item_of(a)).min().unwrap_or(NONE);
+            assert_eq!(t, Two { a, b }, "{:?}", &ks[..n]);
+        }
+    }
+
+    fn races(r: &mut Races, f: impl FnOnce(&mut Races, &mut dyn FnMut(Finding))) -> Vec<Finding> {
+        let mut v = Vec::new();
+        f(r, &mut |x| v.push(x));
+        v
+    }
+
+    #[test]
+    fn a_barrier_orders_a_work_group_but_not_work_groups() {
+        let mut r = Races::new();
+        r.begin_group(0);
+        // Work-item 1 writes byte 0, work-item 2 reads it after a barrier: no race.
+        r.access(1, 0, 1, Space::Local, Kind::Write, 7, 1);
+        assert!(races(&mut r, |r, o| r.end_epoch(&mut |x| o(x))).is_empty());
+        r.access(1, 0, 1, Space::Local, Kind::Read, 8, 2);
+        // Work-item 3 writes it in the same epoch: a race with the read.
+        r.access(1, 0, 1, Space::Local, Kind::Write, 9, 3);
+        // Atomics of two work-items: no race.
+        r.access(2, 4, 4, Space::Global, Kind::Atomic, 10, 1);
+        r.access(2, 4, 4, Space::Global, Kind::Atomic, 10, 2);
+        let found = races(&mut r, |r, o| r.end_group(&mut |x| o(x)));
+        assert_eq!(found.len(), 1, "{found:?}");
+        let Finding::Race { a, b, .. } = found[0] else { panic!() };
+        assert_eq!((a.inst, a.item, a.kind, b.inst, b.item, b.kind), (9, 3, Kind::Write, 8, 2, Kind::Read));
+        // Another work-group's plain read of the atomically updated bytes races with them.
+        r.begin_group(1);
+        r.access(2, 4, 1, Space::Global, Kind::Read, 11, 0);
+        let found = races(&mut r, |r, o| r.end_group(&mut |x| o(x)));
+        assert_eq!(found.len(), 1, "{found:?}");
+        let Finding::Race { a, b, .. } = found[0] else { panic!() };
+        assert_eq!((a.group, a.kind, b.group, b.kind), (0, Kind::Atomic, 1, Kind::Read));
+    }
+}

@@ -1,0 +1,56 @@
+//! Shadow memory: one `T` per byte of the emulator's regions, allocated a
+//! page at a time on first touch, so a checker costs memory only for the
+//! bytes a launch touches (a 1 GiB buffer of which a kernel reads 4 KiB costs
+//! 4 KiB of shadow pages).
+
+/// Bytes per shadow page.
+const PAGE: u64 = 1024;
+
+/// Per region, per page: the shadow of each byte, `T::default()` until set.
+pub struct Shadow<T> {
+    regions: Vec<Vec<Option<Box<[T]>>>>,
+}
+
+impl<T: Copy + Default> Shadow<T> {
+    pub fn new() -> Shadow<T> {
+        Shadow { regions: Vec::new() }
+    }
+
+    /// The shadow of byte `off` of region `r`.
+    #[inline]
+    pub fn get_mut(&mut self, r: u32, off: u64) -> &mut T {
+        let r = r as usize;
+        if r >= self.regions.len() {
+            self.regions.resize_with(r + 1, Vec::new);
+        }
+        let pages = &mut self.regions[r];
+        let page = (off / PAGE) as usize;
+        if page >= pages.len() {
+            pages.resize_with(page + 1, || None);
+        }
+        let bytes = pages[page].get_or_insert_with(|| vec![T::default(); PAGE as usize].into_boxed_slice());
+        &mut bytes[(off % PAGE) as usize]
+    }
+
+    /// The shadow of byte `off` of region `r`, if its page was touched.
+    #[inline]
+    pub fn get(&self, r: u32, off: u64) -> Option<&T> {
+        self.regions.get(r as usize)?.get((off / PAGE) as usize)?.as_ref().map(|p| &p[(off % PAGE) as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_are_made_on_first_touch() {
+        let mut s: Shadow<u32> = Shadow::new();
+        assert!(s.get(3, 5000).is_none());
+        *s.get_mut(3, 5000) = 7;
+        assert_eq!(s.get(3, 5000), Some(&7));
+        assert_eq!(s.get(3, 5001), Some(&0));
+        assert!(s.get(3, 1).is_none());
+        assert!(s.get(2, 5000).is_none());
+    }
+}
