@@ -867,7 +867,10 @@ impl Settings {
             Some(s) => crate::engine::emu::check::Checks::parse(&s.value).map_err(|e| s.usage("check", e))?,
         };
         if let (Some(s), false) = (self.get("check"), engine == Engine::Emu) {
-            return Err(s.usage("check", format!("the checks watch the emulator's work-items: they need --engine emu (the engine is {})", engine.name())));
+            return Err(s.usage(
+                "check",
+                format!("the checks watch the emulator's work-items: they need --engine emu (the engine is {})", engine.name()),
+            ));
         }
         let check_uniformity = match self.get("check-uniformity").map(|s| (s, s.value.as_str())) {
             None | Some((_, "false")) => check.uniformity,

@@ -1042,7 +1042,13 @@ impl<'a> Machine<'a> {
                         let size = ty.size as u64;
                         if let Some(c) = check.as_deref_mut() {
                             lanes!(mask, full, w, |l| {
-                                c.access(item0 + l as u32, reg!(r, pp, l).wrapping_add(off as u64), size, Kind::Read, inst_text[pc as usize]);
+                                c.access(
+                                    item0 + l as u32,
+                                    reg!(r, pp, l).wrapping_add(off as u64),
+                                    size,
+                                    Kind::Read,
+                                    inst_text[pc as usize],
+                                );
                             });
                         }
                         lanes!(mask, full, w, |l| {
@@ -1058,7 +1064,13 @@ impl<'a> Machine<'a> {
                         let size = ty.size as u64;
                         if let Some(c) = check.as_deref_mut() {
                             lanes!(mask, full, w, |l| {
-                                c.access(item0 + l as u32, reg!(r, pp, l).wrapping_add(off as u64), size, Kind::Write, inst_text[pc as usize]);
+                                c.access(
+                                    item0 + l as u32,
+                                    reg!(r, pp, l).wrapping_add(off as u64),
+                                    size,
+                                    Kind::Write,
+                                    inst_text[pc as usize],
+                                );
                             });
                         }
                         lanes!(mask, full, w, |l| {

@@ -138,9 +138,13 @@ pub enum Finding {
     Uninit { space: Space, at: Access, region: u32, off: u64 },
 }
 
+/// What makes two findings one report: which check, the space, the two
+/// (instruction, kind) sides in order, and whether between work-groups.
+type ReportKey = (u8, Space, (u32, Kind), (u32, Kind), bool);
+
 impl Finding {
     /// Findings with the same key are one report.
-    fn key(&self) -> (u8, Space, (u32, Kind), (u32, Kind), bool) {
+    fn key(&self) -> ReportKey {
         match *self {
             Finding::Race { space, a, b, .. } => {
                 let (x, y) = ((a.inst, a.kind), (b.inst, b.kind));
@@ -165,7 +169,7 @@ pub struct Layout {
 /// The findings of one launch.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Findings {
-    seen: HashSet<(u8, Space, (u32, Kind), (u32, Kind), bool)>,
+    seen: HashSet<ReportKey>,
     /// The first [`MAX_REPORTS`], in the order found.
     pub kept: Vec<Finding>,
     pub races: u64,
@@ -249,6 +253,7 @@ impl Checker {
         if let Some(r) = &mut self.races {
             r.end_epoch(&mut |f| findings.add(f));
         }
+        self.end_uninit_epoch();
     }
 
     /// Every work-item of the work-group finished.
@@ -257,6 +262,24 @@ impl Checker {
         if let Some(r) = &mut self.races {
             r.end_group(&mut |f| findings.add(f));
         }
+        self.end_uninit_epoch();
+    }
+
+    fn end_uninit_epoch(&mut self) {
+        let (findings, group) = (&mut self.findings, self.group);
+        let (local, first_private) = (self.layout.local_region, self.layout.first_private_region);
+        if let Some(u) = &mut self.uninit {
+            u.end_epoch(&mut |(inst, item, region, off)| {
+                let space = if region == local {
+                    Space::Local
+                } else if region >= first_private {
+                    Space::Private
+                } else {
+                    Space::Global
+                };
+                findings.add(Finding::Uninit { space, at: Access { inst, item, group, kind: Kind::Read }, region, off });
+            });
+        }
     }
 
     /// Work-item `item` accesses `size` bytes at `a` at instruction `inst`.
@@ -264,17 +287,14 @@ impl Checker {
     pub fn access(&mut self, item: u32, a: u64, size: u64, kind: Kind, inst: u32) {
         let Some((r, off, space)) = self.place(a, size) else { return };
         if let (Some(races), false) = (&mut self.races, space == Space::Private) {
-            races.access(r, off, size, space, kind, inst, item);
+            races.access(r, off, size, space, kind, (inst, item));
         }
         if let (Some(u), true) = (&mut self.uninit, space != Space::Global) {
             if kind != Kind::Write {
-                if let Some(b) = u.unwritten(r, off, size) {
-                    let at = Access { inst, item, group: self.group, kind };
-                    self.findings.add(Finding::Uninit { space, at, region: r, off: b });
-                }
+                u.read(r, off, size, item, inst);
             }
             if kind != Kind::Read {
-                u.write(r, off, size);
+                u.write(r, off, size, item);
             }
         }
     }
@@ -284,14 +304,14 @@ impl Checker {
         let (Some(d), Some(s)) = (self.place(dst, len), self.place(src, len)) else { return };
         if let Some(races) = &mut self.races {
             if s.2 != Space::Private {
-                races.access(s.0, s.1, len, s.2, Kind::Read, inst, item);
+                races.access(s.0, s.1, len, s.2, Kind::Read, (inst, item));
             }
             if d.2 != Space::Private {
-                races.access(d.0, d.1, len, d.2, Kind::Write, inst, item);
+                races.access(d.0, d.1, len, d.2, Kind::Write, (inst, item));
             }
         }
         if let (Some(u), true) = (&mut self.uninit, d.2 != Space::Global) {
-            u.copy((d.0, d.1), (s.2 != Space::Global).then_some((s.0, s.1)), len);
+            u.copy((d.0, d.1), (s.2 != Space::Global).then_some((s.0, s.1)), len, item);
         }
     }
 

@@ -110,7 +110,8 @@ impl Default for LaunchCell {
 }
 
 /// The kinds that conflict, in the order reports are looked for.
-const CONFLICTS: [(Kind, Kind); 4] = [(Kind::Write, Kind::Write), (Kind::Write, Kind::Read), (Kind::Write, Kind::Atomic), (Kind::Atomic, Kind::Read)];
+const CONFLICTS: [(Kind, Kind); 4] =
+    [(Kind::Write, Kind::Write), (Kind::Write, Kind::Read), (Kind::Write, Kind::Atomic), (Kind::Atomic, Kind::Read)];
 
 pub struct Races {
     /// Epochs counted over the whole launch (never reused, so a new
@@ -128,7 +129,15 @@ pub struct Races {
 
 impl Races {
     pub fn new() -> Races {
-        Races { epoch: 1, group: 0, epochs: Shadow::new(), groups: Shadow::new(), launch: Shadow::new(), dirty: Vec::new(), group_dirty: Vec::new() }
+        Races {
+            epoch: 1,
+            group: 0,
+            epochs: Shadow::new(),
+            groups: Shadow::new(),
+            launch: Shadow::new(),
+            dirty: Vec::new(),
+            group_dirty: Vec::new(),
+        }
     }
 
     pub fn begin_group(&mut self, group: u64) {
@@ -136,11 +145,11 @@ impl Races {
         self.epoch += 1;
     }
 
-    /// `size` bytes at `off` of region `r` (in `space`), by `item` at
-    /// instruction `inst`.
+    /// `size` bytes at `off` of region `r` (in `space`), by work-item
+    /// `item` at instruction `inst`, `by` = (`inst`, `item`).
     #[inline]
-    pub fn access(&mut self, r: u32, off: u64, size: u64, space: Space, kind: Kind, inst: u32, item: u32) {
-        let key = (inst as u64) << 32 | item as u64;
+    pub fn access(&mut self, r: u32, off: u64, size: u64, space: Space, kind: Kind, by: (u32, u32)) {
+        let key = (by.0 as u64) << 32 | by.1 as u64;
         for b in off..off + size {
             let c = self.epochs.get_mut(r, b);
             if c.epoch != self.epoch {
@@ -168,9 +177,11 @@ impl Races {
                 Kind::Atomic => c.atomic,
             };
             for (x, y) in CONFLICTS {
-                let pair = of(x).keys().into_iter().flat_map(|kx| of(y).keys().into_iter().map(move |ky| (kx, ky))).find(|&(kx, ky)| {
-                    kx != NONE && ky != NONE && item_of(kx) != item_of(ky)
-                });
+                let pair = of(x)
+                    .keys()
+                    .into_iter()
+                    .flat_map(|kx| of(y).keys().into_iter().map(move |ky| (kx, ky)))
+                    .find(|&(kx, ky)| kx != NONE && ky != NONE && item_of(kx) != item_of(ky));
                 if let Some((kx, ky)) = pair {
                     out(Finding::Race { space, a: side(kx, x), b: side(ky, y), region: r, off: b });
                 }
@@ -272,21 +283,21 @@ mod tests {
         let mut r = Races::new();
         r.begin_group(0);
         // Work-item 1 writes byte 0, work-item 2 reads it after a barrier: no race.
-        r.access(1, 0, 1, Space::Local, Kind::Write, 7, 1);
+        r.access(1, 0, 1, Space::Local, Kind::Write, (7, 1));
         assert!(races(&mut r, |r, o| r.end_epoch(&mut |x| o(x))).is_empty());
-        r.access(1, 0, 1, Space::Local, Kind::Read, 8, 2);
+        r.access(1, 0, 1, Space::Local, Kind::Read, (8, 2));
         // Work-item 3 writes it in the same epoch: a race with the read.
-        r.access(1, 0, 1, Space::Local, Kind::Write, 9, 3);
+        r.access(1, 0, 1, Space::Local, Kind::Write, (9, 3));
         // Atomics of two work-items: no race.
-        r.access(2, 4, 4, Space::Global, Kind::Atomic, 10, 1);
-        r.access(2, 4, 4, Space::Global, Kind::Atomic, 10, 2);
+        r.access(2, 4, 4, Space::Global, Kind::Atomic, (10, 1));
+        r.access(2, 4, 4, Space::Global, Kind::Atomic, (10, 2));
         let found = races(&mut r, |r, o| r.end_group(&mut |x| o(x)));
         assert_eq!(found.len(), 1, "{found:?}");
         let Finding::Race { a, b, .. } = found[0] else { panic!() };
         assert_eq!((a.inst, a.item, a.kind, b.inst, b.item, b.kind), (9, 3, Kind::Write, 8, 2, Kind::Read));
         // Another work-group's plain read of the atomically updated bytes races with them.
         r.begin_group(1);
-        r.access(2, 4, 1, Space::Global, Kind::Read, 11, 0);
+        r.access(2, 4, 1, Space::Global, Kind::Read, (11, 0));
         let found = races(&mut r, |r, o| r.end_group(&mut |x| o(x)));
         assert_eq!(found.len(), 1, "{found:?}");
         let Finding::Race { a, b, .. } = found[0] else { panic!() };

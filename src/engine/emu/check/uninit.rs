@@ -1,55 +1,122 @@
 //! `--check uninit`: reads of `__local` or private memory that no work-item
-//! of the work-group wrote before (in any order: an uninitialised read is
-//! about values, not ordering; `races` is about ordering).
+//! of the work-group wrote.
 //!
-//! A byte's shadow is the serial of the last work-group that wrote it, so a
-//! new work-group starts with every byte unwritten and nothing to clear.
-//! Copies (`llvm.memcpy`) copy the shadow with the bytes and report nothing:
-//! copying a struct with an unwritten field is fine until the field is read.
-//! `__global` memory is initialised by the host and never checked.
+//! "Before" must not depend on the order the emulator happens to run
+//! work-items in, so a read is judged as the races check judges accesses, by
+//! barrier epochs: a byte written in an earlier epoch of the work-group, or
+//! earlier by the same work-item, is initialised; one written in the same
+//! epoch by another work-item is a race (the `races` check's business), not
+//! an uninitialised read; anything else is. Reads that cannot be judged yet
+//! (nothing wrote the byte so far in this epoch, but someone else still may)
+//! wait for the end of the epoch.
+//!
+//! Each byte's shadow holds the epoch of its first write in the work-group
+//! and the writer(s) of the current epoch; epochs are counted over the whole
+//! launch, so a new work-group starts with every byte unwritten and nothing
+//! to clear. Copies (`llvm.memcpy`) copy the bytes' state and report
+//! nothing: copying a struct with an unwritten field is fine until the field
+//! is read (a copied unwritten byte leaves the destination as it was).
+//! `__global` memory is initialised by the host and not checked.
 
 use super::shadow::Shadow;
 
+#[derive(Clone, Copy, Debug, Default)]
+struct Cell {
+    /// Epoch of the first write in the current work-group (older: unwritten).
+    first: u64,
+    /// Epoch of `writer`.
+    epoch: u64,
+    /// A work-item that wrote the byte in `epoch`.
+    writer: u32,
+    /// Another work-item wrote it in `epoch` too.
+    many: bool,
+}
+
+/// A byte read before anyone wrote it in this epoch: (instruction, work-item,
+/// region, offset).
+type Pending = (u32, u32, u32, u64);
+
 pub struct Uninit {
-    /// Work-group serial + 1 (0 is "never written").
-    serial: u32,
-    written: Shadow<u32>,
+    epoch: u64,
+    /// The first epoch of the current work-group.
+    group_start: u64,
+    cells: Shadow<Cell>,
+    pending: Vec<Pending>,
 }
 
 impl Uninit {
     pub fn new() -> Uninit {
-        Uninit { serial: 0, written: Shadow::new() }
+        Uninit { epoch: 0, group_start: 1, cells: Shadow::new(), pending: Vec::new() }
     }
 
     pub fn begin_group(&mut self) {
-        self.serial += 1;
+        self.epoch += 1;
+        self.group_start = self.epoch;
     }
 
-    /// Records a write of `size` bytes at `off` of region `r`.
+    /// `item` wrote `size` bytes at `off` of region `r`.
     #[inline]
-    pub fn write(&mut self, r: u32, off: u64, size: u64) {
+    pub fn write(&mut self, r: u32, off: u64, size: u64, item: u32) {
+        let e = self.epoch;
         for b in off..off + size {
-            *self.written.get_mut(r, b) = self.serial;
+            let c = self.cells.get_mut(r, b);
+            if c.first < self.group_start {
+                c.first = e;
+            }
+            if c.epoch != e {
+                *c = Cell { epoch: e, writer: item, many: false, ..*c };
+            } else if c.writer != item {
+                c.many = true;
+            }
         }
     }
 
-    /// The first byte of `size` at `off` of region `r` not yet written.
+    /// `item` read `size` bytes at `off` of region `r` at instruction `inst`.
     #[inline]
-    pub fn unwritten(&self, r: u32, off: u64, size: u64) -> Option<u64> {
-        (off..off + size).find(|&b| self.written.get(r, b).is_none_or(|&s| s != self.serial))
+    pub fn read(&mut self, r: u32, off: u64, size: u64, item: u32, inst: u32) {
+        let e = self.epoch;
+        for b in off..off + size {
+            let c = self.cells.get(r, b).copied().unwrap_or_default();
+            let earlier = c.first >= self.group_start && c.first < e;
+            // Written in this epoch: by this work-item (initialised), or by
+            // another (a race, not this check's).
+            if !earlier && c.epoch != e {
+                self.pending.push((inst, item, r, b));
+            }
+        }
     }
 
-    /// `len` bytes copied from `src` (`None`: memory never checked, so
-    /// written) to `dst`, byte by byte in order (as `memmove` does, the
-    /// shadow of overlapping ranges is read before it is overwritten).
-    pub fn copy(&mut self, dst: (u32, u64), src: Option<(u32, u64)>, len: u64) {
-        let tags: Vec<bool> = match src {
-            Some((r, off)) => (off..off + len).map(|b| self.written.get(r, b).is_some_and(|&s| s == self.serial)).collect(),
-            None => vec![true; len as usize],
-        };
-        for (k, ok) in tags.into_iter().enumerate() {
-            *self.written.get_mut(dst.0, dst.1 + k as u64) = if ok { self.serial } else { 0 };
+    /// Whether byte `off` of region `r` holds a value written in this
+    /// work-group (for copies: no report, no waiting).
+    fn written(&self, r: u32, off: u64) -> bool {
+        self.cells.get(r, off).is_some_and(|c| c.first >= self.group_start)
+    }
+
+    /// `item` copied `len` bytes from `src` (`None`: memory not checked, so
+    /// written) to `dst`.
+    pub fn copy(&mut self, dst: (u32, u64), src: Option<(u32, u64)>, len: u64, item: u32) {
+        for k in 0..len {
+            if src.is_none_or(|(r, off)| self.written(r, off + k)) {
+                self.write(dst.0, dst.1 + k, 1, item);
+            }
         }
+    }
+
+    /// The end of an epoch (a barrier, or the work-group's end): the waiting
+    /// reads that nobody else wrote in the epoch are uninitialised, in
+    /// (instruction, work-item, address) order.
+    pub fn end_epoch(&mut self, out: &mut impl FnMut(Pending)) {
+        self.pending.sort_unstable();
+        self.pending.dedup();
+        let e = self.epoch;
+        for &(inst, item, r, b) in &self.pending {
+            let c = self.cells.get(r, b).copied().unwrap_or_default();
+            if !(c.epoch == e && (c.many || c.writer != item)) {
+                out((inst, item, r, b));
+            }
+        }
+        self.pending.clear();
+        self.epoch += 1;
     }
 }
 
@@ -57,17 +124,36 @@ impl Uninit {
 mod tests {
     use super::*;
 
+    fn end(u: &mut Uninit) -> Vec<Pending> {
+        let mut v = Vec::new();
+        u.end_epoch(&mut |p| v.push(p));
+        v
+    }
+
     #[test]
-    fn written_bytes_are_per_work_group() {
+    fn judged_by_epochs_not_by_order() {
         let mut u = Uninit::new();
         u.begin_group();
-        u.write(5, 4, 4);
-        assert_eq!(u.unwritten(5, 4, 4), None);
-        assert_eq!(u.unwritten(5, 2, 4), Some(2));
-        u.copy((5, 16), Some((5, 3)), 3);
-        assert_eq!(u.unwritten(5, 16, 1), Some(16));
-        assert_eq!(u.unwritten(5, 17, 2), None);
+        // Work-item 1 reads byte 0 before work-item 2 writes it: a race, not
+        // an uninitialised read.
+        u.read(5, 0, 1, 1, 10);
+        u.write(5, 0, 1, 2);
+        // Work-item 3 reads byte 8 before writing it itself: uninitialised.
+        u.read(5, 8, 1, 3, 11);
+        u.write(5, 8, 1, 3);
+        // Work-item 4 writes byte 16, then reads it: fine.
+        u.write(5, 16, 1, 4);
+        u.read(5, 16, 1, 4, 12);
+        assert_eq!(end(&mut u), vec![(11, 3, 5, 8)]);
+        // After the barrier everything written before is initialised.
+        u.read(5, 0, 1, 7, 13);
+        u.read(5, 24, 1, 7, 14);
+        assert_eq!(end(&mut u), vec![(14, 7, 5, 24)]);
+        // A new work-group starts unwritten; copies carry the state.
         u.begin_group();
-        assert_eq!(u.unwritten(5, 4, 4), Some(4));
+        u.write(5, 0, 2, 0);
+        u.copy((5, 40), Some((5, 0)), 4, 0);
+        u.read(5, 40, 4, 0, 15);
+        assert_eq!(end(&mut u), vec![(15, 0, 5, 42), (15, 0, 5, 43)]);
     }
 }
