@@ -82,6 +82,8 @@ const BUGGY: &[(&str, &str, &str, &[&str])] = &[
     ("uninit_local.ll", "128", "64", &["buf:i32:128"]),
     ("oob.ll", "128", "64", &["buf:i32:128"]),
     ("divergent_barrier.ll", "128", "64", &["buf:i32:128"]),
+    ("uninit_private.ll", "128", "64", &["buf:i32:128"]),
+    ("global_group_race.ll", "128", "64", &["buf:i32:128", "buf:i32:128"]),
 ];
 
 /// The report lines of a run (its stderr without the statistics).
