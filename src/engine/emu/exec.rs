@@ -542,6 +542,13 @@ impl<'a> Machine<'a> {
             self.run_group()?;
             if let Some(c) = self.check.as_mut() {
                 c.end_group();
+                if c.host_bytes() > check::MAX_SHADOW_BYTES {
+                    return Err(format!(
+                        "kernel '{}': --check needs more than {} GiB of shadow memory for this launch (about 140 bytes per byte of __global memory touched): check a smaller launch",
+                        self.p.kernel(),
+                        check::MAX_SHADOW_BYTES >> 30
+                    ));
+                }
             }
         }
         Ok(())

@@ -33,6 +33,11 @@ use std::collections::HashSet;
 /// Reports kept in full; the others are counted.
 pub const MAX_REPORTS: usize = 20;
 
+/// Shadow memory allowed (host bytes): the races check keeps about 140
+/// bytes per `__global` byte touched, so a launch touching more than about
+/// 30 MiB of buffers stops with an error instead of exhausting the host.
+pub const MAX_SHADOW_BYTES: u64 = 4 << 30;
+
 /// Which checks `--check` asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Checks {
@@ -254,6 +259,11 @@ impl Checker {
             r.end_epoch(&mut |f| findings.add(f));
         }
         self.end_uninit_epoch();
+    }
+
+    /// Host bytes of shadow memory in use.
+    pub fn host_bytes(&self) -> u64 {
+        self.races.as_ref().map_or(0, races::Races::host_bytes) + self.uninit.as_ref().map_or(0, uninit::Uninit::host_bytes)
     }
 
     /// Every work-item of the work-group finished.

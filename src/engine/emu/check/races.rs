@@ -140,6 +140,11 @@ impl Races {
         }
     }
 
+    /// Host bytes of shadow memory.
+    pub fn host_bytes(&self) -> u64 {
+        self.epochs.host_bytes() + self.groups.host_bytes() + self.launch.host_bytes()
+    }
+
     pub fn begin_group(&mut self, group: u64) {
         self.group = group;
         self.epoch += 1;

@@ -9,11 +9,13 @@ const PAGE: u64 = 1024;
 /// Per region, per page: the shadow of each byte, `T::default()` until set.
 pub struct Shadow<T> {
     regions: Vec<Vec<Option<Box<[T]>>>>,
+    /// Pages made so far.
+    pages: u64,
 }
 
 impl<T: Copy + Default> Shadow<T> {
     pub fn new() -> Shadow<T> {
-        Shadow { regions: Vec::new() }
+        Shadow { regions: Vec::new(), pages: 0 }
     }
 
     /// The shadow of byte `off` of region `r`.
@@ -28,8 +30,17 @@ impl<T: Copy + Default> Shadow<T> {
         if page >= pages.len() {
             pages.resize_with(page + 1, || None);
         }
-        let bytes = pages[page].get_or_insert_with(|| vec![T::default(); PAGE as usize].into_boxed_slice());
+        let made = &mut self.pages;
+        let bytes = pages[page].get_or_insert_with(|| {
+            *made += 1;
+            vec![T::default(); PAGE as usize].into_boxed_slice()
+        });
         &mut bytes[(off % PAGE) as usize]
+    }
+
+    /// Host bytes the pages take.
+    pub fn host_bytes(&self) -> u64 {
+        self.pages * PAGE * std::mem::size_of::<T>() as u64
     }
 
     /// The shadow of byte `off` of region `r`, if its page was touched.

@@ -49,6 +49,11 @@ impl Uninit {
         Uninit { epoch: 0, group_start: 1, cells: Shadow::new(), pending: Vec::new() }
     }
 
+    /// Host bytes of shadow memory.
+    pub fn host_bytes(&self) -> u64 {
+        self.cells.host_bytes()
+    }
+
     pub fn begin_group(&mut self) {
         self.epoch += 1;
         self.group_start = self.epoch;
