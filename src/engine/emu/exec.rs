@@ -544,7 +544,7 @@ impl<'a> Machine<'a> {
                 c.end_group();
                 if c.host_bytes() > check::MAX_SHADOW_BYTES {
                     return Err(format!(
-                        "kernel '{}': --check needs more than {} GiB of shadow memory for this launch (about 140 bytes per byte of __global memory touched): check a smaller launch",
+                        "kernel '{}': --check needs more than {} GiB of shadow memory for this launch (about 100 bytes per byte of __global memory touched): check a smaller launch",
                         self.p.kernel(),
                         check::MAX_SHADOW_BYTES >> 30
                     ));

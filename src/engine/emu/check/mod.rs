@@ -33,9 +33,9 @@ use std::collections::HashSet;
 /// Reports kept in full; the others are counted.
 pub const MAX_REPORTS: usize = 20;
 
-/// Shadow memory allowed (host bytes): the races check keeps about 140
+/// Shadow memory allowed (host bytes): the races check keeps about 100
 /// bytes per `__global` byte touched, so a launch touching more than about
-/// 30 MiB of buffers stops with an error instead of exhausting the host.
+/// 40 MiB of buffers stops with an error instead of exhausting the host.
 pub const MAX_SHADOW_BYTES: u64 = 4 << 30;
 
 /// Which checks `--check` asked for.

@@ -15,10 +15,10 @@
 //! atomic), the two smallest (instruction, work-item) pairs with different
 //! work-items ([`Two`]): enough to find a conflicting pair whenever one
 //! exists, and a canonical one. At the end of an epoch (a barrier, or the
-//! work-group's end) every byte touched in it is checked; `__global` bytes
-//! are also folded into a per-work-group summary (the smallest pair of each
-//! kind), which at the end of the work-group is checked against the
-//! summary of all earlier work-groups, then merged into it. Like Oclgrind's
+//! work-group's end) every byte touched in it is checked; a `__global` byte
+//! is also checked against the first access of each kind by an earlier
+//! work-group (work-groups run one after another), and its own first
+//! accesses are recorded there for the work-groups after it. Like Oclgrind's
 //! race detector (per-byte access records checked at barriers and at the end
 //! of each work-group), but without its per-fence distinction: any barrier
 //! orders both address spaces here.
@@ -78,22 +78,6 @@ impl Default for EpochCell {
     }
 }
 
-/// A `__global` byte's smallest access of each kind in one work-group.
-#[derive(Clone, Copy, Debug)]
-struct GroupCell {
-    /// Work-group index + 1; 0: none yet.
-    group: u64,
-    read: Key,
-    write: Key,
-    atomic: Key,
-}
-
-impl Default for GroupCell {
-    fn default() -> Self {
-        GroupCell { group: 0, read: NONE, write: NONE, atomic: NONE }
-    }
-}
-
 /// A `__global` byte's first access of each kind over the work-groups done
 /// so far, with its work-group.
 #[derive(Clone, Copy, Debug)]
@@ -119,30 +103,19 @@ pub struct Races {
     epoch: u64,
     group: u64,
     epochs: Shadow<EpochCell>,
-    groups: Shadow<GroupCell>,
     launch: Shadow<LaunchCell>,
     /// Bytes first touched in this epoch: (region, offset, space).
     dirty: Vec<(u32, u64, Space)>,
-    /// `__global` bytes first touched in this work-group.
-    group_dirty: Vec<(u32, u64)>,
 }
 
 impl Races {
     pub fn new() -> Races {
-        Races {
-            epoch: 1,
-            group: 0,
-            epochs: Shadow::new(),
-            groups: Shadow::new(),
-            launch: Shadow::new(),
-            dirty: Vec::new(),
-            group_dirty: Vec::new(),
-        }
+        Races { epoch: 1, group: 0, epochs: Shadow::new(), launch: Shadow::new(), dirty: Vec::new() }
     }
 
     /// Host bytes of shadow memory.
     pub fn host_bytes(&self) -> u64 {
-        self.epochs.host_bytes() + self.groups.host_bytes() + self.launch.host_bytes()
+        self.epochs.host_bytes() + self.launch.host_bytes()
     }
 
     pub fn begin_group(&mut self, group: u64) {
@@ -155,25 +128,33 @@ impl Races {
     #[inline]
     pub fn access(&mut self, r: u32, off: u64, size: u64, space: Space, kind: Kind, by: (u32, u32)) {
         let key = (by.0 as u64) << 32 | by.1 as u64;
-        for b in off..off + size {
-            let c = self.epochs.get_mut(r, b);
-            if c.epoch != self.epoch {
-                *c = EpochCell { epoch: self.epoch, ..EpochCell::default() };
-                self.dirty.push((r, b, space));
-            }
-            match kind {
-                Kind::Read => c.read.add(key),
-                Kind::Write => c.write.add(key),
-                Kind::Atomic => c.atomic.add(key),
+        let mut b = off;
+        while b < off + size {
+            let run = self.epochs.run_mut(r, b, off + size - b);
+            for c in run.iter_mut() {
+                if c.epoch != self.epoch {
+                    *c = EpochCell { epoch: self.epoch, ..EpochCell::default() };
+                    self.dirty.push((r, b, space));
+                }
+                match kind {
+                    Kind::Read => c.read.add(key),
+                    Kind::Write => c.write.add(key),
+                    Kind::Atomic => c.atomic.add(key),
+                }
+                b += 1;
             }
         }
     }
 
     /// A barrier, or the end of the work-group: checks the epoch's bytes.
-    pub fn end_epoch(&mut self, out: &mut impl FnMut(Finding)) {
-        self.dirty.sort_unstable_by_key(|&(r, b, _)| (r, b));
+    pub fn end_epoch(&mut self, report: &mut impl FnMut(Finding)) {
+        // Reported in address order (the order bytes were touched in
+        // depends on the warps), the first of each pair of instructions
+        // being the one kept.
+        let mut found = Vec::new();
+        let mut out = |f: Finding| found.push(f);
         let group = self.group;
-        let side = |k: Key, kind: Kind| Access { inst: (k >> 32) as u32, item: item_of(k), group, kind };
+        let side = |k: Key, kind: Kind, group: u64| Access { inst: (k >> 32) as u32, item: item_of(k), group, kind };
         for &(r, b, space) in &self.dirty {
             let c = *self.epochs.get_mut(r, b);
             let of = |kind: Kind| match kind {
@@ -188,65 +169,49 @@ impl Races {
                     .flat_map(|kx| of(y).keys().into_iter().map(move |ky| (kx, ky)))
                     .find(|&(kx, ky)| kx != NONE && ky != NONE && item_of(kx) != item_of(ky));
                 if let Some((kx, ky)) = pair {
-                    out(Finding::Race { space, a: side(kx, x), b: side(ky, y), region: r, off: b });
+                    out(Finding::Race { space, a: side(kx, x, group), b: side(ky, y, group), region: r, off: b });
                 }
             }
-            if space == Space::Global {
-                let g = self.groups.get_mut(r, b);
-                if g.group != group + 1 {
-                    *g = GroupCell { group: group + 1, ..GroupCell::default() };
-                    self.group_dirty.push((r, b));
-                }
-                g.read = g.read.min(c.read.a);
-                g.write = g.write.min(c.write.a);
-                g.atomic = g.atomic.min(c.atomic.a);
+            if space != Space::Global {
+                continue;
             }
-        }
-        self.dirty.clear();
-        self.epoch += 1;
-    }
-
-    /// The end of the work-group: its last epoch, then its `__global`
-    /// accesses against those of the work-groups before it.
-    pub fn end_group(&mut self, out: &mut impl FnMut(Finding)) {
-        self.end_epoch(out);
-        self.group_dirty.sort_unstable();
-        let group = self.group;
-        for &(r, b) in &self.group_dirty {
-            let g = *self.groups.get_mut(r, b);
+            // Against the earlier work-groups: their x with this epoch's y,
+            // and their y with this epoch's x.
             let l = self.launch.get_mut(r, b);
-            let mine = |kind: Kind| match kind {
-                Kind::Read => g.read,
-                Kind::Write => g.write,
-                Kind::Atomic => g.atomic,
-            };
             let earlier = |kind: Kind| match kind {
                 Kind::Read => l.read,
                 Kind::Write => l.write,
                 Kind::Atomic => l.atomic,
             };
             for (x, y) in CONFLICTS {
-                // Both ways round: the earlier group's x with this one's y,
-                // and the earlier group's y with this one's x.
                 for (ex, my) in [(x, y), (y, x)] {
-                    let ((ke, ge), km) = (earlier(ex), mine(my));
-                    if ke != NONE && km != NONE {
-                        let a = Access { inst: (ke >> 32) as u32, item: item_of(ke), group: ge, kind: ex };
-                        let b2 = Access { inst: (km >> 32) as u32, item: item_of(km), group, kind: my };
-                        out(Finding::Race { space: Space::Global, a, b: b2, region: r, off: b });
+                    let ((ke, ge), km) = (earlier(ex), of(my).a);
+                    if ke != NONE && ge != group && km != NONE {
+                        out(Finding::Race { space, a: side(ke, ex, ge), b: side(km, my, group), region: r, off: b });
                     }
                     if x == y {
                         break;
                     }
                 }
             }
-            for (slot, k) in [(&mut l.read, g.read), (&mut l.write, g.write), (&mut l.atomic, g.atomic)] {
+            for (slot, k) in [(&mut l.read, c.read.a), (&mut l.write, c.write.a), (&mut l.atomic, c.atomic.a)] {
                 if slot.0 == NONE && k != NONE {
                     *slot = (k, group);
                 }
             }
         }
-        self.group_dirty.clear();
+        self.dirty.clear();
+        self.epoch += 1;
+        found.sort_by_key(|f| match *f {
+            Finding::Race { region, off, a, b, .. } => (region, off, a.group, b.group),
+            Finding::Uninit { region, off, .. } => (region, off, 0, 0),
+        });
+        found.into_iter().for_each(report);
+    }
+
+    /// The end of the work-group: its last epoch.
+    pub fn end_group(&mut self, out: &mut impl FnMut(Finding)) {
+        self.end_epoch(out);
     }
 }
 

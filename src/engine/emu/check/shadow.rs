@@ -18,6 +18,17 @@ impl<T: Copy + Default> Shadow<T> {
         Shadow { regions: Vec::new(), pages: 0 }
     }
 
+    /// The shadows of bytes `off..off + len` of region `r`, up to the end
+    /// of `off`'s page (at least one byte when `len > 0`).
+    #[inline]
+    pub fn run_mut(&mut self, r: u32, off: u64, len: u64) -> &mut [T] {
+        let n = len.min(PAGE - off % PAGE) as usize;
+        self.get_mut(r, off); // makes the page
+        let page = self.regions[r as usize][(off / PAGE) as usize].as_mut().expect("made by get_mut");
+        let start = (off % PAGE) as usize;
+        &mut page[start..start + n]
+    }
+
     /// The shadow of byte `off` of region `r`.
     #[inline]
     pub fn get_mut(&mut self, r: u32, off: u64) -> &mut T {
@@ -63,5 +74,8 @@ mod tests {
         assert_eq!(s.get(3, 5001), Some(&0));
         assert!(s.get(3, 1).is_none());
         assert!(s.get(2, 5000).is_none());
+        // A run stops at the end of its page.
+        assert_eq!(s.run_mut(3, 1020, 10).len(), 4);
+        assert_eq!(s.run_mut(3, 5000, 2), &[7, 0]);
     }
 }
