@@ -99,7 +99,9 @@ pub fn compile_object(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> 
         wi_opts.push(format!("local-size={x},{y},{z}"));
     }
     let wiloops = if wi_opts.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", wi_opts.join(";")) };
-    let front = pipeline::parse(&format!("always-inline,simt-lower-ocl-builtins,{wiloops}"), None)?;
+    // One thread runs a whole work-group, so its __local atomics need no
+    // atomicity (simt-local-atomics).
+    let front = pipeline::parse(&format!("always-inline,simt-lower-ocl-builtins,{wiloops},simt-local-atomics"), None)?;
     pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
     lower::retarget_for(&module, &tm, true);
     let back = pipeline::parse("default<O3>", Some(&tm))?;

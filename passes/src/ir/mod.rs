@@ -47,7 +47,7 @@ pub mod value;
 
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use bridge::pointer_address_space;
-pub use build::IntOp;
+pub use build::{FloatOp, IntOp};
 pub use calls::{has_fn_attribute, CallBuilder};
 pub use clone::Detached;
 pub use consts::global_variables;
