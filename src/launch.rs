@@ -55,7 +55,7 @@ barrier, exit): warp-instructions issued so far, warp, event, block, PC, and
 the lanes (lane 0 first, # in the group); at most 200000 lines.
 --check LIST (emu; alone it selects emu) checks the kernel while it runs, LIST
 a comma-separated list of: races (two work-items touch a byte of __local or
-__global memory, one writing, not both atomically, with no barrier between,
+__global memory, one with a plain (non-atomic) write, with no barrier between,
 or in different work-groups), uninit (a read of __local or private memory no
 work-item of the work-group wrote), bounds and barriers (always on in the
 emulator), uniformity (= --check-uniformity), all (all but uniformity).

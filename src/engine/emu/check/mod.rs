@@ -7,8 +7,9 @@
 //! through per-byte shadow state and report what they find without stopping
 //! the launch:
 //!
-//! - [`races`]: data races on `__local` and `__global` memory, within a
-//!   work-group (accesses not separated by a barrier) and between the
+//! - [`races`]: data races on `__local` and `__global` memory (a plain
+//!   write and another access of the same byte by another work-item), within
+//!   a work-group (accesses not separated by a barrier) and between the
 //!   work-groups of the launch;
 //! - [`uninit`]: reads of `__local` or private memory never written in the
 //!   work-group.
@@ -90,8 +91,7 @@ impl Checks {
 pub enum Kind {
     Read,
     Write,
-    /// An atomic read-modify-write: a write that races with everything but
-    /// other atomics.
+    /// An atomic read-modify-write: races only with plain writes.
     Atomic,
 }
 
