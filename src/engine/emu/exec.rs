@@ -708,7 +708,9 @@ impl<'a> Machine<'a> {
             if let Some(t) = self.trace.as_mut() {
                 t.run(self.c.warp_instructions, warp.index, entry.pc, mask);
             }
-            let ev = self.exec(warp, i)?;
+            // Two copies of the interpreter: the one without checks has no
+            // trace of them in its loop.
+            let ev = if self.check.is_some() { self.exec::<true>(warp, i)? } else { self.exec::<false>(warp, i)? };
             // Where the group stopped, for the trace.
             let (issued, at) = (self.c.warp_instructions, self.stop_pc);
             match ev {
@@ -761,8 +763,9 @@ impl<'a> Machine<'a> {
     }
 
     /// Runs lane group `i` of `warp` until the policy must decide.
+    /// `CHECKED`: call the [`Checker`] on every memory access.
     #[allow(clippy::needless_range_loop)]
-    fn exec(&mut self, warp: &mut Warp, i: usize) -> Result<Ev, Fault> {
+    fn exec<const CHECKED: bool>(&mut self, warp: &mut Warp, i: usize) -> Result<Ev, Fault> {
         let p = self.p;
         // At most 64 (`Program::validate`); saying so lets the compiler drop the
         // register file's lane mask.
@@ -771,7 +774,7 @@ impl<'a> Machine<'a> {
         let mem = self.mem.view();
         let targets = &mut self.targets;
         let mut trace = self.trace.as_deref_mut();
-        let mut check = self.check.as_deref_mut();
+        let mut check = if CHECKED { self.check.as_deref_mut() } else { None };
         let inst_text = p.inst_text();
         let issued = self.c.warp_instructions;
         let entry = warp.entries[i];
@@ -1047,7 +1050,7 @@ impl<'a> Machine<'a> {
                     Inst::Load { d, p: pp, off, ty } => {
                         let mk = mask_of(ty.bits as u32);
                         let size = ty.size as u64;
-                        if let Some(c) = check.as_deref_mut() {
+                        if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
                             lanes!(mask, full, w, |l| {
                                 c.access(
                                     item0 + l as u32,
@@ -1069,7 +1072,7 @@ impl<'a> Machine<'a> {
                     }
                     Inst::Store { v, p: pp, off, ty } => {
                         let size = ty.size as u64;
-                        if let Some(c) = check.as_deref_mut() {
+                        if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
                             lanes!(mask, full, w, |l| {
                                 c.access(
                                     item0 + l as u32,
@@ -1098,7 +1101,7 @@ impl<'a> Machine<'a> {
                     Inst::Rmw { op, ty, d, p: pp, v } => {
                         let mk = mask_of(ty.bits as u32);
                         let size = ty.size as u64;
-                        if let Some(c) = check.as_deref_mut() {
+                        if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
                             lanes!(mask, full, w, |l| {
                                 c.access(item0 + l as u32, reg!(r, pp, l), size, Kind::Atomic, inst_text[pc as usize]);
                             });
@@ -1116,7 +1119,7 @@ impl<'a> Machine<'a> {
                     Inst::CmpXchg { ty, d, ok, p: pp, cmp, new } => {
                         let mk = mask_of(ty.bits as u32);
                         let size = ty.size as u64;
-                        if let Some(c) = check.as_deref_mut() {
+                        if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
                             lanes!(mask, full, w, |l| {
                                 c.access(item0 + l as u32, reg!(r, pp, l), size, Kind::Atomic, inst_text[pc as usize]);
                             });
@@ -1138,7 +1141,7 @@ impl<'a> Machine<'a> {
                             let len = reg!(r, nr, l);
                             if len != 0 {
                                 let (da, sa) = (reg!(r, dst, l), reg!(r, src, l));
-                                if let Some(c) = check.as_deref_mut() {
+                                if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
                                     c.copy(item0 + l as u32, da, sa, len, inst_text[pc as usize]);
                                 }
                                 match mem.copy(da, sa, len) {
@@ -1159,7 +1162,7 @@ impl<'a> Machine<'a> {
                             let len = reg!(r, nr, l);
                             if len != 0 {
                                 let da = reg!(r, dst, l);
-                                if let Some(c) = check.as_deref_mut() {
+                                if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
                                     c.fill(item0 + l as u32, da, len, inst_text[pc as usize]);
                                 }
                                 if mem.fill(da, reg!(r, v, l) as u8, len).is_none() {
