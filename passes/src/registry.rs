@@ -20,6 +20,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<rpo_layout::RpoLayout>(),
     PassDecl::of::<check_uniformity::CheckUniformity>(),
     PassDecl::of::<testing::BreakModule>(),
+    PassDecl::of::<testing::LiePreserved>(),
 ];
 
 /// Every registered pass and printer.

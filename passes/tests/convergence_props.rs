@@ -8,6 +8,10 @@
 //!   connected components, found by mutual reachability, then recursively
 //!   those of each component with its entry blocks removed. The oracle uses the
 //!   raw successor lists only.
+//! - **Check points** (the marks an executor checks without markers in the
+//!   IR): every join, cycle exit and block an edge leaving a cycle leads to,
+//!   against the same brute force; only marks of the scheduling rule alone
+//!   are left out.
 //! - **No marks from nowhere.** A mark that is not from the scheduling rule
 //!   (`behind`) is at a join or at a block on a cycle with two successors.
 //! - **Termination.** The walk pops every reachable block exactly once.
@@ -85,6 +89,17 @@ impl Oracle {
                 if !inner.is_empty() {
                     regions.push(inner);
                 }
+            }
+        }
+        out
+    }
+
+    /// Blocks outside a cycle that an edge leaving it leads to.
+    fn cycle_exit_targets(&self) -> BTreeSet<usize> {
+        let mut out = BTreeSet::new();
+        for c in self.cycles() {
+            for &b in &c {
+                out.extend(self.succs[b].iter().copied().filter(|s| !c.contains(s)));
             }
         }
         out
@@ -173,6 +188,27 @@ fn check_contract(raw: &[Vec<u32>]) -> Check {
         if r.contains(Reasons::LOOP_EXIT) {
             prop_assert!(branching.contains(&b), "loop exit {} is on no cycle with a choice", b);
         }
+    }
+
+    // Check points (where an executor without markers in the IR checks):
+    // every join, cycle exit and cycle exit target; the marks left out are
+    // those of the scheduling rule alone.
+    let checks = set(&conv.check_points().collect::<Vec<_>>());
+    let targets = o.cycle_exit_targets();
+    for b in joins.iter().chain(&exits).chain(&targets) {
+        prop_assert!(
+            checks.contains(b),
+            "block {} must be a check point (join: {}, cycle exit: {}, exit target: {}); checks {:?}",
+            b,
+            joins.contains(b),
+            exits.contains(b),
+            targets.contains(b),
+            checks
+        );
+    }
+    prop_assert!(checks.is_subset(&marked), "check points {:?} not within the marks {:?}", checks, marked);
+    for &b in marked.difference(&checks) {
+        prop_assert_eq!(conv.reasons(BlockId(b as u32)), Reasons::BEHIND, "block {} left out of the check points", b);
     }
     Ok(())
 }
@@ -582,7 +618,7 @@ mod ir {
     pub fn check_ir(raw: &[Vec<u32>], convergent: bool, barriers: &BTreeSet<usize>, intrinsics: bool) -> Check {
         let text = ir_of(raw, convergent, barriers);
         let ctx = Context::create();
-        let m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
+        let mut m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
         let f = m.get_function("f").unwrap();
         let mut cache = AnalysisCache::new();
         let expected: Vec<(usize, u64)> = {
@@ -592,7 +628,8 @@ mod ir {
         };
         let mut out = Vec::new();
         let pass = Converge { divergent_only: false, intrinsics };
-        pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         if let Err(e) = simt_passes::ir::verify(&m) {
             return Err(TestCaseError::fail(format!("{e}\n{}", m.print_to_string().to_string())));
         }
@@ -601,21 +638,22 @@ mod ir {
         prop_assert_eq!(tokens > 0, intrinsics && !got.is_empty(), "tokens only in the intrinsic form");
         // Idempotent.
         let before = m.print_to_string().to_string();
-        cache.invalidate_values();
-        pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         prop_assert_eq!(&before, &m.print_to_string().to_string(), "a second run changes nothing");
         // Stripped, nothing is left and the module still verifies.
-        StripMarkers.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = StripMarkers.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         simt_passes::ir::verify(&m).map_err(TestCaseError::fail)?;
         prop_assert_eq!(markers(f), (Vec::new(), 0));
         prop_assert!(m.get_function("simt.converge").is_none());
         if intrinsics {
             // Plain markers first, tokens afterwards: the old markers get tokens.
-            let m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
+            let mut m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
             let mut cache = AnalysisCache::new();
             for pass in [Converge { divergent_only: false, intrinsics: false }, Converge { divergent_only: false, intrinsics: true }] {
-                pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
-                cache.invalidate_values();
+                let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+                cache.invalidate(preserved);
             }
             simt_passes::ir::verify(&m).map_err(TestCaseError::fail)?;
             prop_assert_eq!(&markers(m.get_function("f").unwrap()).0, &expected);

@@ -52,7 +52,7 @@ pub use calls::{has_fn_attribute, CallBuilder};
 pub use clone::Detached;
 pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
-pub use function::run_passes;
+pub use function::{run_passes, run_pipeline};
 pub use loop_metadata::AccessGroup;
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
 pub use module::*;

@@ -33,7 +33,7 @@
 //! these atomic.
 
 use crate::ir::{defined_functions, function_name, instructions, Builder, FloatOp, Inst, IntOp, Value};
-use crate::pass::{Changed, DeclaredPass, ModulePass, PassContext, PassError};
+use crate::pass::{DeclaredPass, ModulePass, PassContext, PassError, Preserved};
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode};
 
 /// OpenCL `__local`, CUDA `__shared__`.
@@ -52,9 +52,9 @@ impl ModulePass for LocalAtomics {
         Self::NAME.into()
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut lowered = 0;
-        for f in defined_functions(cx.module) {
+        for f in defined_functions(cx.module_mut()) {
             let name = function_name(f);
             if !(name.starts_with("simt_wg_") || name.starts_with("simt_wgi_")) {
                 continue;
@@ -64,7 +64,8 @@ impl ModulePass for LocalAtomics {
                 lowered += usize::from(lower(i));
             }
         }
-        Ok(if lowered > 0 { Changed::Instructions } else { Changed::Nothing })
+        // Blocks and edges stay; values and memory operations changed.
+        Ok(if lowered > 0 { Preserved::cfg_analyses() } else { Preserved::all() })
     }
 }
 

@@ -86,6 +86,15 @@ impl Checks {
     }
 }
 
+/// `races,uninit`: the names of the checks on, as `--check` takes them.
+impl std::fmt::Display for Checks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let on = [self.races, self.uninit, self.bounds, self.barriers, self.uniformity];
+        let names: Vec<&str> = Checks::NAMES.iter().zip(on).filter(|(_, on)| *on).map(|(n, _)| *n).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
 /// What an access does to its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
@@ -343,5 +352,6 @@ mod tests {
         assert!(c.races && c.uniformity && !c.uninit);
         assert!(Checks::parse("race").unwrap_err().contains("unknown check 'race'"));
         assert!(Checks::parse("races,").is_err());
+        assert_eq!(Checks::parse(&c.to_string()), Ok(c));
     }
 }
