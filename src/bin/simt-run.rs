@@ -60,7 +60,10 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
 
     // The module is read once (it may be a pipe: `-` is stdin), and every
     // parse below starts from these bytes.
-    let input = ModuleInput::read(&launch.module)?;
+    // Kernel sources are compiled with debug info for --check, whose
+    // reports then name source lines.
+    let source = simt::source::SourceOptions { debug_info: opts.check.watches_memory(), ..Default::default() };
+    let input = ModuleInput::read_with(&launch.module, &source)?;
     // Everything that can be checked without compiling, first.
     // Parsed and verified once; each engine's front end prepares it.
     let start = Instant::now();
