@@ -42,11 +42,14 @@ pub struct Uninit {
     group_start: u64,
     cells: Shadow<Cell>,
     pending: Vec<Pending>,
+    /// `pending`'s length at which its duplicates are dropped (a loop that
+    /// keeps reading the same unwritten bytes adds the same entries).
+    compact_at: usize,
 }
 
 impl Uninit {
     pub fn new() -> Uninit {
-        Uninit { epoch: 0, group_start: 1, cells: Shadow::new(), pending: Vec::new() }
+        Uninit { epoch: 0, group_start: 1, cells: Shadow::new(), pending: Vec::new(), compact_at: 1 << 16 }
     }
 
     /// Host bytes of shadow memory.
@@ -88,6 +91,11 @@ impl Uninit {
             if !earlier && c.epoch != e {
                 self.pending.push((inst, item, r, b));
             }
+        }
+        if self.pending.len() >= self.compact_at {
+            self.pending.sort_unstable();
+            self.pending.dedup();
+            self.compact_at = (2 * self.pending.len()).max(1 << 16);
         }
     }
 
