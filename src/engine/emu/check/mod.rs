@@ -12,14 +12,16 @@
 //!   a work-group (accesses not separated by a barrier) and between the
 //!   work-groups of the launch;
 //! - [`uninit`]: reads of `__local` or private memory never written in the
-//!   work-group.
+//!   work-group (judged by barrier intervals, as races are).
 //!
-//! The interpreter calls [`Checker`] only when one of them is on (one
-//! `Option` test per memory instruction otherwise); it names each access by
+//! The interpreter calls [`Checker`] only when one of them is on (its loop
+//! is compiled twice, `exec::<CHECKED>`, and the unchecked copy has no
+//! checker calls at all); it names each access by
 //! work-item (linear local id), instruction (index of its IR text) and
 //! work-group, never by lane or warp. Findings are counted once per pair of
 //! instructions (per instruction for `uninit`); the first [`MAX_REPORTS`] are
-//! kept for the report ([`report`]). The reference is Oclgrind's race
+//! kept for the report ([`report`]). Shadow memory is capped at
+//! [`MAX_SHADOW_BYTES`] per launch. The reference is Oclgrind's race
 //! detector and uninitialised-memory plugins, and compute-sanitizer's
 //! racecheck and initcheck.
 
