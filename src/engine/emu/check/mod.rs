@@ -7,11 +7,11 @@
 //! through per-byte shadow state and report what they find without stopping
 //! the launch:
 //!
-//! - [`races`]: data races on `__local` and `__global` memory (a plain
+//! - `races` (`races.rs`): data races on `__local` and `__global` memory (a plain
 //!   write and another access of the same byte by another work-item), within
 //!   a work-group (accesses not separated by a barrier) and between the
 //!   work-groups of the launch;
-//! - [`uninit`]: reads of `__local` or private memory never written in the
+//! - `uninit` (`uninit.rs`): reads of `__local` or private memory never written in the
 //!   work-group (judged by barrier intervals, as races are).
 //!
 //! The interpreter calls [`Checker`] only when one of them is on (its loop
