@@ -60,7 +60,10 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
 
     // The module is read once (it may be a pipe: `-` is stdin), and every
     // parse below starts from these bytes.
-    let input = ModuleInput::read(&launch.module)?;
+    // Kernel sources are compiled with debug info for --check, whose
+    // reports then name source lines.
+    let source = simt::source::SourceOptions { debug_info: opts.check.watches_memory(), ..Default::default() };
+    let input = ModuleInput::read_with(&launch.module, &source)?;
     // Everything that can be checked without compiling, first.
     // Parsed and verified once; each engine's front end prepares it.
     let start = Instant::now();
@@ -123,9 +126,21 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
             diag::eprint(&lines.iter().map(|l| format!("{TOOL}: {l}\n")).collect::<String>());
         }
     }
+    if let Some(found) = emu_stats.as_ref().and_then(|e| e.check.as_ref()).filter(|f| f.total() > 0) {
+        return Err(ToolError::Run(format!("--check found {}", simt::engine::emu::check::report::summary(found))));
+    }
     if let Some((dir, r)) = compared {
         if !r.ok() {
-            return Err(compare_failed(dir, &r));
+            let mut e = compare_failed(dir, &r);
+            if !(opts.check.races && opts.check.uninit) {
+                if let ToolError::Run(m) = &mut e {
+                    m.push_str(
+                        "\nhint: results that differ from a reference often come from a data race or an uninitialised read, \
+                         which the engines expose differently; run the launch with --engine emu --check all to look for them",
+                    );
+                }
+            }
+            return Err(e);
         }
     }
     Ok(())
@@ -175,17 +190,25 @@ fn run_emu(
     let grid = launch.grid;
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     let mut last = None;
+    let mut found = None;
     for run in 0..opts.repeat {
         let start = Instant::now();
-        let (counters, seconds) = match (&opts.trace, run) {
-            (Some(path), 0) => run_emu_traced(&k, launch, opts, path, args)?,
-            _ => emu::run(&k, grid, args)?,
+        let (counters, seconds) = if run == 0 && (opts.trace.is_some() || opts.check.watches_memory()) {
+            let (result, report) = run_emu_observed(&k, launch, opts, args);
+            if opts.check.watches_memory() {
+                let text: String = report.reports.iter().map(|r| format!("{TOOL}: {r}\n")).collect();
+                diag::eprint(&text);
+                found = Some(report.findings);
+            }
+            result?
+        } else {
+            emu::run(&k, grid, args)?
         };
         kernel_seconds.push(start.elapsed().as_secs_f64());
         last = Some((counters, seconds));
     }
     let (counters, seconds) = last.expect("repeat is at least 1");
-    let emu = EmuStats::new(p, counters, seconds);
+    let emu = EmuStats { check: found, ..EmuStats::new(p, counters, seconds) };
     let details = EmuDetails {
         policy: opts.policy.name().into(),
         warp_width: opts.warp_width,
@@ -214,18 +237,25 @@ fn run_emu(
     Ok((stats, emu))
 }
 
-/// One run of the emulator with `--trace PATH`. The trace is written even
-/// when the run fails (it shows how the lanes got there).
-fn run_emu_traced(
+/// The first run of the emulator, with `--trace PATH` and `--check LIST`.
+/// The trace is written, and the findings come back, even when the run
+/// fails (they show how it got there).
+fn run_emu_observed(
     k: &simt::engine::emu::EmuKernel,
     launch: &Launch,
     opts: &RunOptions,
-    path: &Path,
     args: &mut KernelArgs,
-) -> Result<(simt::engine::emu::Counters, f64), ToolError> {
+) -> (Result<(simt::engine::emu::Counters, f64), ToolError>, simt::engine::emu::CheckReport) {
     use simt::engine::emu::{self, Trace};
+    let Some(path) = &opts.trace else {
+        let (r, _, report) = emu::run_observed(k, launch.grid, args, None, opts.check);
+        return (r, report);
+    };
     let io = |e: std::io::Error| ToolError::Io { path: path.display().to_string(), message: format!("cannot write the trace: {e}") };
-    let file = std::fs::File::create(path).map_err(io)?;
+    let file = match std::fs::File::create(path) {
+        Ok(f) => f,
+        Err(e) => return (Err(io(e)), Default::default()),
+    };
     let grid = launch.grid;
     let dims = |d: [u64; 3]| d[..grid.work_dim as usize].iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let what = format!(
@@ -237,11 +267,9 @@ fn run_emu_traced(
         opts.repeat
     );
     let trace = Trace::new(Box::new(std::io::BufWriter::new(file)), &k.program, &what);
-    let (result, trace) = emu::run_traced(k, grid, args, trace);
-    let written = trace.finish().map_err(io);
-    let r = result?;
-    written?;
-    Ok(r)
+    let (result, trace, report) = emu::run_observed(k, grid, args, Some(trace), opts.check);
+    let written = trace.map_or(Ok(()), |t| t.finish().map(drop).map_err(io));
+    (result.and_then(|r| written.map(|()| r)), report)
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.

@@ -52,11 +52,19 @@ checks the lanes earliest in PC order run, lanes at one PC merge) or none.
 group of a warp runs and per policy decision (split, check, reconverge,
 barrier, exit): warp-instructions issued so far, warp, event, block, PC, and
 the lanes (lane 0 first, # in the group); at most 200000 lines.
+--check LIST (emu; alone it selects emu) checks the kernel while it runs, LIST
+a comma-separated list of: races (two work-items touch a byte of __local or
+__global memory, one with a plain (non-atomic) write, with no barrier between,
+or in different work-groups), uninit (a read of __local or private memory no
+work-item of the work-group wrote), bounds and barriers (always on in the
+emulator), uniformity (= --check-uniformity), all (all but uniformity).
+Findings are reported on stderr, each pair of instructions once, and make the
+exit status 1; the checks watch the first run of --repeat.
 
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
 global-offset, arg, repeat, engine, interleave, local-mem-limit, dump, compare,
-tolerance, stats, policy, warp-width, aot, trace), values as on the command line; `arg`
+tolerance, stats, policy, warp-width, aot, trace, check), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
 file's keys; if any --arg is given, the --arg flags replace all of the file's
@@ -144,6 +152,10 @@ pub struct Cli {
     /// names the first violation).
     #[arg(long = "check-uniformity")]
     pub check_uniformity: bool,
+    /// Emulator (selected by this flag alone): check the kernel as it runs:
+    /// races, uninit, bounds, barriers, uniformity, or all (see below).
+    #[arg(long, value_name = "LIST", value_parser = values::checks)]
+    pub check: Option<crate::engine::emu::check::Checks>,
     /// Emulator: lanes per warp, 1 to 64 (default 32).
     #[arg(long = "warp-width", value_name = "N", value_parser = values::warp_width)]
     pub warp_width: Option<u32>,
@@ -228,6 +240,7 @@ impl Cli {
             aot: switch(self.aot),
             trace: path(&self.trace),
             check_uniformity: switch(self.check_uniformity),
+            check: shown(&self.check),
         }
     }
 }
