@@ -11,7 +11,7 @@ use crate::analysis::memdeps::{self, dataflow::State, model::Def, model::Ref, Me
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
-use crate::pass::{BuildPass, Changed, ModulePass, PassContext, PassDecl, PassError};
+use crate::pass::{BuildPass, ModulePass, PassContext, PassDecl, PassError, Preserved};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Analysis {
@@ -63,6 +63,7 @@ pub const PRINTERS: &[PassDecl] = &[
         "seed 003's rules as the patent states them, with the state after every memory instruction",
         |_| built(Analysis::MemDepsPatent),
     ),
+    MODSCHED_PRINTER,
 ];
 
 const fn printer(name: &'static str, summary: &'static str, build: BuildPass) -> PassDecl {
@@ -80,10 +81,10 @@ impl ModulePass for Printer {
         format!("print<{}>", self.0.name())
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut text = String::new();
-        for f in defined_functions(cx.module) {
-            let fa = cx.analyses.get(f);
+        for f in defined_functions(cx.module()) {
+            let fa = cx.analyses(f);
             let names = SlotNames::new(f);
             let name = |b: BlockId| names.of_block(fa.cfg.block(b)).to_string();
             text += &format!("{} for function '{}':\n", self.0.name(), function_name(f));
@@ -102,8 +103,8 @@ impl ModulePass for Printer {
                 }
             }
         }
-        cx.out.write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
-        Ok(Changed::Nothing)
+        cx.out().write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(Preserved::all())
     }
 }
 
@@ -207,10 +208,11 @@ fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(
             out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p.raw())));
         }
     }
+    let text = crate::ir::InstructionText::new(f);
     for &bb in fa.cfg.blocks() {
         for inst in crate::ir::instructions(bb) {
             if u.is_divergent(inst) {
-                out.push_str(&format!("  DIVERGENT:   {}\n", inst.value().print()));
+                out.push_str(&format!("  DIVERGENT:   {}\n", text.of(inst)));
             }
         }
     }
@@ -315,5 +317,79 @@ fn print_memdeps(md: &MemDeps<'_>, name: &dyn Fn(BlockId) -> String, out: &mut S
         if let Some(st) = st {
             out.push_str(&format!("  exit {}: {}\n", name(BlockId(b as u32)), state_text(md, st)));
         }
+    }
+}
+
+// ---------------------------------------------------------------- modsched
+
+/// `print<simt-modsched<machine=NAME>>` (seed 002): per innermost loop, the
+/// modulo schedule and its bundling by the patent's cyclic micro-scheduler
+/// and by ORC's linear baseline, one summary line each, then the kernel.
+const MODSCHED_PRINTER: PassDecl = PassDecl {
+    name: "print<simt-modsched>",
+    summary: "modulo schedule of single-block innermost loops (II, MII, stages) and its bundles, cyclic vs linear bundler; \
+              print<simt-modsched<machine=NAME>> picks a model of passes/machines (itanium2 by default, hexagon) or a .toml path",
+    seed: Some("002"),
+    // The option is in the summary: -print-passes lists options of passes only.
+    options: &[],
+    hidden: false,
+    build: build_modsched,
+};
+
+fn build_modsched(opts: &[crate::pass::Opt]) -> Result<Box<dyn ModulePass>, PassError> {
+    let bad = |message: String| PassError::BadOption { pass: "print<simt-modsched>".into(), message };
+    let mut machine = "itanium2".to_string();
+    for o in opts {
+        match (o.key.as_str(), &o.value) {
+            ("machine", Some(v)) => machine = v.clone(),
+            _ => return Err(bad(format!("unknown option '{}' (expected machine=NAME)", o.key))),
+        }
+    }
+    let m = crate::sched::machine::Machine::load(&machine).map_err(|e| bad(e.to_string()))?;
+    let a = crate::sched::automaton::Automaton::new(&m);
+    Ok(Box::new(ModSchedPrinter { m, a }))
+}
+
+struct ModSchedPrinter {
+    m: crate::sched::machine::Machine,
+    a: crate::sched::automaton::Automaton,
+}
+
+impl ModulePass for ModSchedPrinter {
+    fn name(&self) -> String {
+        format!("print<simt-modsched<machine={}>>", self.m.name)
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        use crate::sched::bundle::Bundler;
+        use crate::sched::kernel::Kernel;
+        let mut text = String::new();
+        for f in defined_functions(cx.module()) {
+            let fa = cx.analyses(f);
+            let names = SlotNames::new(f);
+            text += &format!("simt-modsched for function '{}' (machine {}):\n", function_name(f), self.m.name);
+            for lg in crate::analysis::loop_ddg::innermost_loop_graphs(fa, &names, &self.m) {
+                let header = names.of_block(fa.cfg.block(lg.header)).to_string();
+                let g = match lg.graph {
+                    Ok(g) => g,
+                    Err(why) => {
+                        text += &format!("loop {header}: not scheduled: {why}\n");
+                        continue;
+                    }
+                };
+                for b in [Bundler::Cyclic, Bundler::Linear] {
+                    let k = Kernel::build(&self.m, &self.a, &g, b)
+                        .map_err(|e| PassError::Unsupported { pass: self.name(), message: format!("loop {header}: {e}") })?;
+                    let bad = crate::sched::check::check_schedule(&self.m, &g, &k.schedule);
+                    if let Some(v) = bad.first() {
+                        return Err(PassError::Unsupported { pass: self.name(), message: format!("loop {header}: internal error: {v}") });
+                    }
+                    text += &format!("loop {header}: {}\n", k.summary(&self.m));
+                    text += &k.listing(&self.m, &g, "  ");
+                }
+            }
+        }
+        cx.out().write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(Preserved::all())
     }
 }

@@ -28,10 +28,12 @@
 //! checks by execution; this pass is checked by running kernels before and
 //! after it (`tests/memdse_exec.rs`).
 
+use crate::analysis::memdeps::dataflow::Config;
 use crate::analysis::memdeps::model::{Def, Ref};
 use crate::analysis::memdeps::MemDeps;
 use crate::ir::{defined_functions, function_name, Inst};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
+use inkwell::module::Module;
 use llvm_sys::LLVMOpcode;
 use std::collections::HashSet;
 
@@ -50,23 +52,31 @@ impl ModulePass for MemDse {
         }
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let mut changed = Changed::Nothing;
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let mut changed = false;
         let mut report = String::new();
-        for f in defined_functions(cx.module) {
+        for f in defined_functions(cx.module()) {
             let mut removed = 0usize;
+            let mut first = true;
             loop {
-                let dead = dead_stores(cx.analyses.get(f).memdeps());
+                // The cached chains describe the function as it was; after an
+                // erasure (same CFG) they are computed again here.
+                let dead = {
+                    let fa = cx.analyses(f);
+                    if first {
+                        dead_stores(fa.memdeps())
+                    } else {
+                        dead_stores(&MemDeps::compute(&fa.cfg, fa.dom(), Config::SOUND))
+                    }
+                };
+                first = false;
                 if dead.is_empty() {
                     break;
                 }
-                let reads = dead.iter().any(|i| i.opcode() == LLVMOpcode::LLVMCall && is_transfer(*i));
+                let reads = dead.iter().any(|i| is_transfer(*i));
                 removed += dead.len();
-                for i in dead {
-                    i.erase();
-                }
-                changed = Changed::Instructions;
-                cx.analyses.invalidate_values();
+                erase(cx.module_mut(), &dead);
+                changed = true;
                 if !reads {
                     break;
                 }
@@ -75,8 +85,16 @@ impl ModulePass for MemDse {
                 report += &format!("simt-memdse: '{}': removed {removed} dead stores\n", function_name(f));
             }
         }
-        cx.out.write_all(report.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
-        Ok(changed)
+        cx.out().write_all(report.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        // Only stores go: blocks and edges stay.
+        Ok(if changed { Preserved::cfg_analyses() } else { Preserved::all() })
+    }
+}
+
+/// Erases the dead stores of the module.
+fn erase(_module: &mut Module<'_>, dead: &[Inst<'_>]) {
+    for i in dead {
+        i.erase();
     }
 }
 

@@ -3,10 +3,12 @@
 pub mod call_graph;
 pub mod check_uniformity;
 pub mod converge;
+pub mod local_atomics;
 pub mod memdse;
 pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod strip_markers;
+pub mod swp;
 pub mod testing;
 pub mod to_nvptx;
 pub mod wiloops;
