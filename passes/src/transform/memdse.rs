@@ -14,16 +14,20 @@
 //!   ret void                      ; @g lives on, so only the first goes
 //! ```
 //!
-//! LLVM's `dse` finds partial overwrites too, but only along one path from
-//! the store (MemorySSA's walk) and not through joins where each side covers
-//! different bytes; the dataflow here intersects kill sets at every join.
+//! LLVM's `dse` finds these too (MemorySSA walks, partial-overwrite
+//! intervals, and it also merges constant stores); scripts/bench-memdeps
+//! counts both on the same modules (BENCHMARKS.md).
 //!
-//! Removed: plain `store`s and non-volatile `memset`/`memcpy`/`memmove` with
-//! an exact descriptor and no predicate. Removing a `memcpy` removes a use,
+//! Removed: plain `store`s, masked stores and non-volatile `memset`/`memcpy`/
+//! `memmove`, exact or not, predicated or not, through a known pointer or
+//! not: only the def-use chain and the objects it may write decide (an
+//! inexact store is in its record's definitions at an exit if it can reach
+//! one). Removing a `memcpy` removes a use,
 //! which can make the stores that fed it dead: the pass repeats until none is.
-//! Limits: stores through inexact or unknown pointers are never removed (a
-//! store only kills through an exact descriptor); a store that is read
-//! nowhere but whose object may be read by a call stays (the call is a use).
+//! Limits: only exact, unconditional stores kill, so a store overwritten by
+//! an inexact or masked one stays; a store whose object a call may read
+//! stays (the call is a use); a use that says `any` keeps every store to its
+//! object.
 //! Soundness rests on the chains, which `passes/tests/memdeps_oracle.rs`
 //! checks by execution; this pass is checked by running kernels before and
 //! after it (`tests/memdse_exec.rs`).
@@ -140,13 +144,21 @@ pub fn dead_stores<'ctx>(md: &MemDeps<'ctx>) -> Vec<Inst<'ctx>> {
     }
     let mut dead = Vec::new();
     for (k, a) in p.accesses.iter().enumerate() {
-        let Some(Ref::Must(d)) = &a.def else { continue };
-        let obj = p.descs[*d as usize].obj;
-        if a.predicated || !p.is_exact(*d) || !removable(md.insts[k]) || !def_uses[k].is_empty() || read_any.contains(&obj) {
+        let Some(def) = &a.def else { continue };
+        if !removable(md.insts[k]) || !def_uses[k].is_empty() {
             continue;
         }
-        let local = md.objects[obj as usize].and_then(|v| v.as_inst()).is_some_and(|i| i.is_alloca());
-        if local || (!at_exit.contains(&(k as u32)) && !any_at_exit.contains(&obj)) {
+        // No use reads a byte it wrote; what remains is whether its bytes
+        // outlive the function, object by object.
+        let objs: Vec<u32> = match def {
+            Ref::Must(d) => vec![p.descs[*d as usize].obj],
+            Ref::May(objs) => objs.clone(),
+        };
+        let gone = objs.iter().all(|&obj| {
+            let local = md.objects[obj as usize].and_then(|v| v.as_inst()).is_some_and(|i| i.is_alloca());
+            !read_any.contains(&obj) && (local || (!at_exit.contains(&(k as u32)) && !any_at_exit.contains(&obj)))
+        });
+        if gone {
             dead.push(md.insts[k]);
         }
     }
@@ -162,8 +174,9 @@ fn removable(i: Inst<'_>) -> bool {
     match i.opcode() {
         LLVMOpcode::LLVMStore => !i.is_volatile() && !i.is_atomic(),
         LLVMOpcode::LLVMCall => {
-            let known = i.intrinsic_name().is_some_and(|n| ["llvm.memset", "llvm.memcpy", "llvm.memmove"].iter().any(|p| n.starts_with(p)));
-            known && i.num_call_args() >= 4 && i.operand(3).const_u64() == Some(0)
+            let name = i.intrinsic_name().unwrap_or_default();
+            let known = ["llvm.memset", "llvm.memcpy", "llvm.memmove"].iter().any(|p| name.starts_with(p));
+            (known && i.num_call_args() >= 4 && i.operand(3).const_u64() == Some(0)) || name.starts_with("llvm.masked.store")
         }
         _ => false,
     }
