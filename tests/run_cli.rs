@@ -712,3 +712,23 @@ fn file_fill_errors_name_the_file() {
         .code(1)
         .stderr(predicate::str::contains("simt-run: absent.bin: error: argument 0 (buf:u32:4=file:absent.bin): cannot read fill file"));
 }
+
+/// The complete example `simt-run --help` shows runs as printed (its dump
+/// folder moved to a temporary one), and the emulator's checked run agrees
+/// with the host's.
+#[test]
+fn help_example_runs() {
+    let help = Command::new(env!("CARGO_BIN_EXE_simt-run")).arg("--help").output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let example = help.split("EXAMPLE").nth(1).expect("an EXAMPLE section").split("\n\n").next().unwrap();
+    let commands: Vec<String> =
+        example.replace("\\\n", " ").lines().map(str::trim).filter(|l| l.starts_with("simt-run ")).map(String::from).collect();
+    assert_eq!(commands.len(), 2, "{example}");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = format!("{}/", tmp.path().join("out").display());
+    for c in &commands {
+        let words: Vec<String> = c.split_whitespace().skip(1).map(|w| if w == "out/" { out.clone() } else { w.to_string() }).collect();
+        let o = Command::new(env!("CARGO_BIN_EXE_simt-run")).args(&words).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+        assert!(o.status.success(), "{c}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}

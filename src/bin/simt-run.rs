@@ -25,7 +25,9 @@ const TOOL: &str = "simt-run";
 const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
 
 fn main() {
-    let cli = match Cli::try_parse() {
+    // clang's spelling of its one long option (`-cl-std=CL1.2`) works too.
+    let args = simt::argv::normalize(std::env::args().skip(1), &["cl-std", "keep-ir"]);
+    let cli = match Cli::try_parse_from(std::iter::once(TOOL.to_string()).chain(args)) {
         Ok(c) => c,
         Err(e) => match simt::launch::cli::usage_error(&e) {
             Some(usage) => std::process::exit(report(TOOL, &usage)),
@@ -62,7 +64,13 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // parse below starts from these bytes.
     // Kernel sources are compiled with debug info for --check, whose
     // reports then name source lines.
-    let source = simt::source::SourceOptions { debug_info: opts.check.watches_memory(), ..Default::default() };
+    let source = simt::source::SourceOptions {
+        defines: cli.defines.clone(),
+        include_dirs: cli.include_dirs.clone(),
+        cl_std: cli.cl_std.clone(),
+        keep_ir: cli.keep_ir.clone(),
+        debug_info: opts.check.watches_memory(),
+    };
     let input = ModuleInput::read_with(&launch.module, &source)?;
     // Everything that can be checked without compiling, first.
     // Parsed and verified once; each engine's front end prepares it.
