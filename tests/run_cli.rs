@@ -732,3 +732,24 @@ fn help_example_runs() {
         assert!(o.status.success(), "{c}: {}", String::from_utf8_lossy(&o.stderr));
     }
 }
+
+/// On a terminal the emulator shows its progress in work-groups, as the host
+/// engine does; through a pipe it prints no bar. `script` (util-linux) gives
+/// the launch a pseudo-terminal.
+#[test]
+fn emulator_progress_on_a_terminal_only() {
+    let launch = "test-ir/examples/reduce.ll --kernel reduce_sum --global 65536 --local 256 \
+                  --arg buf:f32:65536=rand:1 --arg buf:f32:256 --arg local:f32:256 --engine emu";
+    let exe = env!("CARGO_BIN_EXE_simt-run");
+    let tty = std::process::Command::new("script")
+        .args(["-qec", &format!("{exe} {launch}"), "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("script (util-linux) runs");
+    assert!(tty.status.success());
+    let shown = String::from_utf8_lossy(&tty.stdout).replace('\r', "\n");
+    assert!(shown.contains("/256 work-groups"), "no progress bar on a terminal:\n{shown}");
+    let piped = Command::new(exe).args(launch.split_whitespace()).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(piped.status.success());
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains("/256 work-groups"));
+}
