@@ -21,11 +21,39 @@ use std::time::Instant;
 const TOOL: &str = "simt-run";
 
 /// Launches with at least this many work-groups (over all runs) get a
-/// progress bar, when stderr is a terminal.
+/// progress bar, when stderr is a terminal: on the host engine, and on the
+/// emulator, which runs work-groups some thousand times slower.
 const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
+const EMU_PROGRESS_MIN_GROUPS: u64 = 16;
+
+/// A progress bar over `all_groups` work-groups, when stderr is a terminal
+/// and the launch has at least `min_groups`.
+/// Clears a progress bar however the launch ends, so that an error message
+/// starts on a clean line.
+struct ClearOnDrop(Option<ProgressBar>);
+
+impl Drop for ClearOnDrop {
+    fn drop(&mut self) {
+        if let Some(pb) = &self.0 {
+            pb.finish_and_clear();
+        }
+    }
+}
+
+fn progress_bar(all_groups: u64, min_groups: u64) -> Option<ProgressBar> {
+    (std::io::stderr().is_terminal() && all_groups >= min_groups).then(|| {
+        let pb = ProgressBar::with_draw_target(Some(all_groups), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} work-groups") {
+            pb.set_style(style);
+        }
+        pb
+    })
+}
 
 fn main() {
-    let cli = match Cli::try_parse() {
+    // clang's spelling of its one long option (`-cl-std=CL1.2`) works too.
+    let args = simt::argv::normalize(std::env::args().skip(1), &["cl-std", "keep-ir"]);
+    let cli = match Cli::try_parse_from(std::iter::once(TOOL.to_string()).chain(args)) {
         Ok(c) => c,
         Err(e) => match simt::launch::cli::usage_error(&e) {
             Some(usage) => std::process::exit(report(TOOL, &usage)),
@@ -62,7 +90,13 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // parse below starts from these bytes.
     // Kernel sources are compiled with debug info for --check, whose
     // reports then name source lines.
-    let source = simt::source::SourceOptions { debug_info: opts.check.watches_memory(), ..Default::default() };
+    let source = simt::source::SourceOptions {
+        defines: cli.defines.clone(),
+        include_dirs: cli.include_dirs.clone(),
+        cl_std: cli.cl_std.clone(),
+        keep_ir: cli.keep_ir.clone(),
+        debug_info: opts.check.watches_memory(),
+    };
     let input = ModuleInput::read_with(&launch.module, &source)?;
     // Everything that can be checked without compiling, first.
     // Parsed and verified once; each engine's front end prepares it.
@@ -191,10 +225,12 @@ fn run_emu(
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     let mut last = None;
     let mut found = None;
+    let progress = progress_bar(grid.total_groups().saturating_mul(opts.repeat as u64), EMU_PROGRESS_MIN_GROUPS);
+    let _clear = ClearOnDrop(progress.clone());
     for run in 0..opts.repeat {
         let start = Instant::now();
         let (counters, seconds) = if run == 0 && (opts.trace.is_some() || opts.check.watches_memory()) {
-            let (result, report) = run_emu_observed(&k, launch, opts, args);
+            let (result, report) = run_emu_observed(&k, launch, opts, args, progress.as_ref());
             if opts.check.watches_memory() {
                 let text: String = report.reports.iter().map(|r| format!("{TOOL}: {r}\n")).collect();
                 diag::eprint(&text);
@@ -202,7 +238,7 @@ fn run_emu(
             }
             result?
         } else {
-            emu::run(&k, grid, args)?
+            emu::run(&k, grid, args, progress.as_ref())?
         };
         kernel_seconds.push(start.elapsed().as_secs_f64());
         last = Some((counters, seconds));
@@ -245,10 +281,11 @@ fn run_emu_observed(
     launch: &Launch,
     opts: &RunOptions,
     args: &mut KernelArgs,
+    progress: Option<&ProgressBar>,
 ) -> (Result<(simt::engine::emu::Counters, f64), ToolError>, simt::engine::emu::CheckReport) {
     use simt::engine::emu::{self, Trace};
     let Some(path) = &opts.trace else {
-        let (r, _, report) = emu::run_observed(k, launch.grid, args, None, opts.check);
+        let (r, _, report) = emu::run_observed(k, launch.grid, args, None, opts.check, progress);
         return (r, report);
     };
     let io = |e: std::io::Error| ToolError::Io { path: path.display().to_string(), message: format!("cannot write the trace: {e}") };
@@ -267,7 +304,7 @@ fn run_emu_observed(
         opts.repeat
     );
     let trace = Trace::new(Box::new(std::io::BufWriter::new(file)), &k.program, &what);
-    let (result, trace, report) = emu::run_observed(k, grid, args, Some(trace), opts.check);
+    let (result, trace, report) = emu::run_observed(k, grid, args, Some(trace), opts.check, progress);
     let written = trace.map_or(Ok(()), |t| t.finish().map(drop).map_err(io));
     (result.and_then(|r| written.map(|()| r)), report)
 }
@@ -292,13 +329,7 @@ fn run_host(
 
     let groups = grid.total_groups();
     let all_groups = groups.saturating_mul(opts.repeat as u64);
-    let progress = (std::io::stderr().is_terminal() && all_groups >= PROGRESS_MIN_GROUPS).then(|| {
-        let pb = ProgressBar::with_draw_target(Some(all_groups), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} work-groups") {
-            pb.set_style(style);
-        }
-        pb
-    });
+    let progress = progress_bar(all_groups, PROGRESS_MIN_GROUPS);
 
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     for _ in 0..opts.repeat {

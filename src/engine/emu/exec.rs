@@ -422,6 +422,8 @@ pub struct Machine<'a> {
     pub check: Option<Box<Checker>>,
     /// `__local` arguments: parameter, offset in local memory, bytes.
     local_args: Vec<(usize, u64, u64)>,
+    /// Advanced by one per work-group run (a terminal's progress bar).
+    pub progress: Option<indicatif::ProgressBar>,
     _args: PhantomData<&'a mut KernelArgs>,
 }
 
@@ -513,6 +515,7 @@ impl<'a> Machine<'a> {
             trace: None,
             check: None,
             local_args,
+            progress: None,
             _args: PhantomData,
         })
     }
@@ -540,6 +543,9 @@ impl<'a> Machine<'a> {
                 c.begin_group(g);
             }
             self.run_group()?;
+            if let Some(pb) = &self.progress {
+                pb.inc(1);
+            }
             if let Some(c) = self.check.as_mut() {
                 c.end_group();
                 if c.host_bytes() > check::MAX_SHADOW_BYTES {

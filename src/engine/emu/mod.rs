@@ -31,6 +31,7 @@ use crate::buffers::KernelArgs;
 use crate::diag::ToolError;
 use crate::frontend::EngineFront;
 use crate::launch::{Grid, Policy};
+use indicatif::ProgressBar;
 use inkwell::context::Context;
 use inkwell::module::Module;
 use std::time::Instant;
@@ -112,9 +113,11 @@ pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) 
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
 }
 
-/// Runs the launch once; returns what it did and how long it took.
-pub fn run(k: &EmuKernel, grid: Grid, args: &mut KernelArgs) -> Result<(Counters, f64), ToolError> {
+/// Runs the launch once, advancing `progress` by one per work-group; returns
+/// what it did and how long it took.
+pub fn run(k: &EmuKernel, grid: Grid, args: &mut KernelArgs, progress: Option<&ProgressBar>) -> Result<(Counters, f64), ToolError> {
     let mut m = exec::Machine::new(&k.program, grid, args).map_err(ToolError::Run)?;
+    m.progress = progress.cloned();
     let start = Instant::now();
     m.run().map_err(ToolError::Run)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -138,11 +141,13 @@ pub fn run_observed(
     args: &mut KernelArgs,
     trace: Option<Trace>,
     checks: check::Checks,
+    progress: Option<&ProgressBar>,
 ) -> (Result<(Counters, f64), ToolError>, Option<Trace>, CheckReport) {
     let mut m = match exec::Machine::new(&k.program, grid, args) {
         Ok(m) => m,
         Err(e) => return (Err(ToolError::Run(e)), trace, CheckReport::default()),
     };
+    m.progress = progress.cloned();
     m.trace = trace.map(Box::new);
     m.enable_checks(checks);
     let start = Instant::now();
@@ -157,6 +162,6 @@ pub fn run_observed(
 /// trace comes back whether the launch succeeded or not, so that it shows
 /// how a failing launch got where it stopped.
 pub fn run_traced(k: &EmuKernel, grid: Grid, args: &mut KernelArgs, trace: Trace) -> (Result<(Counters, f64), ToolError>, Trace) {
-    let (r, t, _) = run_observed(k, grid, args, Some(trace), check::Checks::default());
+    let (r, t, _) = run_observed(k, grid, args, Some(trace), check::Checks::default(), None);
     (r, t.expect("the trace stays in the machine"))
 }
