@@ -8,7 +8,9 @@
 //!   values): one copy per work-item in `ctx.scratch`, each allocation's
 //!   copies contiguous (structure of arrays), so that work-item `w` of a
 //!   group of `n` finds allocation `a` at `scratch + offset(a)·n + w·size(a)`
-//!   and consecutive work-items touch consecutive addresses.
+//!   and consecutive work-items touch consecutive addresses; except the
+//!   allocas whose values never cross a barrier, which stay allocas of the
+//!   work-group function, one copy for all its work-items.
 
 use super::prepare::Demoted;
 use crate::ir::{instructions, Inst, Value};
@@ -23,6 +25,10 @@ pub enum Slot {
     PerItem { offset: u64, size: u64 },
     /// Offset in local memory of the one per-work-group copy.
     Shared { local_offset: u64 },
+    /// A private array no value of which crosses a barrier
+    /// (`region_local.rs`): one `alloca` of the work-group function, which
+    /// the work-items reuse in turn.
+    Stack { size: u64, align: u64 },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -41,7 +47,12 @@ fn align_to(x: u64, a: u64) -> u64 {
 }
 
 /// Lays out the local variables `kernel` uses and all of its allocas.
-pub fn compute<'ctx>(td: &TargetData, kernel: FunctionValue<'ctx>, demoted: &[Demoted<'ctx>]) -> Result<Layout<'ctx>, String> {
+pub fn compute<'ctx>(
+    td: &TargetData,
+    kernel: FunctionValue<'ctx>,
+    demoted: &[Demoted<'ctx>],
+    region_local: &HashSet<Inst<'ctx>>,
+) -> Result<Layout<'ctx>, String> {
     let mut layout = Layout::default();
     let mut local = 0u64;
     for g in local_globals_used(kernel) {
@@ -71,7 +82,9 @@ pub fn compute<'ctx>(td: &TargetData, kernel: FunctionValue<'ctx>, demoted: &[De
             let size = ty.abi_size(td) * count;
             let align = (i.value().alignment() as u64).max(ty.abi_alignment(td));
             let size = align_to(size.max(1), align);
-            if shared.contains(&i.value()) {
+            if region_local.contains(&i) && u32::try_from(size).is_ok() {
+                layout.slots.push((i, Slot::Stack { size, align }));
+            } else if shared.contains(&i.value()) {
                 local = align_to(local, align);
                 layout.slots.push((i, Slot::Shared { local_offset: local }));
                 local += size;

@@ -52,6 +52,7 @@ pub mod flatten;
 pub mod groups;
 mod layout;
 mod prepare;
+mod region_local;
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::cfg::{BlockId, Cfg};
@@ -186,6 +187,8 @@ fn lower_kernel<'ctx>(
     };
     let mut barrier_blocks: Vec<BlockId> = barrier_ids.keys().copied().collect();
     barrier_blocks.sort();
+    // Before demotion adds its slots: those cross barriers by construction.
+    let region_local = region_local::region_local_allocas(fa, &barrier_blocks);
     let demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &shareable)?;
     let regions: Vec<Region> = region_blocks
         .into_iter()
@@ -197,7 +200,7 @@ fn lower_kernel<'ctx>(
         })
         .collect();
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = barrier_ids.into_iter().map(|(b, id)| (cfg.block(b), id)).collect();
-    let layout = layout::compute(td, k, &demoted)?;
+    let layout = layout::compute(td, k, &demoted, &region_local)?;
 
     let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.emit(&regions)?;

@@ -43,6 +43,22 @@ impl<'ctx> Emitter<'_, 'ctx> {
         }
     }
 
+    /// A `[size x i8]` alloca at the start of the function being built (a
+    /// static one, which SROA may split); the builder stays where it was.
+    fn entry_alloca(&mut self, size: u64, align: u64) -> Value<'ctx> {
+        let here = self.b.insert_block();
+        let entry = self.f.get_first_basic_block().expect("the function has an entry block");
+        match crate::ir::instructions(entry).next() {
+            Some(first) => self.b.position_before(first),
+            None => self.b.position_at_end(entry),
+        }
+        let ty = Ty::of(self.module.get_context().i8_type().array_type(size as u32));
+        let a = self.b.alloca(ty, "private.wg");
+        a.set_alignment(align.max(1) as u32);
+        self.b.position_at_end(here);
+        a.value()
+    }
+
     /// The address of byte `off` of `base`.
     fn byte_at(&self, base: Value<'ctx>, off: Value<'ctx>) -> Value<'ctx> {
         self.b.inbounds_gep(self.i8t, base, &[off], "")
@@ -71,10 +87,11 @@ impl<'ctx> Emitter<'_, 'ctx> {
         }
         // Private memory: per work-item slices of scratch, or one slot in local memory.
         let mut slot_base = HashMap::new();
-        for &(a, slot) in &self.layout.slots {
+        for (a, slot) in self.layout.slots.clone() {
             let base = match slot {
                 Slot::PerItem { offset, .. } => self.byte_at(scratch, self.b.nuw_mul(self.c64(offset), self.launch().n_items, "")),
                 Slot::Shared { local_offset } => self.byte_at(local_mem, self.c64(local_offset)),
+                Slot::Stack { size, align } => self.entry_alloca(size, align),
             };
             slot_base.insert(a, base);
         }

@@ -51,7 +51,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
                     let idx = self.b.nuw_mul(w, self.c64(size), "");
                     self.b.inbounds_gep(self.i8t, base, &[idx], "private")
                 }
-                Slot::Shared { .. } => base,
+                Slot::Shared { .. } | Slot::Stack { .. } => base,
             };
             let want = a.ty();
             let addr = if a.value().address_space() == Some(0) { addr } else { self.b.addrspace_cast(addr, want, "") };
@@ -204,11 +204,33 @@ impl<'ctx> Emitter<'_, 'ctx> {
         }
         let c = self.b.insert(c, &i.value().name_bytes());
         c.clear_debug_location();
-        if matches!(c.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore) && !c.is_volatile() && !c.is_atomic() {
+        // Work-items share a stack slot's one copy: its accesses depend on
+        // each other across iterations, so they stay out of the parallel group.
+        if matches!(c.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore)
+            && !c.is_volatile()
+            && !c.is_atomic()
+            && !self.on_stack_slot(i)
+        {
             c.set_access_group(self.access_group);
         }
         vmap.insert(i.value(), c.value());
         Ok(())
+    }
+
+    /// Whether the kernel's load or store `i` addresses a [`Slot::Stack`]
+    /// alloca (whose address only flows through GEPs and casts).
+    fn on_stack_slot(&self, i: Inst<'ctx>) -> bool {
+        let mut p = i.operand(if i.opcode() == LLVMOpcode::LLVMStore { 1 } else { 0 });
+        while let Some(pi) = p.as_inst() {
+            if pi.is_alloca() {
+                return self.layout.slots.iter().any(|&(a, s)| a == pi && matches!(s, Slot::Stack { .. }));
+            }
+            if !matches!(pi.opcode(), LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast) {
+                return false;
+            }
+            p = pi.operand(0);
+        }
+        false
     }
 
     /// The value the builtin call `call` has for the current work-item, in
