@@ -660,6 +660,34 @@ fn live_across_barriers_opencl() {
     }
 }
 
+/// A private array used only between two barriers (simt-wiloops keeps one
+/// copy per work-group): the result against a model of the kernel.
+#[test]
+fn region_private_opencl() {
+    let n = 2048;
+    let mut rng = Rng::new(21);
+    let input = rng.i32s_in(n, 0, 1 << 20);
+    for local in [1, 8, 32, 64] {
+        let mut want = vec![0i32; n];
+        for g in 0..n / local {
+            let mut acc: Vec<i32> = input[g * local..][..local].to_vec();
+            for _step in 0..4 {
+                let tile = acc.clone();
+                acc = (0..local)
+                    .map(|l| {
+                        let win: Vec<i32> = (0..8).map(|j| tile[(l + j) % local]).collect();
+                        let m: i32 = (0..8).map(|k| win[((acc[l] + 3 * k as i32) & 7) as usize] * (k as i32 + 1)).sum();
+                        m & 0xfffff
+                    })
+                    .collect();
+            }
+            want[g * local..][..local].copy_from_slice(&acc);
+        }
+        let d = run("region_private.ll", "region_private", &[n], &[local], &[i32s(&input), Arg::Zeros("i32", n), Arg::Local("i32", local)]);
+        assert_exact(&format!("region_private out, local {local}"), &to_i32(d[1].as_ref().unwrap()), &want);
+    }
+}
+
 #[test]
 fn varying_trip_barrier_opencl() {
     if pocl().is_some() {
