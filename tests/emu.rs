@@ -266,6 +266,9 @@ fn barrier_kernels_opencl() {
         &["buf:i32:16384=rand:16", "buf:i32:16384", "local:i32:64"],
     );
     against_host(&l, 0);
+    // A private window that simt-wiloops keeps once per work-group.
+    let l = Launch::corpus("region_private.ll", "region_private", "2048", "64", &["buf:i32:2048=rand:18", "buf:i32:2048", "local:i32:64"]);
+    against_host(&l, 0);
     // 96 work-items: three warps; the tail loop runs lid % 3 iterations.
     let l = Launch::corpus(
         "varying_trip_barrier.ll",
