@@ -45,6 +45,7 @@ const CORPUS: &[(&str, &str, &str, &[&str])] = &[
     ("short_circuit.ll", "2048", "128", &["buf:i32:2048=rand:32", "buf:i32:2048=rand:33", "buf:i32:2048", "i32:2048", "i32:24"]),
     ("break_continue.cu.ll", "2048", "128", &["buf:i32:2000=rand:34", "buf:i32:2000", "i32:2000", "i32:32"]),
     ("state_machine.cu.ll", "2048", "128", &["buf:i32:2000=rand:35", "buf:i32:2000", "i32:2000", "i32:32"]),
+    ("region_private.ll", "2048", "64", &["buf:i32:2048=rand:18", "buf:i32:2048", "local:i32:64"]),
     // Not in scripts/bench-emu: the launch of tests/kernels.rs (8 work-groups).
     ("local_atomics.ll", "1024", "128", &["buf:i32:1024=rand:1", "buf:i32:104", "buf:i32:1024"]),
 ];
