@@ -13,7 +13,9 @@
 //!    its own copy.
 //! 2. **Scalar expansion.** SSA values live across a barrier are demoted to
 //!    private memory; every private allocation gets one copy per work-item in
-//!    the scratch area (structure of arrays). Values the uniformity analysis
+//!    the scratch area (structure of arrays), except arrays no value of which
+//!    crosses a barrier (`region_local.rs`, seed 001's clean-up step), which
+//!    stay one `alloca` reused by the work-items in turn. Values the uniformity analysis
 //!    proves equal in all work-items (and not carried out of a loop that
 //!    work-items leave in different iterations) get one per-work-group slot.
 //!    Local memory variables move to the per-work-group block `ctx.local_mem`.

@@ -4,25 +4,26 @@
 //! Work-items of a work-group run a region one after another, so one copy of
 //! an `alloca` serves them all as long as no work-item reads, after a
 //! barrier, a value it stored before it: in between, the other work-items
-//! ran the region and overwrote the copy. By seed 003's chains
-//! (`fa.memdeps()`), an alloca qualifies when for every barrier `B` and every
-//! load `L` of it reachable from `B`, no store that reaches the exit of `B`
-//! (with bytes not killed since) is among `L`'s reaching definitions.
-//! `entry` (uninitialised bytes) never counts: reading them is undefined with
-//! one copy or many.
+//! ran the region and overwrote the copy. The test is a forward
+//! must-analysis over seed 003's accesses (`fa.memdeps()`): the bytes every
+//! path has overwritten, by exact unconditional stores, since the last
+//! barrier. Every load must read only such bytes. A barrier starts with none
+//! of them, unless the chains say no store of the alloca reaches past it
+//! (only `entry`: undefined bytes, undefined with one copy or many); the
+//! kernel entry starts with all (undefined too).
 //!
 //! ```text
-//!   S: p[i] = …          S reaches B and L, L is reachable from B:
-//!   B: barrier           p keeps a copy per work-item.
-//!   L: … = p[j]          (with a store killing S between B and L, one copy)
+//!   S: p[0..7] = …       after B nothing is clean: L reads S's bytes,
+//!   B: barrier           p keeps a copy per work-item;
+//!   L: … = p[j]          with  p[0..7] = …  between B and L, one copy.
 //! ```
 //!
-//! Conservative: the test ignores kills along the particular path from `B` to
-//! `L` (a store may reach `L` only around the barrier, not through it), and
-//! an alloca whose address leaves loads, stores, GEPs, casts, lifetime
-//! markers and `memset`/`memcpy`/`memmove` (a call, `ptrtoint`, a `phi` or
-//! `select`, a store of the address) keeps its copy per work-item, because
-//! the chains only see accesses traced back to it.
+//! Limits, all conservative: a store at a variable index makes no byte clean
+//! (a loop that fills the whole array is not recognised), and an alloca whose
+//! address goes anywhere but loads, stores, GEPs, casts, lifetime markers and
+//! `memset`/`memcpy`/`memmove` (a call, `ptrtoint`, a `phi` or `select`, a
+//! store of the address) keeps its copy per work-item, since the chains see
+//! only accesses traced back to it.
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::memdeps::intervals::IntervalSet;
@@ -110,14 +111,10 @@ fn crosses_a_barrier(md: &MemDeps<'_>, obj: ObjId, barrier_blocks: &[BlockId], c
         }
         Some(clean)
     };
-    let entry = cfg.rpo().first().copied();
+    // The entry may also be a loop header: what enters it again meets `all`.
     let block_in = |b: BlockId, out: &[IntervalSet]| -> IntervalSet {
-        if Some(b) == entry {
-            return all.clone();
-        }
-        let mut preds = cfg.preds(b).iter().filter(|&&q| cfg.rpo_position(q).is_some());
-        let Some(&first) = preds.next() else { return all.clone() };
-        preds.fold(out[first.index()].clone(), |acc, &q| acc.intersect(&out[q.index()]))
+        let preds = cfg.preds(b).iter().filter(|&&q| cfg.rpo_position(q).is_some());
+        preds.fold(all.clone(), |acc, &q| acc.intersect(&out[q.index()]))
     };
     // Optimistic start (all clean): the greatest fixed point of a must-analysis.
     let mut out: Vec<IntervalSet> = vec![all.clone(); cfg.len()];
