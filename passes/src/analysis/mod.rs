@@ -9,6 +9,7 @@ pub mod dominators;
 pub mod liveness;
 pub mod loops;
 pub mod post_dominators;
+pub mod predicates;
 pub mod private_memory;
 pub mod scc;
 pub mod uniformity;
