@@ -6,7 +6,7 @@
 //! one line below. An unknown name is an error that lists the valid ones.
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
-use crate::transform::{check_uniformity, converge, ocl_builtins, rpo_layout, strip_markers, testing, to_nvptx, wiloops};
+use crate::transform::{check_uniformity, converge, ifconvert, ocl_builtins, rpo_layout, strip_markers, testing, to_nvptx, wiloops};
 
 /// The passes, in the order `-print-passes` lists them (printers first).
 const PASSES: &[PassDecl] = &[
@@ -15,6 +15,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),
     PassDecl::of::<to_nvptx::ToNvptx>(),
     PassDecl::of::<converge::Converge>(),
+    PassDecl::of::<ifconvert::IfConvert>(),
     PassDecl::of::<strip_markers::StripMarkers>(),
     PassDecl::of::<rpo_layout::RpoLayout>(),
     PassDecl::of::<check_uniformity::CheckUniformity>(),

@@ -1,0 +1,703 @@
+//! `simt-ifconvert`: if-conversion of divergent branches into predicated
+//! straight-line code, by the RK algorithm of seed 004 (Park & Schlansker,
+//! "On Predicated Execution", HPL-91-58; `analysis/predicates.rs`).
+//!
+//! Why: the lanes of a warp share one instruction stream, so a branch on a
+//! per-lane condition runs both sides one after the other anyway, paying
+//! the branches, the split and the reconvergence. Straight-line code with
+//! each block's work guarded by its predicate runs both sides too, without
+//! them, and merges the blocks (fewer `br`s issued, no divergent branch).
+//!
+//! What: a *region* is a conditional branch at block x together with every
+//! block between x and its immediate post-dominator d. When the region is
+//! single-entry (x dominates it and nothing else enters it), acyclic, and
+//! holds nothing that must keep its branch, its blocks are merged into x in
+//! topological order:
+//!
+//! ```text
+//!        x: br %c                    x:  %p1 = %c                 ; K(p1) = {x->a}
+//!       /      \                         %p2 = !%c                ; K(p2) = {x->b}
+//!      a        b          ==>           a's code (speculated)
+//!      | \      |                        %pc = select %p1, %c2, false
+//!      |  c     |                        c's code, guarded by %pc
+//!       \ |    /                         b's code, guarded by %p2
+//!         d: phi                         %v = select … (d's phi)
+//!                                        br d
+//! ```
+//!
+//! - predicates are `i1` values defined where K says, as `select`s
+//!   (`select g, c, false` for `g ∧ c`): a predicate false in a lane hides
+//!   the poison a speculated condition may hold there;
+//! - phis become chains of `select`s on the edge predicates; d's phis keep
+//!   their entries from outside the region and get one from x;
+//! - side-effect-free instructions are speculated; divisions get the divisor
+//!   `select g, y, 1`; loads that may trap and every store get the address
+//!   `select g, p, scratch`, where `scratch` is a private per-lane slot
+//!   (an `alloca` in the entry block), reached through the target's generic
+//!   address space (0 on NVPTX and the host, 4 on SPIR). **Why a scratch slot
+//!   and not `llvm.masked.load`/`store`:** the emulator decodes no masked
+//!   intrinsics, and on scalars (`<1 x T>`) LLVM's ScalarizeMaskedMemIntrin
+//!   turns them back into a branch per access on NVPTX and x86 alike, which
+//!   would undo the conversion; a `selp` on the address keeps the code
+//!   straight. The slot is per lane and private, so a masked-off lane
+//!   neither faults (the address it would have used is never touched) nor
+//!   races (no other lane can see its slot). The price: generic rather than
+//!   global/shared accesses on NVPTX, and one `select` per access;
+//! - barriers, atomics, volatile accesses, fences, calls that are not known
+//!   pure, convergent calls (markers included), `alloca`s and returns bound a
+//!   region: a region holding one keeps its branch (nested regions without
+//!   one may still be converted).
+//!
+//! Loops: a region must be acyclic, so a branch whose region holds a loop,
+//! a back edge or a loop exit is kept, while the branches inside a loop body
+//! whose region stays in the body are converted: loop bodies are converted
+//! innermost region first (smaller regions are found inside larger ones that
+//! are not convertible), keeping back edges and exits as branches.
+//!
+//! Options:
+//!
+//! - `mode=divergent` (default) converts only branches the uniformity
+//!   analysis calls divergent, and only regions without a uniform branch
+//!   inside: every uniform branch survives and no code is duplicated (the
+//!   guarantee of Moll & Hack's partial linearization, PLDI 2018, for the
+//!   regions converted). `mode=all` converts every branch it can, the blog's
+//!   algorithm as written.
+//! - `max-cost=N` (default 0): the region is converted only when its
+//!   predicated form, counted in issued warp-instructions (one per
+//!   non-phi instruction, as the emulator counts: phis are edge copies),
+//!   costs at most N more than running every block of it divergently under
+//!   IPDOM (each block once, with its branch). `max-cost=none` turns the
+//!   model off. BENCHMARKS.md has the calibration.
+//!
+//! Limits: regions are found per branch (O(region) each, so deep nests cost
+//! the sum of their sizes); a region whose join is the virtual exit (several
+//! returns) is kept; uniform branches inside a divergent region keep the
+//! whole region branchy (Moll & Hack would keep just them); vector divisions
+//! and loads from SPIR's constant address space bound a region.
+
+use crate::analysis::cache::FunctionAnalyses;
+use crate::analysis::predicates::{PredId, Predicates};
+use crate::cfg::BlockId;
+use crate::ir::{defined_functions, delete_block, instructions, target_triple, terminator, Builder, Inst, Ty, Value};
+use crate::kernel_model::{builtin_of, Builtin};
+use crate::pass::{unknown_option, Changed, ModulePass, PassContext, PassError};
+use inkwell::module::Module;
+use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
+use std::collections::{BTreeSet, HashMap};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Divergent,
+    All,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub mode: Mode,
+    /// Extra warp-instructions allowed over divergent execution; `None`: no limit.
+    pub max_cost: Option<i64>,
+}
+
+pub struct IfConvert(pub Options);
+
+impl Default for IfConvert {
+    fn default() -> Self {
+        IfConvert(Options { mode: Mode::Divergent, max_cost: Some(0) })
+    }
+}
+
+impl ModulePass for IfConvert {
+    fn name(&self) -> String {
+        let mode = match self.0.mode {
+            Mode::Divergent => "divergent",
+            Mode::All => "all",
+        };
+        let cost = self.0.max_cost.map_or("none".to_string(), |c| c.to_string());
+        format!("simt-ifconvert<mode={mode};max-cost={cost}>")
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+        let mut changed = Changed::Nothing;
+        for f in defined_functions(cx.module) {
+            if convert_function(cx.module, cx.analyses.get(f), self.0) > 0 {
+                changed = Changed::Cfg;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+impl crate::pass::DeclaredPass for IfConvert {
+    const NAME: &'static str = "simt-ifconvert";
+    const SUMMARY: &'static str = "if-converts divergent branches into predicated straight-line code (RK algorithm), with a cost model";
+    const SEED: Option<&'static str> = Some("004");
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[
+        ("mode=divergent|all", "convert only divergent branches, keeping every uniform one (default), or every branch"),
+        ("max-cost=N|none", "extra warp-instructions a region may cost over divergent execution (default 0); none: no limit"),
+    ];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match (key, value) {
+            ("mode", Some("divergent")) => self.0.mode = Mode::Divergent,
+            ("mode", Some("all")) => self.0.mode = Mode::All,
+            ("max-cost", Some("none")) => self.0.max_cost = None,
+            ("max-cost", Some(n)) => {
+                self.0.max_cost = Some(n.parse().map_err(|_| format!("max-cost must be an integer or 'none', got '{n}'"))?)
+            }
+            _ => return Err(unknown_option::<Self>(key)),
+        }
+        Ok(())
+    }
+}
+
+/// One convertible region: the branch block, the blocks it controls in
+/// topological order, the join, and their predicates.
+pub struct Region {
+    pub head: BlockId,
+    pub body: Vec<BlockId>,
+    pub join: BlockId,
+    preds: Predicates,
+    /// Bytes of the largest guarded access (0: no scratch slot needed).
+    scratch_bytes: u64,
+}
+
+/// Converts the chosen regions of one function; returns how many.
+pub fn convert_function<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, opts: Options) -> usize {
+    let target = Target::of(fa);
+    let regions = choose_regions(module, fa, opts, target);
+    if regions.is_empty() {
+        return 0;
+    }
+    let bytes = regions.iter().map(|r| r.scratch_bytes).max().unwrap_or(0);
+    let scratch = (bytes > 0).then(|| make_scratch(fa, bytes, target));
+    for r in &regions {
+        convert_region(fa, r, scratch, target);
+    }
+    regions.len()
+}
+
+/// What the target's address spaces allow for the scratch redirection.
+#[derive(Clone, Copy, Debug)]
+struct Target {
+    generic: u32,
+    /// Address spaces a pointer may be cast from into `generic`.
+    castable: &'static [u32],
+}
+
+impl Target {
+    fn of(fa: &FunctionAnalyses<'_>) -> Target {
+        let triple = target_triple(fa.cfg.function);
+        if triple.starts_with("spir") {
+            Target { generic: 4, castable: &[0, 1, 3, 4] }
+        } else if triple.starts_with("nvptx") {
+            Target { generic: 0, castable: &[0, 1, 3, 4, 5] }
+        } else {
+            Target { generic: 0, castable: &[0] }
+        }
+    }
+}
+
+/// Candidate regions at every (divergent) branch, the largest first, kept
+/// when they overlap no region already kept: an outer region converts its
+/// inner branches itself.
+fn choose_regions<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, opts: Options, target: Target) -> Vec<Region> {
+    let cfg = &fa.cfg.cfg;
+    let mut cands: Vec<Region> = Vec::new();
+    for &x in cfg.rpo() {
+        if cfg.succs(x).len() < 2 {
+            continue;
+        }
+        if opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(x) {
+            continue;
+        }
+        if let Some(r) = region_at(module, fa, x, opts, target) {
+            cands.push(r);
+        }
+    }
+    cands.sort_by_key(|r| std::cmp::Reverse(r.body.len()));
+    let mut taken = vec![false; cfg.len()];
+    let mut out = Vec::new();
+    for r in cands {
+        if taken[r.head.index()] || r.body.iter().any(|b| taken[b.index()]) {
+            continue;
+        }
+        taken[r.head.index()] = true;
+        for b in &r.body {
+            taken[b.index()] = true;
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// Regions larger than this are left alone (and bound the search's cost).
+const MAX_REGION_BLOCKS: usize = 256;
+
+fn region_at<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, target: Target) -> Option<Region> {
+    let cfg = &fa.cfg.cfg;
+    let dom = fa.dom();
+    let join = fa.postdom().ipdom(x)?;
+    branch_kind(fa, x)?;
+    let mut body: BTreeSet<BlockId> = BTreeSet::new();
+    let mut stack: Vec<BlockId> = cfg.succs(x).iter().copied().filter(|&s| s != join).collect();
+    while let Some(b) = stack.pop() {
+        if b == x || !dom.dominates(x.0, b.0) || cfg.succs(b).is_empty() || body.len() >= MAX_REGION_BLOCKS {
+            return None;
+        }
+        if !body.insert(b) {
+            continue;
+        }
+        stack.extend(cfg.succs(b).iter().copied().filter(|&s| s != join && !body.contains(&s)));
+    }
+    if body.is_empty() {
+        return None;
+    }
+    let inside = |b: BlockId| b == x || body.contains(&b);
+    let mut order: Vec<BlockId> = body.iter().copied().collect();
+    order.sort_by_key(|&b| cfg.rpo_position(b));
+    for &b in &order {
+        // Single entry; acyclic (every edge goes forward in reverse post-order).
+        if !cfg.preds(b).iter().all(|&p| inside(p)) {
+            return None;
+        }
+        if cfg.succs(b).iter().any(|&s| s != join && cfg.rpo_position(s) <= cfg.rpo_position(b)) {
+            return None;
+        }
+        if cfg.succs(b).len() > 1 && opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(b) {
+            return None;
+        }
+        branch_kind(fa, b)?;
+    }
+    let mut scratch_bytes = 0;
+    let mut cost = Cost::default();
+    for &b in &order {
+        for i in instructions(fa.cfg.block(b)) {
+            if i.is_phi() || i.is_terminator() {
+                continue;
+            }
+            match classify(i, target).ok()? {
+                Guard::Address(idx) => {
+                    let ty = access_type(i);
+                    scratch_bytes = scratch_bytes.max(ty.abi_size_in(module));
+                    cost.guards += 1 + u64::from(i.operand(idx).ty().pointer_address_space() != Some(target.generic));
+                }
+                Guard::Divisor => cost.guards += 1,
+                Guard::None => {}
+            }
+        }
+    }
+    let mut scope = vec![x];
+    scope.extend(&order);
+    let preds = Predicates::for_region(cfg.len(), fa.control_deps(), &scope, |e| inside(e.from));
+    if let Some(limit) = opts.max_cost {
+        let (divergent, predicated) = cost.estimate(fa, &scope, join, &preds);
+        if predicated > divergent + limit {
+            return None;
+        }
+    }
+    Some(Region { head: x, body: order, join, preds, scratch_bytes })
+}
+
+/// The estimate of `max-cost`, in issued warp-instructions.
+#[derive(Default)]
+struct Cost {
+    guards: u64,
+}
+
+impl Cost {
+    /// (divergent, predicated): divergently under IPDOM every block of the
+    /// region issues once with its terminator; predicated, the same
+    /// non-terminators issue, plus one `br`, the predicate defines, the
+    /// guards, and a `select` per phi entry beyond the first.
+    fn estimate(&self, fa: &FunctionAnalyses<'_>, scope: &[BlockId], join: BlockId, preds: &Predicates) -> (i64, i64) {
+        let mut divergent = 0u64;
+        let mut predicated = 1 + self.guards;
+        for &b in scope {
+            let bb = fa.cfg.block(b);
+            let (mut phis, mut plain) = (0u64, 0u64);
+            for i in instructions(bb) {
+                if i.is_phi() {
+                    phis += i.incoming().len().saturating_sub(1) as u64;
+                } else if !i.is_terminator() {
+                    plain += 1;
+                }
+            }
+            divergent += plain + 1;
+            predicated += plain + if b == scope[0] { 0 } else { phis };
+            // Edge predicates: one per successor beyond the first unguarded
+            // edge; a switch adds its compares.
+            let succs = fa.cfg.cfg.succs(b).len() as u64;
+            let switch_cases = terminator(bb).filter(|t| t.opcode() == LLVMOpcode::LLVMSwitch).map_or(0, |t| t.successors().len() as u64);
+            let guarded = preds.r(b) != PredId::TRUE;
+            if succs > 1 {
+                predicated += succs + switch_cases + u64::from(guarded);
+            }
+        }
+        for p in preds.predicates().skip(1) {
+            predicated += preds.k(p).len().saturating_sub(1) as u64;
+        }
+        let joins = instructions(fa.cfg.block(join)).take_while(|i| i.is_phi()).count() as u64;
+        let into_join = scope.iter().filter(|&&b| fa.cfg.cfg.succs(b).contains(&join)).count() as u64;
+        predicated += joins * into_join.saturating_sub(1);
+        (divergent as i64, predicated as i64)
+    }
+}
+
+/// What a speculated instruction needs when its block's predicate is false.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Guard {
+    None,
+    /// A division: divisor replaced by 1.
+    Divisor,
+    /// A load or store (pointer operand `idx`): address redirected.
+    Address(u32),
+}
+
+/// Whether `i` may be speculated, and how; `Err` names what bounds the region.
+fn classify(i: Inst<'_>, target: Target) -> Result<Guard, &'static str> {
+    use LLVMOpcode::*;
+    let addressable = |idx: u32| {
+        let space = i.operand(idx).ty().pointer_address_space();
+        if space.is_some_and(|s| target.castable.contains(&s)) {
+            Ok(Guard::Address(idx))
+        } else {
+            Err("an access in an address space the scratch slot cannot stand in for")
+        }
+    };
+    match i.opcode() {
+        LLVMLoad if i.is_volatile() || i.is_atomic() => Err("a volatile or atomic load"),
+        LLVMLoad => addressable(0),
+        LLVMStore if i.is_volatile() || i.is_atomic() => Err("a volatile or atomic store"),
+        LLVMStore => addressable(1),
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => {
+            if i.ty().is_vector() {
+                return Err("a vector division");
+            }
+            let d = i.operand(1);
+            let bits = d.ty().int_width();
+            let minus_one = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            match d.const_u64() {
+                Some(c) if c != 0 && c != minus_one => Ok(Guard::None),
+                _ => Ok(Guard::Divisor),
+            }
+        }
+        LLVMCall if is_pure_call(i) => Ok(Guard::None),
+        LLVMCall => Err("a call that may have side effects or is convergent"),
+        LLVMAlloca => Err("an alloca"),
+        LLVMFence | LLVMAtomicRMW | LLVMAtomicCmpXchg => Err("an atomic or fence"),
+        LLVMInvoke | LLVMCallBr | LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMCatchSwitch | LLVMVAArg => {
+            Err("exception handling or varargs")
+        }
+        LLVMRet | LLVMUnreachable | LLVMIndirectBr | LLVMResume | LLVMCleanupRet | LLVMCatchRet => Err("a terminator"),
+        _ => Ok(Guard::None),
+    }
+}
+
+/// Work-item queries and maths intrinsics: no side effects, not convergent.
+fn is_pure_call(i: Inst<'_>) -> bool {
+    if let Some(b) = builtin_of(i) {
+        return b != Builtin::Barrier;
+    }
+    const PURE: &[&str] = &[
+        "llvm.nvvm.read.ptx.sreg.",
+        "llvm.smax.",
+        "llvm.smin.",
+        "llvm.umax.",
+        "llvm.umin.",
+        "llvm.abs.",
+        "llvm.fabs.",
+        "llvm.minnum.",
+        "llvm.maxnum.",
+        "llvm.minimum.",
+        "llvm.maximum.",
+        "llvm.fma.",
+        "llvm.fmuladd.",
+        "llvm.copysign.",
+        "llvm.floor.",
+        "llvm.ceil.",
+        "llvm.trunc.",
+        "llvm.rint.",
+        "llvm.round.",
+        "llvm.sqrt.",
+        "llvm.ctpop.",
+        "llvm.ctlz.",
+        "llvm.cttz.",
+        "llvm.bswap.",
+        "llvm.fshl.",
+        "llvm.fshr.",
+    ];
+    let name = i.called_function_name().unwrap_or_default();
+    PURE.iter().any(|p| name.starts_with(p)) && i.num_operand_bundles() == 0
+}
+
+fn access_type<'ctx>(i: Inst<'ctx>) -> Ty<'ctx> {
+    if i.opcode() == LLVMOpcode::LLVMStore {
+        i.operand(0).ty()
+    } else {
+        i.ty()
+    }
+}
+
+/// A block's terminator, as far as the predicates need it.
+enum Branch<'ctx> {
+    Jump(BlockId),
+    Cond { c: Value<'ctx>, on_true: BlockId, on_false: BlockId },
+    Switch { v: Value<'ctx>, default: BlockId, cases: Vec<(Value<'ctx>, BlockId)> },
+}
+
+fn branch_kind<'ctx>(fa: &FunctionAnalyses<'ctx>, b: BlockId) -> Option<Branch<'ctx>> {
+    let t = terminator(fa.cfg.block(b))?;
+    let id = |bb| fa.cfg.id(bb).expect("a block of the function");
+    let succs = t.successors();
+    match t.opcode() {
+        LLVMOpcode::LLVMBr if succs.len() == 1 => Some(Branch::Jump(id(succs[0]))),
+        LLVMOpcode::LLVMBr => Some(Branch::Cond { c: t.branch_condition(), on_true: id(succs[0]), on_false: id(succs[1]) }),
+        LLVMOpcode::LLVMSwitch => Some(Branch::Switch {
+            v: t.operand(0),
+            default: id(succs[0]),
+            cases: t.switch_case_values().into_iter().zip(succs[1..].iter().map(|&s| id(s))).collect(),
+        }),
+        _ => None,
+    }
+}
+
+/// The per-lane scratch slot: `alloca [bytes x i8], align 16` at the top of
+/// the entry block, as a pointer in the generic address space.
+fn make_scratch<'ctx>(fa: &FunctionAnalyses<'ctx>, bytes: u64, target: Target) -> Value<'ctx> {
+    let entry = fa.cfg.block(BlockId(0));
+    let first: Inst<'ctx> = entry.get_first_instruction().expect("the entry block is not empty").into();
+    let mut bld = Builder::new(first.value());
+    bld.position_before(first);
+    let i8t = first.value().ty().int_in_context_of(8);
+    let slot = bld.alloca(i8t.array(bytes), "ifc.scratch");
+    slot.set_alignment(16);
+    if target.generic == 0 {
+        slot.value()
+    } else {
+        bld.addrspace_cast(slot.value(), i8t.pointer_in_context_of(target.generic), "ifc.scratch.generic")
+    }
+}
+
+/// Emission state for one region: everything goes to the end of the head.
+struct Emit<'a, 'ctx> {
+    region: &'a Region,
+    bld: Builder<'ctx>,
+    t: Value<'ctx>,
+    f: Value<'ctx>,
+    /// `g ∧ (a took the edge to s)` per edge out of the region's blocks.
+    edge: HashMap<(BlockId, BlockId), Value<'ctx>>,
+    pred: HashMap<PredId, Value<'ctx>>,
+}
+
+impl<'ctx> Emit<'_, 'ctx> {
+    fn and(&self, g: Option<Value<'ctx>>, c: Value<'ctx>) -> Value<'ctx> {
+        match g {
+            Some(g) => self.bld.select(g, c, self.f, "ifc.and"),
+            None => c,
+        }
+    }
+
+    fn or(&self, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
+        self.bld.select(a, self.t, b, "ifc.or")
+    }
+
+    fn not(&self, c: Value<'ctx>) -> Value<'ctx> {
+        self.bld.icmp(LLVMIntPredicate::LLVMIntEQ, c, self.f, "ifc.not")
+    }
+
+    /// The value of predicate `p`: the OR of its K edges, each already
+    /// defined (their blocks come first in topological order); `None` for TRUE.
+    fn guard(&mut self, p: PredId) -> Option<Value<'ctx>> {
+        if p == PredId::TRUE {
+            return None;
+        }
+        if let Some(&v) = self.pred.get(&p) {
+            return Some(v);
+        }
+        let k = self.region.preds.k(p);
+        let mut v = self.edge[&(k[0].from, k[0].to)];
+        for e in &k[1..] {
+            v = self.or(self.edge[&(e.from, e.to)], v);
+        }
+        self.pred.insert(p, v);
+        Some(v)
+    }
+
+    /// Defines the edge predicates of `b`'s terminator (erased before).
+    fn edges(&mut self, b: BlockId, g: Option<Value<'ctx>>, br: Branch<'ctx>) {
+        let cases_for = |s: BlockId, cases: &[(Value<'ctx>, BlockId)]| cases.iter().filter(|c| c.1 == s).map(|c| c.0).collect::<Vec<_>>();
+        match br {
+            Branch::Jump(s) => {
+                self.edge.insert((b, s), g.unwrap_or(self.t));
+            }
+            Branch::Cond { on_true, on_false, .. } if on_true == on_false => {
+                self.edge.insert((b, on_true), g.unwrap_or(self.t));
+            }
+            Branch::Cond { c, on_true, on_false } => {
+                let t = self.and(g, c);
+                let n = self.not(c);
+                let f = self.and(g, n);
+                self.edge.insert((b, on_true), t);
+                self.edge.insert((b, on_false), f);
+            }
+            Branch::Switch { v, default, cases } => {
+                let mut targets: Vec<BlockId> = cases.iter().map(|c| c.1).filter(|&s| s != default).collect();
+                targets.sort();
+                targets.dedup();
+                let mut any: Option<Value<'ctx>> = None;
+                for s in targets {
+                    let mut c: Option<Value<'ctx>> = None;
+                    for k in cases_for(s, &cases) {
+                        let eq = self.bld.icmp(LLVMIntPredicate::LLVMIntEQ, v, k, "ifc.case");
+                        c = Some(match c {
+                            Some(prev) => self.or(eq, prev),
+                            None => eq,
+                        });
+                    }
+                    let c = c.expect("a target has a case");
+                    any = Some(match any {
+                        Some(prev) => self.or(c, prev),
+                        None => c,
+                    });
+                    let e = self.and(g, c);
+                    self.edge.insert((b, s), e);
+                }
+                let dflt = match any {
+                    Some(a) => {
+                        let n = self.not(a);
+                        self.and(g, n)
+                    }
+                    None => g.unwrap_or(self.t),
+                };
+                self.edge.insert((b, default), dflt);
+            }
+        }
+    }
+
+    /// `select` chain picking the entry whose edge into `to` was taken.
+    fn pick(&self, entries: &[(Value<'ctx>, BlockId)], to: BlockId) -> Value<'ctx> {
+        let (mut v, _) = entries[entries.len() - 1];
+        for &(val, from) in entries[..entries.len() - 1].iter().rev() {
+            v = self.bld.select(self.edge[&(from, to)], val, v, "ifc.phi");
+        }
+        v
+    }
+}
+
+/// A phi's entries with one per predecessor block.
+fn phi_entries<'ctx>(fa: &FunctionAnalyses<'ctx>, phi: Inst<'ctx>) -> Vec<(Value<'ctx>, BlockId)> {
+    let mut out: Vec<(Value<'ctx>, BlockId)> = Vec::new();
+    for (v, bb) in phi.incoming() {
+        let b = fa.cfg.id(bb).expect("a block of the function");
+        if !out.iter().any(|e| e.1 == b) {
+            out.push((v, b));
+        }
+    }
+    out
+}
+
+fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option<Value<'ctx>>, target: Target) {
+    let head = fa.cfg.block(r.head);
+    let head_term = terminator(head).expect("a branch");
+    let i1 = head_term.value().ty().int_in_context_of(1);
+    let mut e = Emit {
+        region: r,
+        bld: Builder::new(head_term.value()),
+        t: i1.const_int(1),
+        f: i1.const_int(0),
+        edge: HashMap::new(),
+        pred: HashMap::new(),
+    };
+    let br = branch_kind(fa, r.head).expect("checked");
+    head_term.erase();
+    e.bld.position_at_end(head);
+    e.edges(r.head, None, br);
+    for &b in &r.body {
+        let bb = fa.cfg.block(b);
+        let g = e.guard(r.preds.r(b));
+        let insts: Vec<Inst<'ctx>> = instructions(bb).collect();
+        for i in insts {
+            if i.is_phi() {
+                let v = e.pick(&phi_entries(fa, i), b);
+                i.value().replace_all_uses_with(v);
+                i.erase();
+            } else if i.is_terminator() {
+                let br = branch_kind(fa, b).expect("checked");
+                i.erase();
+                e.edges(b, g, br);
+            } else {
+                move_guarded(&mut e.bld, i, g, head, scratch, target);
+            }
+        }
+    }
+    // The join's phis: entries from the region become one from the head.
+    let join = fa.cfg.block(r.join);
+    let phis: Vec<Inst<'ctx>> = instructions(join).take_while(|i| i.is_phi()).collect();
+    let mut jb = Builder::new(Value::of_block(join));
+    for phi in phis {
+        let (inside, outside): (Vec<_>, Vec<_>) = phi_entries(fa, phi).into_iter().partition(|&(_, a)| a == r.head || r.body.contains(&a));
+        let v = e.pick(&inside, r.join);
+        jb.position_before(phi);
+        let new = jb.phi(phi.ty(), "");
+        let mut entries: Vec<(Value<'ctx>, inkwell::basic_block::BasicBlock<'ctx>)> =
+            outside.iter().map(|&(val, a)| (val, fa.cfg.block(a))).collect();
+        entries.push((v, head));
+        new.add_incoming(&entries);
+        let name = phi.value().name_bytes();
+        phi.value().replace_all_uses_with(new.value());
+        phi.erase();
+        new.value().set_name(&name);
+    }
+    e.bld.br(join);
+    for &b in &r.body {
+        delete_block(fa.cfg.block(b));
+    }
+}
+
+/// Moves `i` to the end of `head`; under a guard, divisions get a safe
+/// divisor and accesses the scratch slot when the guard is false.
+fn move_guarded<'ctx>(
+    bld: &mut Builder<'ctx>,
+    i: Inst<'ctx>,
+    g: Option<Value<'ctx>>,
+    head: inkwell::basic_block::BasicBlock<'ctx>,
+    scratch: Option<Value<'ctx>>,
+    target: Target,
+) {
+    let guard = match g {
+        Some(g) => (g, classify(i, target).expect("checked")),
+        None => {
+            i.move_to_end(head);
+            return;
+        }
+    };
+    match guard {
+        (_, Guard::None) => i.move_to_end(head),
+        (g, Guard::Divisor) => {
+            let d = i.operand(1);
+            let safe = bld.select(g, d, d.ty().const_int(1), "ifc.div");
+            i.move_to_end(head);
+            i.set_operand(1, safe);
+        }
+        (g, Guard::Address(idx)) => {
+            let scratch = scratch.expect("a scratch slot for guarded accesses");
+            let p = i.operand(idx);
+            let generic =
+                if p.ty().pointer_address_space() == Some(target.generic) { p } else { bld.addrspace_cast(p, scratch.ty(), "ifc.generic") };
+            let at = bld.select(g, generic, scratch, "ifc.addr");
+            let align = i.value().alignment();
+            let new = if i.opcode() == LLVMOpcode::LLVMStore { bld.store(i.operand(0), at) } else { bld.load(i.ty(), at, "") };
+            if align > 0 {
+                new.set_alignment(align);
+            }
+            let name = i.value().name_bytes();
+            if !i.is_void() {
+                i.value().replace_all_uses_with(new.value());
+            }
+            i.erase();
+            if !name.is_empty() {
+                new.value().set_name(&name);
+            }
+        }
+    }
+}
