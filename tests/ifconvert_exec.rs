@@ -180,7 +180,9 @@ fn generated_kernels_compute_the_same_after_ifconvert() {
         let text = kernel_gen::module(&[(seed, name.clone())]);
         let (local, groups, args) = kernel_gen::launch(seed);
         let l = Launch { kernel: name, global: vec![local * groups], local: vec![local], args };
-        if let Err(e) = check(&ctx, &text, &l, seed % host_every == 0, &mut seen) {
+        // The host backend cannot select the lane-mask registers (PTX only).
+        let on_host = seed % host_every == 0 && !text.contains("= call i32 @llvm.nvvm.read.ptx.sreg.lanemask");
+        if let Err(e) = check(&ctx, &text, &l, on_host, &mut seen) {
             let path = fail_dir().join(format!("g{seed}.ll"));
             std::fs::write(&path, &text).expect("write failing kernel");
             failures.push(format!("seed {seed} ({}): {e}", path.display()));
