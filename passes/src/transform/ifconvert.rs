@@ -65,8 +65,10 @@
 //! - `max-cost=N` (default 0): the region is converted only when its
 //!   predicated form, counted in issued warp-instructions (one per
 //!   non-phi instruction, as the emulator counts: phis are edge copies),
-//!   costs at most N more than running every block of it divergently under
-//!   IPDOM (each block once, with its branch). `max-cost=none` turns the
+//!   costs less than N plus running every block of it divergently under
+//!   IPDOM (each block once, with its branch): at 0, only strict savings in
+//!   the worst case, since a warp whose lanes happen to agree runs just one
+//!   side of the branchy code. `max-cost=none` turns the
 //!   model off. BENCHMARKS.md has the calibration.
 //!
 //! Limits: regions are found per branch (O(region) each, so deep nests cost
@@ -81,6 +83,7 @@ use crate::cfg::BlockId;
 use crate::ir::{defined_functions, delete_block, instructions, target_triple, terminator, Builder, Inst, Ty, Value};
 use crate::kernel_model::{builtin_of, Builtin};
 use crate::pass::{unknown_option, Changed, ModulePass, PassContext, PassError};
+use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use std::collections::{BTreeSet, HashMap};
@@ -173,6 +176,7 @@ pub fn convert_function<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>
     for r in &regions {
         convert_region(fa, r, scratch, target);
     }
+    merge_joins(fa, &regions);
     regions.len()
 }
 
@@ -282,7 +286,10 @@ fn region_at<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, x: BlockI
                     cost.guards += 1 + u64::from(i.operand(idx).ty().pointer_address_space() != Some(target.generic));
                 }
                 Guard::Divisor => cost.guards += 1,
-                Guard::None => {}
+                Guard::None => continue,
+            }
+            if cost.guarded_blocks.last() != Some(&b) {
+                cost.guarded_blocks.push(b);
             }
         }
     }
@@ -291,7 +298,7 @@ fn region_at<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, x: BlockI
     let preds = Predicates::for_region(cfg.len(), fa.control_deps(), &scope, |e| inside(e.from));
     if let Some(limit) = opts.max_cost {
         let (divergent, predicated) = cost.estimate(fa, &scope, join, &preds);
-        if predicated > divergent + limit {
+        if predicated >= divergent + limit {
             return None;
         }
     }
@@ -302,43 +309,75 @@ fn region_at<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, x: BlockI
 #[derive(Default)]
 struct Cost {
     guards: u64,
+    /// Blocks with a guarded access or division (their predicate is made).
+    guarded_blocks: Vec<BlockId>,
 }
 
 impl Cost {
-    /// (divergent, predicated): divergently under IPDOM every block of the
-    /// region issues once with its terminator; predicated, the same
-    /// non-terminators issue, plus one `br`, the predicate defines, the
-    /// guards, and a `select` per phi entry beyond the first.
+    /// (divergent, predicated). Divergently under IPDOM every block of the
+    /// region issues once with its terminator. Predicated, the same
+    /// non-terminators issue, plus what the emission makes: the guards, a
+    /// `select` per phi entry beyond the last, the edge predicates those
+    /// and the guards read (an `and` when guarded, a `not` on a false edge,
+    /// a compare per switch case), an `or` per extra K entry, and a `br`
+    /// unless the join is merged into the head.
     fn estimate(&self, fa: &FunctionAnalyses<'_>, scope: &[BlockId], join: BlockId, preds: &Predicates) -> (i64, i64) {
+        let cfg = &fa.cfg.cfg;
+        let inside = |b: BlockId| scope.contains(&b);
         let mut divergent = 0u64;
-        let mut predicated = 1 + self.guards;
-        for &b in scope {
-            let bb = fa.cfg.block(b);
-            let (mut phis, mut plain) = (0u64, 0u64);
-            for i in instructions(bb) {
-                if i.is_phi() {
-                    phis += i.incoming().len().saturating_sub(1) as u64;
-                } else if !i.is_terminator() {
-                    plain += 1;
+        let mut predicated = self.guards;
+        let mut wanted: Vec<(BlockId, BlockId)> = Vec::new();
+        let phi_edges = |b: BlockId, only_inside: bool, wanted: &mut Vec<(BlockId, BlockId)>| {
+            let mut selects = 0;
+            for phi in instructions(fa.cfg.block(b)).take_while(|i| i.is_phi()) {
+                let entries: Vec<BlockId> = phi_entries(fa, phi).into_iter().map(|e| e.1).filter(|&a| !only_inside || inside(a)).collect();
+                for &a in entries.iter().take(entries.len().saturating_sub(1)) {
+                    wanted.push((a, b));
+                    selects += 1;
                 }
             }
+            selects
+        };
+        for &b in scope {
+            let plain = instructions(fa.cfg.block(b)).filter(|i| !i.is_phi() && !i.is_terminator()).count() as u64;
             divergent += plain + 1;
-            predicated += plain + if b == scope[0] { 0 } else { phis };
-            // Edge predicates: one per successor beyond the first unguarded
-            // edge; a switch adds its compares.
-            let succs = fa.cfg.cfg.succs(b).len() as u64;
-            let switch_cases = terminator(bb).filter(|t| t.opcode() == LLVMOpcode::LLVMSwitch).map_or(0, |t| t.successors().len() as u64);
-            let guarded = preds.r(b) != PredId::TRUE;
-            if succs > 1 {
-                predicated += succs + switch_cases + u64::from(guarded);
+            predicated += plain;
+            if b != scope[0] {
+                predicated += phi_edges(b, false, &mut wanted);
             }
         }
-        for p in preds.predicates().skip(1) {
+        predicated += phi_edges(join, true, &mut wanted);
+        if !cfg.preds(join).iter().all(|&p| inside(p)) {
+            predicated += 1;
+        }
+        let mut made_preds: Vec<PredId> = Vec::new();
+        let mut want_pred = |p: PredId, wanted: &mut Vec<(BlockId, BlockId)>| {
+            if p != PredId::TRUE && !made_preds.contains(&p) {
+                made_preds.push(p);
+                wanted.extend(preds.k(p).iter().map(|e| (e.from, e.to)));
+            }
+        };
+        for &b in &self.guarded_blocks {
+            want_pred(preds.r(b), &mut wanted);
+        }
+        let mut made_edges: Vec<(BlockId, BlockId)> = Vec::new();
+        while let Some((a, s)) = wanted.pop() {
+            if made_edges.contains(&(a, s)) {
+                continue;
+            }
+            made_edges.push((a, s));
+            let guarded = preds.r(a) != PredId::TRUE;
+            want_pred(preds.r(a), &mut wanted);
+            predicated += u64::from(guarded && cfg.succs(a).len() > 1);
+            match terminator(fa.cfg.block(a)) {
+                Some(t) if t.opcode() == LLVMOpcode::LLVMSwitch => predicated += t.successors().len() as u64,
+                Some(t) if t.is_conditional_terminator() && t.successors()[0] != fa.cfg.block(s) => predicated += 1,
+                _ => {}
+            }
+        }
+        for p in made_preds {
             predicated += preds.k(p).len().saturating_sub(1) as u64;
         }
-        let joins = instructions(fa.cfg.block(join)).take_while(|i| i.is_phi()).count() as u64;
-        let into_join = scope.iter().filter(|&&b| fa.cfg.cfg.succs(b).contains(&join)).count() as u64;
-        predicated += joins * into_join.saturating_sub(1);
         (divergent as i64, predicated as i64)
     }
 }
@@ -440,7 +479,7 @@ fn access_type<'ctx>(i: Inst<'ctx>) -> Ty<'ctx> {
 
 /// A block's terminator, as far as the predicates need it.
 enum Branch<'ctx> {
-    Jump(BlockId),
+    Jump,
     Cond { c: Value<'ctx>, on_true: BlockId, on_false: BlockId },
     Switch { v: Value<'ctx>, default: BlockId, cases: Vec<(Value<'ctx>, BlockId)> },
 }
@@ -450,7 +489,7 @@ fn branch_kind<'ctx>(fa: &FunctionAnalyses<'ctx>, b: BlockId) -> Option<Branch<'
     let id = |bb| fa.cfg.id(bb).expect("a block of the function");
     let succs = t.successors();
     match t.opcode() {
-        LLVMOpcode::LLVMBr if succs.len() == 1 => Some(Branch::Jump(id(succs[0]))),
+        LLVMOpcode::LLVMBr if succs.len() == 1 => Some(Branch::Jump),
         LLVMOpcode::LLVMBr => Some(Branch::Cond { c: t.branch_condition(), on_true: id(succs[0]), on_false: id(succs[1]) }),
         LLVMOpcode::LLVMSwitch => Some(Branch::Switch {
             v: t.operand(0),
@@ -479,11 +518,15 @@ fn make_scratch<'ctx>(fa: &FunctionAnalyses<'ctx>, bytes: u64, target: Target) -
 }
 
 /// Emission state for one region: everything goes to the end of the head.
+/// Edge predicates and guards are made on first use, so an edge no predicate
+/// or phi reads costs nothing.
 struct Emit<'a, 'ctx> {
     region: &'a Region,
     bld: Builder<'ctx>,
     t: Value<'ctx>,
     f: Value<'ctx>,
+    /// The terminators of the region's blocks, erased, as the edges need them.
+    branches: HashMap<BlockId, Branch<'ctx>>,
     /// `g ∧ (a took the edge to s)` per edge out of the region's blocks.
     edge: HashMap<(BlockId, BlockId), Value<'ctx>>,
     pred: HashMap<PredId, Value<'ctx>>,
@@ -505,8 +548,8 @@ impl<'ctx> Emit<'_, 'ctx> {
         self.bld.icmp(LLVMIntPredicate::LLVMIntEQ, c, self.f, "ifc.not")
     }
 
-    /// The value of predicate `p`: the OR of its K edges, each already
-    /// defined (their blocks come first in topological order); `None` for TRUE.
+    /// The value of predicate `p`: the OR of its K edges, whose blocks come
+    /// first in topological order; `None` for TRUE.
     fn guard(&mut self, p: PredId) -> Option<Value<'ctx>> {
         if p == PredId::TRUE {
             return None;
@@ -514,71 +557,63 @@ impl<'ctx> Emit<'_, 'ctx> {
         if let Some(&v) = self.pred.get(&p) {
             return Some(v);
         }
-        let k = self.region.preds.k(p);
-        let mut v = self.edge[&(k[0].from, k[0].to)];
+        let k = self.region.preds.k(p).to_vec();
+        let mut v = self.edge(k[0].from, k[0].to);
         for e in &k[1..] {
-            v = self.or(self.edge[&(e.from, e.to)], v);
+            let term = self.edge(e.from, e.to);
+            v = self.or(term, v);
         }
         self.pred.insert(p, v);
         Some(v)
     }
 
-    /// Defines the edge predicates of `b`'s terminator (erased before).
-    fn edges(&mut self, b: BlockId, g: Option<Value<'ctx>>, br: Branch<'ctx>) {
-        let cases_for = |s: BlockId, cases: &[(Value<'ctx>, BlockId)]| cases.iter().filter(|c| c.1 == s).map(|c| c.0).collect::<Vec<_>>();
-        match br {
-            Branch::Jump(s) => {
-                self.edge.insert((b, s), g.unwrap_or(self.t));
-            }
-            Branch::Cond { on_true, on_false, .. } if on_true == on_false => {
-                self.edge.insert((b, on_true), g.unwrap_or(self.t));
-            }
-            Branch::Cond { c, on_true, on_false } => {
-                let t = self.and(g, c);
+    /// The predicate of edge `a → s`.
+    fn edge(&mut self, a: BlockId, s: BlockId) -> Value<'ctx> {
+        if let Some(&v) = self.edge.get(&(a, s)) {
+            return v;
+        }
+        let g = self.guard(self.region.preds.r(a));
+        let v = match self.branches.get(&a).expect("a branch of the region") {
+            Branch::Jump => g.unwrap_or(self.t),
+            Branch::Cond { on_true, on_false, .. } if on_true == on_false => g.unwrap_or(self.t),
+            &Branch::Cond { c, on_true, .. } if s == on_true => self.and(g, c),
+            &Branch::Cond { c, .. } => {
                 let n = self.not(c);
-                let f = self.and(g, n);
-                self.edge.insert((b, on_true), t);
-                self.edge.insert((b, on_false), f);
+                self.and(g, n)
             }
             Branch::Switch { v, default, cases } => {
-                let mut targets: Vec<BlockId> = cases.iter().map(|c| c.1).filter(|&s| s != default).collect();
-                targets.sort();
-                targets.dedup();
+                let (v, default) = (*v, *default);
+                let picked: Vec<Value<'ctx>> =
+                    cases.iter().filter(|c| if s == default { c.1 != default } else { c.1 == s }).map(|c| c.0).collect();
                 let mut any: Option<Value<'ctx>> = None;
-                for s in targets {
-                    let mut c: Option<Value<'ctx>> = None;
-                    for k in cases_for(s, &cases) {
-                        let eq = self.bld.icmp(LLVMIntPredicate::LLVMIntEQ, v, k, "ifc.case");
-                        c = Some(match c {
-                            Some(prev) => self.or(eq, prev),
-                            None => eq,
-                        });
-                    }
-                    let c = c.expect("a target has a case");
+                for k in picked {
+                    let eq = self.bld.icmp(LLVMIntPredicate::LLVMIntEQ, v, k, "ifc.case");
                     any = Some(match any {
-                        Some(prev) => self.or(c, prev),
-                        None => c,
+                        Some(prev) => self.or(eq, prev),
+                        None => eq,
                     });
-                    let e = self.and(g, c);
-                    self.edge.insert((b, s), e);
                 }
-                let dflt = match any {
-                    Some(a) => {
-                        let n = self.not(a);
+                match (any, s == default) {
+                    (None, _) => g.unwrap_or(self.t),
+                    (Some(c), false) => self.and(g, c),
+                    (Some(c), true) => {
+                        let n = self.not(c);
                         self.and(g, n)
                     }
-                    None => g.unwrap_or(self.t),
-                };
-                self.edge.insert((b, default), dflt);
+                }
             }
-        }
+        };
+        self.edge.insert((a, s), v);
+        v
     }
 
-    /// `select` chain picking the entry whose edge into `to` was taken.
-    fn pick(&self, entries: &[(Value<'ctx>, BlockId)], to: BlockId) -> Value<'ctx> {
+    /// `select` chain picking the entry whose edge into `to` was taken; the
+    /// last entry is the fallback, so its edge predicate is never made.
+    fn pick(&mut self, entries: &[(Value<'ctx>, BlockId)], to: BlockId) -> Value<'ctx> {
         let (mut v, _) = entries[entries.len() - 1];
         for &(val, from) in entries[..entries.len() - 1].iter().rev() {
-            v = self.bld.select(self.edge[&(from, to)], val, v, "ifc.phi");
+            let c = self.edge(from, to);
+            v = self.bld.select(c, val, v, "ifc.phi");
         }
         v
     }
@@ -605,16 +640,15 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
         bld: Builder::new(head_term.value()),
         t: i1.const_int(1),
         f: i1.const_int(0),
+        branches: HashMap::new(),
         edge: HashMap::new(),
         pred: HashMap::new(),
     };
-    let br = branch_kind(fa, r.head).expect("checked");
+    e.branches.insert(r.head, branch_kind(fa, r.head).expect("checked"));
     head_term.erase();
     e.bld.position_at_end(head);
-    e.edges(r.head, None, br);
     for &b in &r.body {
         let bb = fa.cfg.block(b);
-        let g = e.guard(r.preds.r(b));
         let insts: Vec<Inst<'ctx>> = instructions(bb).collect();
         for i in insts {
             if i.is_phi() {
@@ -622,10 +656,11 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
                 i.value().replace_all_uses_with(v);
                 i.erase();
             } else if i.is_terminator() {
-                let br = branch_kind(fa, b).expect("checked");
+                e.branches.insert(b, branch_kind(fa, b).expect("checked"));
                 i.erase();
-                e.edges(b, g, br);
             } else {
+                let guarded = classify(i, target).expect("checked") != Guard::None;
+                let g = if guarded { e.guard(r.preds.r(b)) } else { None };
                 move_guarded(&mut e.bld, i, g, head, scratch, target);
             }
         }
@@ -637,10 +672,15 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
     for phi in phis {
         let (inside, outside): (Vec<_>, Vec<_>) = phi_entries(fa, phi).into_iter().partition(|&(_, a)| a == r.head || r.body.contains(&a));
         let v = e.pick(&inside, r.join);
+        if outside.is_empty() {
+            // The head is the join's only way in: the value itself.
+            phi.value().replace_all_uses_with(v);
+            phi.erase();
+            continue;
+        }
         jb.position_before(phi);
         let new = jb.phi(phi.ty(), "");
-        let mut entries: Vec<(Value<'ctx>, inkwell::basic_block::BasicBlock<'ctx>)> =
-            outside.iter().map(|&(val, a)| (val, fa.cfg.block(a))).collect();
+        let mut entries: Vec<(Value<'ctx>, BasicBlock<'ctx>)> = outside.iter().map(|&(val, a)| (val, fa.cfg.block(a))).collect();
         entries.push((v, head));
         new.add_incoming(&entries);
         let name = phi.value().name_bytes();
@@ -654,13 +694,66 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
     }
 }
 
+/// Merges each converted region's join into its head when the head is now
+/// its only predecessor (one `br` fewer per region). Heads are visited in
+/// reverse post-order, so a join that heads another region is merged after
+/// that region was converted, and chains merge into the first head.
+fn merge_joins<'ctx>(fa: &FunctionAnalyses<'ctx>, regions: &[Region]) {
+    let cfg = &fa.cfg.cfg;
+    let mut into: HashMap<BlockId, BlockId> = HashMap::new();
+    let mut order: Vec<&Region> = regions.iter().collect();
+    order.sort_by_key(|r| cfg.rpo_position(r.head));
+    for r in order {
+        let only_from_region = cfg.preds(r.join).iter().all(|&p| p == r.head || r.body.contains(&p));
+        if !only_from_region || r.join == cfg.entry() {
+            continue;
+        }
+        let head = *into.get(&r.head).unwrap_or(&r.head);
+        let (hb, jb) = (fa.cfg.block(head), fa.cfg.block(r.join));
+        terminator(hb).expect("the head's br").erase();
+        let insts: Vec<Inst<'ctx>> = instructions(jb).collect();
+        for i in insts {
+            i.move_to_end(hb);
+        }
+        // The join's successors now come from the head: their phis say so.
+        for succ in terminator(hb).map(|t| t.successors()).unwrap_or_default() {
+            retarget_phis(succ, jb, hb);
+        }
+        delete_block(jb);
+        into.insert(r.join, head);
+    }
+}
+
+/// Rebuilds the phis of `bb` with entries from `from` coming from `to`
+/// (the C API cannot set an entry's block).
+fn retarget_phis<'ctx>(bb: BasicBlock<'ctx>, from: BasicBlock<'ctx>, to: BasicBlock<'ctx>) {
+    let phis: Vec<Inst<'ctx>> = instructions(bb).take_while(|i| i.is_phi()).collect();
+    let mut b = Builder::new(Value::of_block(bb));
+    for phi in phis {
+        let entries: Vec<(Value<'ctx>, BasicBlock<'ctx>)> =
+            phi.incoming().into_iter().map(|(v, p)| (v, if p == from { to } else { p })).collect();
+        if !entries.iter().zip(phi.incoming()).any(|(a, b)| a.1 != b.1) {
+            continue;
+        }
+        b.position_before(phi);
+        let new = b.phi(phi.ty(), "");
+        new.add_incoming(&entries);
+        let name = phi.value().name_bytes();
+        phi.value().replace_all_uses_with(new.value());
+        phi.erase();
+        if !name.is_empty() {
+            new.value().set_name(&name);
+        }
+    }
+}
+
 /// Moves `i` to the end of `head`; under a guard, divisions get a safe
 /// divisor and accesses the scratch slot when the guard is false.
 fn move_guarded<'ctx>(
     bld: &mut Builder<'ctx>,
     i: Inst<'ctx>,
     g: Option<Value<'ctx>>,
-    head: inkwell::basic_block::BasicBlock<'ctx>,
+    head: BasicBlock<'ctx>,
     scratch: Option<Value<'ctx>>,
     target: Target,
 ) {
