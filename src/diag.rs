@@ -118,10 +118,15 @@ pub fn stdout_error(e: std::io::Error) -> ToolError {
 /// to stdout exits 1 like any other output ([`write_stdout`]).
 pub fn exit_for_clap(tool: &str, e: clap::Error) -> ! {
     use std::io::Write;
-    let printed = e.print();
     let code = if e.use_stderr() {
+        // Usage errors read like every other error of the tool
+        // (`simt-opt: error: …`), so scripts and people match one prefix.
+        let text = e.render().to_string();
+        let text = text.strip_prefix("error: ").unwrap_or(&text);
+        let _ = write!(std::io::stderr(), "{tool}: error: {text}");
         e.exit_code()
     } else {
+        let printed = e.print();
         match printed.and_then(|_| std::io::stdout().lock().flush()) {
             Ok(()) => e.exit_code(),
             Err(err) => report(tool, &stdout_error(err)),

@@ -1,50 +1,165 @@
-//! What `simt-run` compiles for a launch: the launched kernel and the
-//! functions it needs, nothing else, with every call that hides a barrier or
-//! a work-item builtin inlined (as pocl flattens such functions).
+//! The one front end of `simt-run`'s engines: the module is parsed and
+//! verified once ([`load`]), then [`prepare`] turns it into what one engine
+//! compiles: the launched kernel and the functions it needs, nothing else,
+//! in the dialect that engine's back end takes.
+//!
+//! # The pipelines, and why in this order
+//!
+//! ```text
+//!              load: parse, verify         (a broken module is rejected
+//!                    │                      before any pass sees it)
+//!   every engine     ▼
+//!     1. the kernel exists; every other definition internal, globaldce
+//!                    │
+//!   host, emu        ▼
+//!     2. simt-flatten-calls, globaldce
+//!                    │
+//!   host             ▼                     emu                       gpu (OpenCL input only)
+//!     3. always-inline                     3. other functions         3. always-inline
+//!        simt-lower-ocl-builtins              alwaysinline (not __nv_)   simt-lower-ocl-builtins
+//!        simt-wiloops<interleave;size>        always-inline              simt-to-nvptx
+//!        simt-local-atomics                   simt-lower-ocl-builtins
+//!                                             [simt-check-uniformity]
+//!   then the engine's back end: host: retarget, default<O3>, object, JIT;
+//!   emu: decode; gpu: default<O3> for NVPTX, PTX, the CUDA driver.
+//! ```
+//!
+//! 1. First, so that nothing below sees code the launch does not run: another
+//!    kernel's unsupported built-in, an unused image helper, or an unused
+//!    helper calling `get_local_id` (which would stay in the JIT's module as
+//!    an unresolved `_Z12get_local_idj`) no longer matter. Errors that remain
+//!    are the launched kernel's own.
+//! 2. Host and emulator only: `simt-wiloops` and the emulator handle barriers
+//!    and work-item builtins in the kernel's body, so every call to a helper
+//!    that reaches one is inlined (as pocl flattens such functions); a
+//!    recursive one is an error naming it. The GPU keeps its calls: PTX has
+//!    calls, and `bar.sync` in a callee is fine.
+//! 3. `always-inline` before anything else, because clang's OpenCL kernels at
+//!    `-O0` only call an always-inline twin (`__clang_ocl_kern_imp_K`): until
+//!    it is inlined, the kernel has no body to transform. Built-ins are then
+//!    lowered to IR (`simt-lower-ocl-builtins`) before `simt-wiloops`, so the
+//!    work-item loops wrap plain IR and only barriers and work-item builtins
+//!    remain for the pass; the same lowering before `simt-to-nvptx`, whose
+//!    math mapping starts from LLVM intrinsics. `simt-wiloops` runs last in
+//!    the host front end, before the back end's `default<O3>`, so that O3
+//!    optimises the work-group function: it sees the work-item loops (and
+//!    vectorises them) rather than one work-item's body with barriers as
+//!    opaque calls. After it, `simt-local-atomics`, which works on
+//!    the work-group functions `simt-wiloops` made: one thread runs a whole
+//!    work-group, so their `__local` atomics need no atomicity. The emulator inlines every helper (no per-lane call stack),
+//!    except libdevice's `__nv_*`, which it runs as the C functions they
+//!    name; `simt-check-uniformity` comes last, so it instruments exactly
+//!    what is decoded. The analyses the last of our passes kept valid come
+//!    back from [`prepare`], so the decoder computes none twice.
 //!
 //! ```text
 //!   module: kernel A ─▶ scan(noinline) ─▶ barrier     kernel B ─▶ vstore_half
 //!           helper  ─▶ get_local_id (no kernel calls it)
-//!   1. everything but A internal, globaldce:   A ─▶ scan ─▶ barrier
-//!   2. simt-flatten-calls, globaldce:           A: …barrier…
+//!   step 1:   A ─▶ scan ─▶ barrier
+//!   step 2:   A: …barrier…
 //! ```
-//!
-//! So another kernel's unsupported built-in, an unused image helper or an
-//! unused helper calling `get_local_id` (which would otherwise stay in the
-//! JIT's module as an unresolved `_Z12get_local_idj`) no longer matter: only
-//! what the launched kernel runs is lowered, checked and linked. Errors that
-//! remain are the launched kernel's own (a recursive helper that reaches a
-//! barrier, an unsupported built-in it calls).
 
 use crate::diag::ToolError;
+use crate::input::ModuleInput;
 use crate::pipeline::{self, RunOptions};
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
+use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::core::*;
 use llvm_sys::{LLVMLinkage, LLVMVisibility};
+use simt_passes::analysis::cache::AnalysisCache;
+use simt_passes::ir::{defined_functions, function_name};
+use simt_passes::kernel_model::is_kernel;
 
-/// Drops every function and global variable that kernel `kernel` does not
-/// reach. The caller has checked that the kernel exists.
-pub fn keep_only_kernel(module: &Module<'_>, kernel: &str) -> Result<(), ToolError> {
-    internalize_all_but(module, kernel);
-    run(module, "globaldce")
+/// What an engine's front end is asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineFront {
+    /// Work-item loops for this CPU: `simt-wiloops` with these options
+    /// (work-groups interleaved per call, 1 = off; the local size to
+    /// specialise for).
+    Host { interleave: u32, local_size: Option<[u64; 3]> },
+    /// The emulator's decoder input; `check` is the `simt-check-uniformity`
+    /// pass text to instrument it with, if any.
+    Emu { check: Option<&'static str> },
+    /// CUDA-dialect IR for the NVPTX back end.
+    Gpu,
 }
 
-/// [`keep_only_kernel`], then every call from it to a function that uses
-/// barriers or work-item builtins is inlined, and helpers left unused go.
-pub fn prepare_launch(module: &Module<'_>, kernel: &str) -> Result<(), ToolError> {
+/// Parses and verifies the module: once per launch, whatever runs it.
+pub fn load<'ctx>(ctx: &'ctx Context, input: &ModuleInput) -> Result<Module<'ctx>, ToolError> {
+    input.parse_verified(ctx)
+}
+
+/// Prepares `module` for the engine `front` runs `kernel` on (see the
+/// module's documentation for the pipelines); returns the cache of analyses,
+/// holding what the last of our passes kept valid. The host's front end
+/// leaves the work-group function (`simt-wiloops`) in place of the kernel.
+pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFront) -> Result<AnalysisCache<'ctx>, ToolError> {
+    let mut analyses = AnalysisCache::new();
+    find_kernel(module, kernel)?;
     internalize_all_but(module, kernel);
-    run(module, "globaldce,simt-flatten-calls,globaldce")
+    let text = match front {
+        EngineFront::Host { interleave, local_size } => {
+            let mut options = Vec::new();
+            if *interleave > 1 {
+                options.push(format!("interleave={interleave}"));
+            }
+            if let Some([x, y, z]) = local_size {
+                options.push(format!("local-size={x},{y},{z}"));
+            }
+            let wiloops = if options.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", options.join(";")) };
+            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{wiloops},simt-local-atomics")
+        }
+        EngineFront::Emu { check } => {
+            run(module, "globaldce,simt-flatten-calls,globaldce", &mut analyses)?;
+            inline_all_but(module, find_kernel(module, kernel)?);
+            let mut text = "always-inline,simt-lower-ocl-builtins".to_string();
+            if let Some(check) = check {
+                text = format!("{text},{check}");
+            }
+            text
+        }
+        // CUDA input is in the NVPTX dialect already.
+        EngineFront::Gpu if !is_opencl(module) => "globaldce".to_string(),
+        EngineFront::Gpu => "globaldce,always-inline,simt-lower-ocl-builtins,simt-to-nvptx".to_string(),
+    };
+    run(module, &text, &mut analyses)?;
+    Ok(analyses)
+}
+
+/// OpenCL C compiled by clang (`spir`/`spir64`), rather than CUDA (`nvptx64`).
+pub fn is_opencl(module: &Module<'_>) -> bool {
+    module.get_triple().as_str().to_string_lossy().starts_with("spir")
+}
+
+/// The kernel named `kernel`, or an error listing the module's kernels.
+pub fn find_kernel<'ctx>(module: &Module<'ctx>, kernel: &str) -> Result<FunctionValue<'ctx>, ToolError> {
+    let kernels: Vec<FunctionValue<'ctx>> = defined_functions(module).into_iter().filter(|f| is_kernel(*f)).collect();
+    if let Some(f) = kernels.iter().find(|f| function_name(**f) == kernel) {
+        return Ok(*f);
+    }
+    let names: Vec<String> = kernels.into_iter().map(function_name).collect();
+    Err(ToolError::Run(format!(
+        "{}: no kernel named '{kernel}' (kernels: {})",
+        module.get_name().to_string_lossy(),
+        if names.is_empty() { "none".to_string() } else { names.join(", ") }
+    )))
 }
 
 /// Gives every definition except `kernel` internal linkage, so that
 /// `globaldce` may delete what the kernel does not reference.
 fn internalize_all_but(module: &Module<'_>, kernel: &str) {
-    let internalize = |v| unsafe {
-        if LLVMIsDeclaration(v) == 0 {
-            LLVMSetLinkage(v, LLVMLinkage::LLVMInternalLinkage);
-            // Local linkage requires default visibility.
-            LLVMSetVisibility(v, LLVMVisibility::LLVMDefaultVisibility);
+    let internalize = |v| {
+        // SAFETY: `v` is a function or global variable of `module`, alive
+        // while `module` is; setting linkage and visibility on a definition
+        // changes no other object.
+        unsafe {
+            if LLVMIsDeclaration(v) == 0 {
+                LLVMSetLinkage(v, LLVMLinkage::LLVMInternalLinkage);
+                // Local linkage requires default visibility.
+                LLVMSetVisibility(v, LLVMVisibility::LLVMDefaultVisibility);
+            }
         }
     };
     for f in module.get_functions() {
@@ -57,7 +172,32 @@ fn internalize_all_but(module: &Module<'_>, kernel: &str) {
     }
 }
 
-fn run(module: &Module<'_>, text: &str) -> Result<(), ToolError> {
+/// The emulator keeps no call stack per lane: every defined function but the
+/// kernel becomes `alwaysinline`, except libdevice's `__nv_*`, which the
+/// decoder runs as the C math functions they name (their bodies use
+/// `llvm.nvvm.*` arithmetic the emulator does not implement; libdevice marks
+/// them alwaysinline, so that goes).
+fn inline_all_but(module: &Module<'_>, kernel: FunctionValue<'_>) {
+    let ctx = module.get_context();
+    let kind = Attribute::get_named_enum_kind_id;
+    let (noinline, optnone, always) = (kind("noinline"), kind("optnone"), kind("alwaysinline"));
+    let at = AttributeLoc::Function;
+    for g in defined_functions(module) {
+        if g == kernel {
+            continue;
+        }
+        if function_name(g).starts_with("__nv_") {
+            g.remove_enum_attribute(at, always);
+            g.add_attribute(at, ctx.create_enum_attribute(noinline, 0));
+            continue;
+        }
+        g.remove_enum_attribute(at, noinline);
+        g.remove_enum_attribute(at, optnone);
+        g.add_attribute(at, ctx.create_enum_attribute(always, 0));
+    }
+}
+
+fn run<'ctx>(module: &mut Module<'ctx>, text: &str, analyses: &mut AnalysisCache<'ctx>) -> Result<(), ToolError> {
     let steps = pipeline::parse(text, None)?;
-    pipeline::run(module, &steps, None, &RunOptions::default(), &mut std::io::sink()).map(|_| ())
+    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut std::io::sink(), analyses).map(|_| ())
 }

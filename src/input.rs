@@ -6,6 +6,7 @@
 //! names standard input, so `simt-opt … | simt-run - …` works.
 
 use crate::diag::ToolError;
+use crate::source::{Dialect, SourceOptions};
 use std::io::Read;
 use std::path::Path;
 
@@ -19,8 +20,18 @@ pub struct ModuleInput {
 
 impl ModuleInput {
     /// Reads `path` whole, or standard input when it is `-` (named `<stdin>`,
-    /// as `opt` does).
+    /// as `opt` does); a kernel source (`.cl`, `.cu`) is compiled first, with
+    /// clang's default options.
     pub fn read(path: &Path) -> Result<ModuleInput, ToolError> {
+        Self::read_with(path, &SourceOptions::default())
+    }
+
+    /// [`ModuleInput::read`], with the options a kernel source is compiled
+    /// with (`-D`, `-I`, `-cl-std`, `--keep-ir`).
+    pub fn read_with(path: &Path, source: &SourceOptions) -> Result<ModuleInput, ToolError> {
+        if let Some(dialect) = Dialect::of(path) {
+            return crate::source::compile(dialect, path, source);
+        }
         if path.as_os_str() == "-" {
             let mut bytes = Vec::new();
             std::io::stdin()

@@ -18,6 +18,7 @@ pub mod pipeline;
 pub mod regfile;
 pub mod regions;
 pub mod runner;
+pub mod source;
 pub mod stats;
 
 /// `--version` of both tools: simt's version and the LLVM it runs on.

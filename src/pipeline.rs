@@ -9,14 +9,19 @@
 //!
 //! Every one of our passes is followed by the verifier, so a pass that breaks
 //! the module is named; LLVM's runs verify after each pass with `-verify-each`.
+//!
+//! The driver alone invalidates analyses: each of our passes returns what it
+//! preserved ([`Preserved`]) and the driver drops the rest of the cache; after
+//! a run of LLVM's passes, which say nothing, the whole cache goes. With
+//! `SIMT_VERIFY_ANALYSES=1` every analysis the pass claims preserved is then
+//! recomputed and compared, so a wrong claim names its pass.
 
 use crate::diag::ToolError;
 use inkwell::module::Module;
 use inkwell::targets::TargetMachine;
 use simt_passes::analysis::cache::AnalysisCache;
-use simt_passes::pass::{Changed, ModulePass, PassContext, PassError};
+use simt_passes::pass::{ModulePass, PassContext, PassError, Preserved};
 use simt_passes::registry;
-use std::ffi::CString;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -109,37 +114,17 @@ pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, ToolEr
 fn check_llvm_pipeline(run: &str, tm: Option<&TargetMachine>) -> Result<(), ToolError> {
     let ctx = inkwell::context::Context::create();
     let probe = ctx.create_module("pipeline-check");
-    run_llvm(&probe, run, tm, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
+    simt_passes::ir::run_pipeline(&probe, run, tm, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
         Some(rest) => ToolError::from(PassError::UnknownPass { name: rest.trim_end_matches('\'').to_string() }),
         None => ToolError::Llvm(format!("invalid LLVM pipeline '{run}': {message}")),
     })
 }
 
-fn run_llvm(module: &Module<'_>, run: &str, tm: Option<&TargetMachine>, verify_each: bool) -> Result<(), String> {
-    let text = CString::new(run).map_err(|_| "NUL in pipeline".to_string())?;
-    unsafe {
-        use llvm_sys::transforms::pass_builder::*;
-        let opts = LLVMCreatePassBuilderOptions();
-        LLVMPassBuilderOptionsSetVerifyEach(opts, verify_each as i32);
-        let tm_ref = tm.map_or(std::ptr::null_mut(), |t| t.as_mut_ptr());
-        let err = LLVMRunPasses(module.as_mut_ptr(), text.as_ptr(), tm_ref, opts);
-        LLVMDisposePassBuilderOptions(opts);
-        if err.is_null() {
-            Ok(())
-        } else {
-            let m = llvm_sys::error::LLVMGetErrorMessage(err);
-            let s = std::ffi::CStr::from_ptr(m).to_string_lossy().into_owned();
-            llvm_sys::error::LLVMDisposeErrorMessage(m);
-            Err(s)
-        }
-    }
-}
-
-#[derive(Default)]
 pub struct RunOptions {
     pub verify_each: bool,
-    /// Recompute every cached analysis after each of our passes and compare
-    /// (also on when the environment sets `SIMT_VERIFY_ANALYSES=1`).
+    /// Recompute every analysis a pass claims preserved after each of our
+    /// passes and compare it with the cached one. The default comes from
+    /// `SIMT_VERIFY_ANALYSES=1` ([`verify_analyses_from_env`]).
     pub verify_analyses: bool,
     pub print_after_all: bool,
     /// Our pass names after which to print the module (LLVM's are handed to
@@ -151,36 +136,61 @@ pub struct RunOptions {
 /// for every pipeline of a process (the test suite sets it).
 pub const VERIFY_ANALYSES_ENV: &str = "SIMT_VERIFY_ANALYSES";
 
+/// Whether the environment asks for [`RunOptions::verify_analyses`]. Read
+/// where options are made, not in [`run`], so a caller that sets the field
+/// gets what it asked for.
+pub fn verify_analyses_from_env() -> bool {
+    std::env::var_os(VERIFY_ANALYSES_ENV).is_some_and(|v| v == "1")
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { verify_each: false, verify_analyses: verify_analyses_from_env(), print_after_all: false, print_after: Vec::new() }
+    }
+}
+
 /// How long each step took, for `-time-passes`.
 pub struct Timing {
     pub name: String,
     pub wall: Duration,
 }
 
+/// Runs `steps` on `module`, with a cache of analyses that ends with it.
 pub fn run<'ctx>(
-    module: &Module<'ctx>,
+    module: &mut Module<'ctx>,
     steps: &[Step],
     tm: Option<&TargetMachine>,
     opts: &RunOptions,
     diag: &mut dyn Write,
 ) -> Result<Vec<Timing>, ToolError> {
-    let mut analyses = AnalysisCache::new();
+    run_with_analyses(module, steps, tm, opts, diag, &mut AnalysisCache::new())
+}
+
+/// [`run`] with the caller's cache, which holds afterwards what the last of
+/// our passes kept valid (nothing after LLVM's): a caller that needs
+/// analyses of the result (the emulator's decoder) asks the same cache, so
+/// nothing is computed twice.
+pub fn run_with_analyses<'ctx>(
+    module: &mut Module<'ctx>,
+    steps: &[Step],
+    tm: Option<&TargetMachine>,
+    opts: &RunOptions,
+    diag: &mut dyn Write,
+    analyses: &mut AnalysisCache<'ctx>,
+) -> Result<Vec<Timing>, ToolError> {
     let mut timings = Vec::new();
-    let verify_analyses = opts.verify_analyses || std::env::var_os(VERIFY_ANALYSES_ENV).is_some_and(|v| v == "1");
     for step in steps {
         let start = Instant::now();
         match step {
             Step::Ours(pass) => {
-                let changed = pass.run(&mut PassContext { module, analyses: &mut analyses, out: diag })?;
-                if changed != Changed::Nothing {
-                    analyses.invalidate_values();
-                }
+                let preserved: Preserved = pass.run(&mut PassContext::new(module, analyses, diag))?;
+                analyses.invalidate(preserved);
                 timings.push(Timing { name: pass.name(), wall: start.elapsed() });
                 if let Err(message) = simt_passes::ir::verify(module) {
                     return Err(ToolError::BrokenAfter { pass: pass.name(), message });
                 }
-                if verify_analyses {
-                    analyses.verify(module).map_err(|message| ToolError::StaleAnalysis { pass: pass.name(), message })?;
+                if opts.verify_analyses {
+                    analyses.verify(module, preserved).map_err(|message| ToolError::StaleAnalysis { pass: pass.name(), message })?;
                 }
                 let bare = pass.name().split('<').next().unwrap_or_default().to_string();
                 if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {
@@ -189,7 +199,7 @@ pub fn run<'ctx>(
                 }
             }
             Step::Llvm(run) => {
-                run_llvm(module, run, tm, opts.verify_each).map_err(ToolError::Llvm)?;
+                simt_passes::ir::run_pipeline(module, run, tm, opts.verify_each).map_err(ToolError::Llvm)?;
                 analyses.clear();
                 timings.push(Timing { name: run.clone(), wall: start.elapsed() });
             }
@@ -235,5 +245,70 @@ mod tests {
         assert_eq!(steps.iter().map(Step::name).collect::<Vec<_>>(), vec!["print<simt-uniformity>", "module(instcombine,default<O2>)"]);
         assert!(parse("instcombine,instcombyne", None).is_err());
         assert!(matches!(parse("function(print<simt-domtree>)", None), Err(ToolError::Usage(_))));
+    }
+
+    /// A kernel whose `%x` is uniform until `simt-testing-lie-preserved`
+    /// makes it read `%tid` (and says nothing changed).
+    const LIAR_INPUT: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %x = add i32 %n, 1
+  store i32 %x, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+"#;
+
+    fn run_text(pipeline: &str, verify_analyses: bool) -> Result<String, ToolError> {
+        crate::llvm_init::init();
+        let ctx = inkwell::context::Context::create();
+        let mut m = simt_passes::ir::parse_ir(&ctx, "liar.ll", LIAR_INPUT.as_bytes()).unwrap();
+        let steps = parse(pipeline, None).unwrap();
+        let opts = RunOptions { verify_analyses, ..RunOptions::default() };
+        run(&mut m, &steps, None, &opts, &mut std::io::sink())?;
+        Ok(m.print_to_string().to_string())
+    }
+
+    #[test]
+    fn verify_analyses_catches_a_pass_that_claims_too_much() {
+        // Without the check the lie goes unnoticed: the module verifies.
+        let out = run_text("print<simt-uniformity>,simt-testing-lie-preserved", false).unwrap();
+        assert!(out.contains("add i32 %tid, 1"), "the lying pass changed the add:\n{out}");
+        // With it, the driver names the pass and the stale analysis.
+        match run_text("print<simt-uniformity>,simt-testing-lie-preserved", true) {
+            Err(ToolError::StaleAnalysis { pass, message }) => {
+                assert_eq!(pass, "simt-testing-lie-preserved");
+                assert!(message.contains("uniformity") && message.contains("'k'"), "{message}");
+            }
+            other => panic!("expected a stale uniformity, got {other:?}"),
+        }
+        // An honest pass passes the same check.
+        run_text("print<simt-uniformity>,simt-check-uniformity", true).unwrap();
+    }
+
+    #[test]
+    fn verify_analyses_catches_a_cfg_change_claimed_preserved() {
+        let lie = "print<simt-convergence>,simt-testing-lie-preserved<cfg>";
+        // Without the check: the new block is there and the module verifies
+        // (the cache's own CFG check would recompute before serving it).
+        let out = run_text(lie, false).unwrap();
+        assert!(
+            out.contains("br label %lie.ret") && out.contains("lie.ret:"),
+            "the lying pass split no block:
+{out}"
+        );
+        match run_text(lie, true) {
+            Err(ToolError::StaleAnalysis { pass, message }) => {
+                assert_eq!(pass, "simt-testing-lie-preserved<cfg>");
+                // The printer cached the convergence points and the loops they are made from.
+                assert!(message.contains("'k'") && message.contains("CFG changed"), "{message}");
+                assert!(message.contains("convergence points") && message.contains("loop info"), "{message}");
+            }
+            other => panic!("expected a stale CFG analysis, got {other:?}"),
+        }
+        // Nothing cached, nothing stale: the same lie with no analysis computed passes.
+        run_text("simt-testing-lie-preserved<cfg>", true).unwrap();
     }
 }

@@ -25,26 +25,52 @@ use std::sync::Mutex;
 
 /// A kernel compiled to a work-group function, as any engine that produces
 /// `wg_abi` functions (the host JIT, a linked object) hands it to the runner.
-///
-/// The runner calls `wg_fn` (and the interleaved form) trusting that it
-/// keeps the `wg_abi` contract: it reads its parameters from `args` as the
-/// kernel's signature says, uses `ctx` (or `count` contexts) only during the
-/// call, and stays within the arguments, local memory and scratch the
-/// runner laid out for that signature (an overrun hits a guard page and
-/// ends the process with an error). Whoever builds a `WgKernel` vouches
-/// for that; nothing here can check it.
+/// Only [`WgKernel::new`], which is `unsafe`, makes one: the runner calls
+/// its functions trusting what that constructor's caller promised.
 #[derive(Clone, Copy)]
 pub struct WgKernel<'a> {
     /// For messages.
-    pub name: &'a str,
-    pub wg_fn: WgFn,
-    pub scratch_per_item: u64,
+    name: &'a str,
+    wg_fn: WgFn,
+    scratch_per_item: u64,
     /// Static `__local`/`__shared__` bytes.
-    pub local_bytes: u64,
+    local_bytes: u64,
     /// Barrier id -> source description.
-    pub barrier_names: &'a [String],
+    barrier_names: &'a [String],
     /// Seed 001's interleaved form `simt_wgi_K` and its ring size, if any.
-    pub interleaved: Option<(WgiFn, u64)>,
+    interleaved: Option<(WgiFn, u64)>,
+}
+
+impl<'a> WgKernel<'a> {
+    /// A kernel named `name` (for messages): its work-group function
+    /// `wg_fn`, the scratch bytes it needs per work-item and its static local
+    /// bytes, the names of its barriers by id (entry, one per barrier, exit),
+    /// and its interleaved form with its ring size, if any.
+    ///
+    /// # Safety
+    ///
+    /// `wg_fn` (and the interleaved function) must keep the `wg_abi`
+    /// contract for as long as the `WgKernel` is used: called with an `args`
+    /// array laid out for the kernel's signature (one pointer per parameter
+    /// to its value: a buffer's address, a `__local` argument's address in
+    /// local memory, a scalar's bytes) and a context (or `count` contexts)
+    /// with `local_bytes` of static local memory before the `__local`
+    /// arguments and `scratch_per_item` bytes of scratch per work-item, it
+    /// reads and writes only those, uses the contexts only during the call,
+    /// and returns a `wg_abi` status. The code must stay loaded while the
+    /// `WgKernel` lives. An overrun of the buffers, local memory or scratch
+    /// hits a guard page and ends the process with an error; nothing else
+    /// here can check the contract.
+    pub unsafe fn new(
+        name: &'a str,
+        wg_fn: WgFn,
+        scratch_per_item: u64,
+        local_bytes: u64,
+        barrier_names: &'a [String],
+        interleaved: Option<(WgiFn, u64)>,
+    ) -> WgKernel<'a> {
+        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved }
+    }
 }
 
 /// One rayon worker's state. The raw pointers point into its own blocks and
@@ -467,8 +493,18 @@ mod tests {
         vec!["entry".into(), "k.cl:7:5".into(), "k.cl:12:9".into(), "exit".into()]
     }
 
-    fn kernel<'a>(name: &'static str, wg_fn: WgFn, scratch_per_item: u64, local_bytes: u64, barrier_names: &'a [String]) -> WgKernel<'a> {
-        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved: None }
+    /// # Safety
+    /// `wg_fn` keeps the `wg_abi` contract for the arguments its test passes
+    /// ([`WgKernel::new`]).
+    unsafe fn kernel<'a>(
+        name: &'static str,
+        wg_fn: WgFn,
+        scratch_per_item: u64,
+        local_bytes: u64,
+        barrier_names: &'a [String],
+    ) -> WgKernel<'a> {
+        // SAFETY: passed on to the caller.
+        unsafe { WgKernel::new(name, wg_fn, scratch_per_item, local_bytes, barrier_names, None) }
     }
 
     #[test]
@@ -480,7 +516,8 @@ mod tests {
             f32s(&a, 0).iter().zip(f32s(&a, 1)).enumerate().map(|(i, (x, y))| if i < (n - 17) as usize { x + y } else { 0.0 }).collect();
         let grid = Grid::new(&[n as u64], &[100], None).unwrap();
         let bn = names();
-        let runner = Runner::new(kernel("vadd", vadd, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap();
+        // SAFETY: `vadd` reads three f32 buffers and a u32 `n` of `a` and touches elements below `n`; it needs no scratch or local memory.
+        let runner = Runner::new(unsafe { kernel("vadd", vadd, 0, 0, &bn) }, grid, &mut a, 1 << 18).unwrap();
         runner.run(None).unwrap();
         drop(runner);
         assert_eq!(f32s(&a, 2), want);
@@ -522,7 +559,8 @@ mod tests {
         let mut a = args(&[&format!("buf:u32:{}", w * h)]);
         let grid = Grid::new(&[w, h], &[16, 4], Some(&[3, 5])).unwrap();
         let bn = names();
-        Runner::new(kernel("g", grid2d, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap().run(None).unwrap();
+        // SAFETY: `grid2d` writes one u32 per work-item into the `w * h` buffer of `a`, nothing else.
+        Runner::new(unsafe { kernel("g", grid2d, 0, 0, &bn) }, grid, &mut a, 1 << 18).unwrap().run(None).unwrap();
         let got = u32s(&a, 0);
         for y in 0..h {
             for x in 0..w {
@@ -587,7 +625,8 @@ mod tests {
         let input = f32s(&a, 0);
         let grid = Grid::new(&[(groups * items) as u64], &[items as u64], None).unwrap();
         let bn = names();
-        let runner = Runner::new(kernel("group_sum", group_sum, 4, STATIC_LOCAL, &bn), grid, &mut a, 1 << 18).unwrap();
+        // SAFETY: `group_sum` reads the input, writes one sum per group and uses 4 bytes of scratch per item and STATIC_LOCAL static bytes plus its `__local` argument, as declared here.
+        let runner = Runner::new(unsafe { kernel("group_sum", group_sum, 4, STATIC_LOCAL, &bn) }, grid, &mut a, 1 << 18).unwrap();
         assert_eq!(runner.local_mem_bytes(), 128 + 4 * items as u64);
         assert_eq!(runner.scratch_bytes(), 4 * items as u64);
         runner.run(None).unwrap();
@@ -622,7 +661,8 @@ mod tests {
         let mut a = args(&["buf:u32:4096=ramp"]);
         let grid = Grid::new(&[4096], &[64], None).unwrap();
         let bn = names();
-        let runner = Runner::new(kernel("inc", increment, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap();
+        // SAFETY: `increment` adds 1 to one u32 per work-item of the 4096-element buffer, nothing else.
+        let runner = Runner::new(unsafe { kernel("inc", increment, 0, 0, &bn) }, grid, &mut a, 1 << 18).unwrap();
         let pb = ProgressBar::hidden();
         pb.set_length(3 * 64);
         for _ in 0..3 {
@@ -656,7 +696,8 @@ mod tests {
         for _ in 0..5 {
             let mut a = args(&["i32:0"]);
             let grid = Grid::new(&[1000 * 8], &[8], None).unwrap();
-            let e = Runner::new(kernel("k", diverges, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+            // SAFETY: `diverges` touches no argument or memory: it only reports barrier ids through its context.
+            let e = Runner::new(unsafe { kernel("k", diverges, 0, 0, &bn) }, grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
             assert_eq!(
                 e.to_string(),
                 "error: kernel 'k': work-items of work-group (2,0,0) reached different barriers: k.cl:7:5 and k.cl:12:9"
@@ -665,7 +706,8 @@ mod tests {
         }
         let mut a = args(&["i32:0"]);
         let grid = Grid::new(&[4, 4], &[2, 2], None).unwrap();
-        let e = Runner::new(kernel("k", diverges, 0, 0, &bn[..2]), grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+        // SAFETY: `diverges` touches no argument or memory: it only reports barrier ids through its context.
+        let e = Runner::new(unsafe { kernel("k", diverges, 0, 0, &bn[..2]) }, grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
         assert_eq!(
             e.to_string(),
             "error: kernel 'k': work-items of work-group (1,1,0) reached different barriers: k.cl:7:5 and barrier #2"
@@ -683,16 +725,19 @@ mod tests {
         let bn = names();
         let mut a = args(&["local:f32:64"]);
         let grid = Grid::new(&[16], &[4], None).unwrap();
-        let e = Runner::new(kernel("k", bad_status, 0, 0, &bn), grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+        // SAFETY: `bad_status` touches nothing and returns a status.
+        let e = Runner::new(unsafe { kernel("k", bad_status, 0, 0, &bn) }, grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
         assert_eq!(e.to_string(), "error: kernel 'k': work-group (0,0,0) returned unknown status 7");
         // 1000 static bytes + 256 (at offset 1024) = 1280.
-        let e = Runner::new(kernel("k", bad_status, 0, 1000, &bn), grid, &mut a, 1279).err().unwrap();
+        // SAFETY: `bad_status` touches nothing and returns a status.
+        let e = Runner::new(unsafe { kernel("k", bad_status, 0, 1000, &bn) }, grid, &mut a, 1279).err().unwrap();
         assert!(
             e.to_string().contains(
                 "needs 1280 bytes of local memory per work-group (1000 static + 280 for __local arguments), over the limit of 1279 bytes"
             ),
             "{e}"
         );
-        assert!(Runner::new(kernel("k", bad_status, 0, 1000, &bn), grid, &mut a, 1280).is_ok());
+        // SAFETY: `bad_status` touches nothing and returns a status.
+        assert!(Runner::new(unsafe { kernel("k", bad_status, 0, 1000, &bn) }, grid, &mut a, 1280).is_ok());
     }
 }

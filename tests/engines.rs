@@ -1,5 +1,7 @@
-//! The host engine's ahead-of-time path and the GPU engine, through the CLI.
+//! The host engine's ahead-of-time path and the GPU engine, through the CLI;
+//! `--stats json`'s one layout for every engine.
 
+use serde::Deserialize;
 use std::process::Command;
 
 fn simt_run(args: &[&str]) -> std::process::Output {
@@ -36,7 +38,8 @@ fn ahead_of_time_equals_jit() {
     let out = simt_run(&aot);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(stats["engine_details"]["linked"].as_str().or(stats["linked"].as_str()), Some("ahead of time (system linker, dlopen)"));
+    assert_eq!(stats["schema_version"], 1, "{stats}");
+    assert_eq!(stats["engine_details"]["linked"], "ahead of time (system linker, dlopen)", "{stats}");
 }
 
 /// Without an NVIDIA driver the GPU engine says so in one line and exits 3,
@@ -59,4 +62,174 @@ fn gpu_engine_runs_or_says_there_is_no_gpu() {
         assert_eq!(err.lines().count(), 1, "one line: {err}");
         assert!(err.starts_with("simt-run: no NVIDIA GPU available for --engine gpu"), "{err}");
     }
+}
+
+// `--stats json` as src/stats.rs documents it (schema version 1), written
+// out again here and read strictly: a field missing, renamed, moved into or
+// out of `engine_details`, or added without documenting it fails.
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct HostStats {
+    schema_version: u32,
+    engine: String,
+    kernel: String,
+    work_dim: u32,
+    global: Vec<u64>,
+    local: Vec<u64>,
+    work_groups: u64,
+    threads: u64,
+    repeat: usize,
+    compile_seconds: f64,
+    kernel_seconds_best: Option<f64>,
+    kernel_seconds_median: Option<f64>,
+    kernel_seconds_mean: Option<f64>,
+    kernel_seconds: Vec<f64>,
+    engine_details: HostDetails,
+    compare: Option<Compare>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct HostDetails {
+    workers: usize,
+    interleave: u32,
+    linked: String,
+    interleaved: String,
+    scratch_bytes_per_item: u64,
+    static_local_bytes: u64,
+    local_mem_bytes: u64,
+    barriers: usize,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct Compare {
+    ok: bool,
+    buffers: usize,
+    mismatched_buffers: usize,
+    tolerance_ulps: u64,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct EmuStats {
+    schema_version: u32,
+    engine: String,
+    kernel: String,
+    work_dim: u32,
+    global: Vec<u64>,
+    local: Vec<u64>,
+    work_groups: u64,
+    threads: u64,
+    repeat: usize,
+    compile_seconds: f64,
+    kernel_seconds_best: Option<f64>,
+    kernel_seconds_median: Option<f64>,
+    kernel_seconds_mean: Option<f64>,
+    kernel_seconds: Vec<f64>,
+    engine_details: EmuDetails,
+    compare: Option<Compare>,
+    // The emulator's counters, at the top level.
+    policy: String,
+    warp_width: u32,
+    warp_instructions: u64,
+    lane_instructions: u64,
+    simd_efficiency: f64,
+    convergence_checks: u64,
+    uniformity_checks: u64,
+    merges: u64,
+    divergent_branches: u64,
+    divergence_by_block: Vec<BlockDivergence>,
+    barriers: u64,
+    max_lane_groups: u64,
+    warps: u64,
+    lane_instructions_per_second: Option<f64>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct EmuDetails {
+    policy: String,
+    warp_width: u32,
+    warps_per_group: u64,
+    registers_per_lane: u32,
+    instructions: usize,
+    private_bytes_per_item: u64,
+    static_local_bytes: u64,
+    local_mem_bytes: u64,
+    barriers: usize,
+    convergence_markers: usize,
+    check_blocks: usize,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct BlockDivergence {
+    block: String,
+    divergent_branches: u64,
+}
+
+#[test]
+fn stats_json_is_the_documented_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    // reduce.ll: a barrier, a __local argument, divergence in the tree.
+    let reduce = [
+        "test-ir/examples/reduce.ll",
+        "--global",
+        "1024",
+        "--local",
+        "64",
+        "--arg",
+        "buf:f32:1024=rand:3",
+        "--arg",
+        "buf:f32:16",
+        "--arg",
+        "local:f32:64",
+        "--repeat",
+        "3",
+        "--stats",
+        "json",
+    ];
+    let out = simt_run(&[&reduce[..], &["--interleave", "2", "--dump", d]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let host: HostStats = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!((host.schema_version, host.engine.as_str(), host.kernel.as_str()), (1, "host", "reduce_sum"));
+    assert_eq!((host.work_dim, &host.global[..], &host.local[..]), (1, &[1024][..], &[64][..]));
+    assert_eq!((host.work_groups, host.threads, host.repeat, host.kernel_seconds.len()), (16, 1024, 3, 3));
+    let best = host.kernel_seconds.iter().copied().fold(f64::INFINITY, f64::min);
+    assert_eq!(host.kernel_seconds_best, Some(best));
+    assert!(host.kernel_seconds_median.is_some() && host.kernel_seconds_mean.is_some() && host.compile_seconds > 0.0);
+    assert!(host.compare.is_none(), "no --compare, no compare object");
+    let h = &host.engine_details;
+    assert_eq!((h.interleave, h.linked.as_str(), h.barriers, h.local_mem_bytes), (2, "JIT (ORC LLJIT)", 2, h.static_local_bytes + 64 * 4));
+    assert!(h.workers >= 1 && !h.interleaved.is_empty(), "{h:?}");
+    let _ = h.scratch_bytes_per_item;
+
+    let out = simt_run(&[&reduce[..], &["--engine", "emu", "--warp-width", "16", "--compare", d]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let emu: EmuStats = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!((emu.schema_version, emu.engine.as_str(), emu.kernel.as_str(), emu.work_dim), (1, "emu", "reduce_sum", 1));
+    assert_eq!((&emu.global[..], &emu.local[..], emu.work_groups, emu.threads, emu.repeat), (&[1024][..], &[64][..], 16, 1024, 3));
+    assert_eq!(emu.kernel_seconds.len(), 3);
+    assert!(emu.kernel_seconds_best.is_some() && emu.kernel_seconds_median.is_some() && emu.kernel_seconds_mean.is_some());
+    assert!(emu.compile_seconds > 0.0);
+    let c = emu.compare.expect("--compare gives a compare object");
+    assert!(c.ok && c.mismatched_buffers == 0 && c.tolerance_ulps == 0 && c.buffers == 2, "{c:?}");
+    let e = &emu.engine_details;
+    assert_eq!((e.policy.as_str(), e.warp_width, e.warps_per_group), ("ipdom", 16, 4));
+    assert_eq!((emu.policy.as_str(), emu.warp_width), ("ipdom", 16));
+    assert!(e.registers_per_lane > 0 && e.instructions > 0 && e.barriers > 0, "{e:?}");
+    assert_eq!(e.local_mem_bytes, e.static_local_bytes + 64 * 4);
+    let _ = (e.private_bytes_per_item, e.convergence_markers, e.check_blocks);
+    // 16 work-groups of 4 warps: every warp ran, each barrier once per group.
+    assert_eq!(emu.warps, 16 * 4);
+    assert!(emu.lane_instructions <= emu.warp_instructions * 16);
+    assert!((emu.simd_efficiency - emu.lane_instructions as f64 / (emu.warp_instructions as f64 * 16.0)).abs() < 1e-12);
+    let by_block: u64 = emu.divergence_by_block.iter().map(|b| b.divergent_branches).sum();
+    assert!(emu.divergence_by_block.iter().all(|b| !b.block.is_empty() && b.divergent_branches > 0));
+    assert_eq!(by_block, emu.divergent_branches);
+    assert!(emu.barriers > 0 && emu.max_lane_groups >= 1);
+    let _ = (emu.convergence_checks, emu.uniformity_checks, emu.merges, emu.lane_instructions_per_second);
 }

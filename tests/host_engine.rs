@@ -45,16 +45,16 @@ fn ctx(group: u64, groups: u64, local: u64, local_mem: &mut Aligned, scratch: &m
 fn run_reduce_sum(k: &simt::engine::host::HostKernel, input: &[f32], local: u64) -> Vec<f32> {
     let groups = input.len() as u64 / local;
     let mut out = vec![0f32; groups as usize];
-    let mut local_mem = Aligned::new(k.local_bytes as usize + local as usize * 4);
-    let mut scratch = Aligned::new((k.scratch_per_item * local) as usize);
+    let mut local_mem = Aligned::new(k.local_bytes() as usize + local as usize * 4);
+    let mut scratch = Aligned::new((k.scratch_per_item() * local) as usize);
     for g in 0..groups {
         let mut c = ctx(g, groups, local, &mut local_mem, &mut scratch);
         let mut in_ptr = input.as_ptr() as *mut c_void;
         let mut out_ptr = out.as_mut_ptr() as *mut c_void;
-        // SAFETY: local memory was allocated with `k.local_bytes` bytes
+        // SAFETY: local memory was allocated with `k.local_bytes()` bytes
         // before the `__local` argument's `local * 4`, so the offset is
         // inside it.
-        let mut scratch_arg = unsafe { c.local_mem.add(k.local_bytes as usize) } as *mut c_void;
+        let mut scratch_arg = unsafe { c.local_mem.add(k.local_bytes() as usize) } as *mut c_void;
         let args = [&mut in_ptr as *mut _ as *mut c_void, &mut out_ptr as *mut _ as *mut c_void, &mut scratch_arg as *mut _ as *mut c_void];
         // SAFETY: `reduce_sum(const float *in, float *out, __local float
         // *tmp)` gets its three arguments per `wg_abi`; group `g` of
@@ -63,7 +63,7 @@ fn run_reduce_sum(k: &simt::engine::host::HostKernel, input: &[f32], local: u64)
         // of `groups`; local memory and scratch are sized from the
         // kernel's own `local_bytes` and `scratch_per_item` for `local`
         // work-items, and all of it outlives the call.
-        assert_eq!(unsafe { (k.wg_fn)(args.as_ptr(), &mut c) }, STATUS_OK);
+        assert_eq!(unsafe { (k.wg_fn())(args.as_ptr(), &mut c) }, STATUS_OK);
     }
     out
 }
@@ -76,7 +76,7 @@ fn module(path: impl AsRef<Path>) -> ModuleInput {
 #[test]
 fn reduction_with_barriers_in_a_loop() {
     let k = compile(&module("test-ir/examples/reduce.ll"), "reduce_sum", &HostOptions::default()).unwrap();
-    assert_eq!(k.barrier_names.len(), 4, "entry, two barriers, exit: {:?}", k.barrier_names);
+    assert_eq!(k.barrier_names().len(), 4, "entry, two barriers, exit: {:?}", k.barrier_names());
     for local in [1u64, 2, 8, 64, 256] {
         let groups = 7u64;
         let n = (groups * local) as usize;
@@ -120,8 +120,8 @@ declare void @_Z7barrierj(i32) convergent
     let k = compile(&module(&ll), "bad", &HostOptions::default()).unwrap();
     let mut out = vec![0i32; 16];
     for (local, want) in [(4u64, STATUS_OK), (16, STATUS_BARRIER_DIVERGENCE)] {
-        let mut local_mem = Aligned::new(k.local_bytes as usize);
-        let mut scratch = Aligned::new((k.scratch_per_item * local) as usize);
+        let mut local_mem = Aligned::new(k.local_bytes() as usize);
+        let mut scratch = Aligned::new((k.scratch_per_item() * local) as usize);
         let mut c = ctx(0, 1, local, &mut local_mem, &mut scratch);
         let mut out_ptr = out.as_mut_ptr() as *mut c_void;
         let args = [&mut out_ptr as *mut _ as *mut c_void];
@@ -129,10 +129,10 @@ declare void @_Z7barrierj(i32) convergent
         // writes `out[lid]` for `lid < local <= 16`, the length of `out`;
         // local memory and scratch are sized from the kernel's own
         // `local_bytes` and `scratch_per_item` for `local` work-items.
-        let status = unsafe { (k.wg_fn)(args.as_ptr(), &mut c) };
+        let status = unsafe { (k.wg_fn())(args.as_ptr(), &mut c) };
         assert_eq!(status, want, "local size {local}");
         if status == STATUS_BARRIER_DIVERGENCE {
-            let names: Vec<&str> = c.error[..2].iter().map(|&i| k.barrier_names[i as usize].as_str()).collect();
+            let names: Vec<&str> = c.error[..2].iter().map(|&i| k.barrier_names()[i as usize].as_str()).collect();
             assert_eq!(names, ["barrier #1 in block %sync", "the kernel's exit"]);
         }
     }

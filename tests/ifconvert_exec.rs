@@ -20,7 +20,7 @@ use simt::engine::emu::{self, EmuKernel, EmuOptions, UniformityCheck};
 use simt::engine::host::{self, HostOptions};
 use simt::input::ModuleInput;
 use simt::launch::{ArgSpec, Grid, Policy};
-use simt::runner::{Runner, WgKernel};
+use simt::runner::Runner;
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::pass::PassContext;
 use std::path::{Path, PathBuf};
@@ -47,11 +47,11 @@ struct Launch {
 
 /// Runs `pipeline` on `text`; the result must verify.
 fn convert(ctx: &Context, text: &str, pipeline: &str) -> Result<String, String> {
-    let module = simt_passes::ir::parse_ir(ctx, "k", text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
+    let mut module = simt_passes::ir::parse_ir(ctx, "k", text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
     let pass = simt_passes::registry::build(pipeline).map_err(|e| e.to_string())?;
     let mut cache = AnalysisCache::new();
     let mut sink = Vec::new();
-    pass.run(&mut PassContext { module: &module, analyses: &mut cache, out: &mut sink }).map_err(|e| e.to_string())?;
+    let _preserved = pass.run(&mut PassContext::new(&mut module, &mut cache, &mut sink)).map_err(|e| e.to_string())?;
     simt_passes::ir::verify(&module).map_err(|e| format!("{pipeline}: output does not verify: {e}"))?;
     Ok(module.print_to_string().to_string())
 }
@@ -73,9 +73,9 @@ fn kernel_args(l: &Launch) -> Result<KernelArgs, String> {
 
 /// Buffers after an emulated launch, and divergent branches taken.
 fn emu_run(ctx: &Context, text: &str, l: &Launch, policy: Policy) -> Result<(Vec<Vec<u8>>, u64), String> {
-    let module = simt_passes::ir::parse_ir(ctx, &l.kernel, text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
+    let mut module = simt_passes::ir::parse_ir(ctx, &l.kernel, text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
     let opts = EmuOptions { policy, warp_width: 32, check_uniformity: UniformityCheck::Off };
-    let program = emu::compile_module(&module, &l.kernel, &opts).map_err(|e| e.to_string())?;
+    let program = emu::compile_module(&mut module, &l.kernel, &opts).map_err(|e| e.to_string())?;
     let k = EmuKernel { program, compile_seconds: 0.0 };
     let mut args = kernel_args(l)?;
     let grid = Grid::new(&l.global, &l.local, None)?;
@@ -89,14 +89,7 @@ fn host_run(text: &str, l: &Launch) -> Result<Vec<Vec<u8>>, String> {
     local[..l.local.len()].copy_from_slice(&l.local);
     let hk =
         host::compile(&input, &l.kernel, &HostOptions { local_size: Some(local), ..HostOptions::default() }).map_err(|e| e.to_string())?;
-    let wg = WgKernel {
-        name: &l.kernel,
-        wg_fn: hk.wg_fn,
-        scratch_per_item: hk.scratch_per_item,
-        local_bytes: hk.local_bytes,
-        barrier_names: &hk.barrier_names,
-        interleaved: hk.interleaved,
-    };
+    let wg = hk.wg_kernel(&l.kernel);
     let mut args = kernel_args(l)?;
     let grid = Grid::new(&l.global, &l.local, None)?;
     Runner::new(wg, grid, &mut args, 1 << 18).map_err(|e| e.to_string())?.run(None).map_err(|e| e.to_string())?;

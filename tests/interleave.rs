@@ -31,7 +31,7 @@ fn same_both_ways(kernel_ll: &str, kernel: &str, grid: &[&str], args: &[&str], n
     let (ok, out, err) = simt_run(&inter);
     assert!(ok, "interleaved run of {kernel} differs or fails: {err}");
     let stats: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
-    stats["interleaved"].as_str().or_else(|| stats["engine_details"]["interleaved"].as_str()).unwrap_or_default().to_string()
+    stats["engine_details"]["interleaved"].as_str().unwrap_or_else(|| panic!("no engine_details.interleaved in {stats}")).to_string()
 }
 
 #[test]

@@ -461,6 +461,40 @@ fn histogram_opencl() {
     }
 }
 
+/// Every atomic on `__local` memory (the host engine lowers them to plain
+/// code: `simt-local-atomics`), against a fold over each group's inputs.
+#[test]
+fn local_atomics_opencl() {
+    let mut rng = Rng::new(12);
+    for local in [1usize, 48, 256] {
+        let groups = 9;
+        let n = groups * local;
+        let input: Vec<i32> = (0..n).map(|_| rng.next_u32() as i32).collect();
+        let mut want = Vec::new();
+        for g in input.chunks(local) {
+            let w = |f: &dyn Fn(i32, i32) -> i32, init: i32| g.iter().fold(init, |a, &x| f(a, x));
+            want.extend([
+                w(&|a, x| a.wrapping_add(x), 0),
+                w(&|a, x| a.wrapping_sub(x), 0),
+                w(&|a, x| a.min(x), i32::MAX),
+                w(&|a, x| a.max(x), i32::MIN),
+                w(&|a, x| a & (x | 0x00ff00ff), -1),
+                w(&|a, x| a | (x & 0x0f0f0f0f), 0),
+                w(&|a, x| a ^ x, 0),
+                local as i32,
+                -(local as i32),
+                w(&|a, x| a.wrapping_add(x >> 8), 0),
+                7,
+                g.iter().map(|&x| x as u32).min().unwrap() as i32,
+                g.iter().map(|&x| x as u32).max().unwrap() as i32,
+            ]);
+        }
+        let d = run("local_atomics.ll", "local_atomics", &[n], &[local], &[i32s(&input), i32s(&vec![0; groups * 13]), i32s(&vec![0; n])]);
+        assert_exact(&format!("local_atomics out, local {local}"), &to_i32(d[1].as_ref().unwrap()), &want);
+        assert_exact(&format!("local_atomics tickets, local {local}"), &to_i32(d[2].as_ref().unwrap()), &vec![1; n]);
+    }
+}
+
 #[test]
 fn stencil1d_opencl() {
     let n = 65536;

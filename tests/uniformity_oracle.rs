@@ -76,10 +76,10 @@ fn run_policy(
     check: UniformityCheck,
     args: &[&str],
 ) -> Result<Ran, String> {
-    let module = simt_passes::ir::parse_ir(ctx, kernel, text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
+    let mut module = simt_passes::ir::parse_ir(ctx, kernel, text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
     simt_passes::ir::verify(&module).map_err(|e| format!("verify: {e}"))?;
     let opts = EmuOptions { policy, warp_width: width, check_uniformity: check };
-    let program = emu::compile_module(&module, kernel, &opts).map_err(|e| e.to_string())?;
+    let program = emu::compile_module(&mut module, kernel, &opts).map_err(|e| e.to_string())?;
     let k = EmuKernel { program, compile_seconds: 0.0 };
     let specs: Vec<ArgSpec> = args.iter().map(|a| ArgSpec::parse(a, None).expect("valid arg")).collect();
     let mut kargs = KernelArgs::new(&specs).map_err(|e| e.to_string())?;

@@ -2,8 +2,44 @@
 //! the declaration through which it registers itself.
 //!
 //! The driver runs every pass the same way (verification, dumps, timing), so
-//! passes implement none of that. A pass says what it changed; the driver uses
-//! that to drop analyses that may have gone stale.
+//! passes implement none of that.
+//!
+//! Who may change what is in the types, after LLVM's new pass manager and
+//! rustc's MIR body cache:
+//! - a pass gets the module through [`PassContext`], which lends either the
+//!   module mutably ([`PassContext::module_mut`]) or an analysis
+//!   ([`PassContext::analyses`]), never both at once: an analysis borrowed
+//!   from the cache must be dropped before the pass changes the module, so
+//!   "plan from the analyses, drop them, then mutate" is the only shape that
+//!   compiles. (LLVM handles are `Copy`, so a helper mutating through a
+//!   handle is not caught; helpers that mutate take `&mut Module` to say so.)
+//! - a pass returns what it kept valid, a [`Preserved`], instead of
+//!   invalidating anything itself: it cannot reach the cache's invalidation.
+//!   Only the driver drops analyses, from that answer; under
+//!   `SIMT_VERIFY_ANALYSES=1` it then recomputes every analysis the pass
+//!   claims preserved and compares, so a wrong claim is named.
+//!
+//! The shape of a pass (`transform/converge.rs` is a full one):
+//!
+//! ```text
+//! impl ModulePass for MyPass {
+//!     fn name(&self) -> String { "simt-my-pass".into() }
+//!     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+//!         let mut changed = false;
+//!         for f in defined_functions(cx.module()) {
+//!             let plan = Plan::new(cx.analyses(f));     // read the analyses, keep plain data
+//!             changed |= plan.apply(cx.module_mut());   // the borrow above has ended
+//!         }
+//!         // No block or edge changed: the CFG analyses stay valid.
+//!         Ok(if changed { Preserved::cfg_analyses() } else { Preserved::all() })
+//!     }
+//! }
+//! ```
+//!
+//! A pass that adds, removes or reorders blocks or edges returns
+//! [`Preserved::none`]; [`Preserved::of`] names exactly the analyses a change
+//! cannot affect. The hidden `simt-testing-lie-preserved` (`<cfg>` for a CFG
+//! change) shows what the check reports for a wrong claim.
 //!
 //! A pass declares itself in its own file by implementing [`DeclaredPass`]:
 //! its pipeline name, a one-line summary, the seed it follows, its options and
@@ -12,18 +48,112 @@
 //! `-print-passes`, error messages and the README's pass table (checked by a
 //! test) all come from those declarations.
 
-use crate::analysis::cache::AnalysisCache;
+use crate::analysis::cache::{AnalysisCache, FunctionAnalyses};
 use inkwell::module::Module;
+use inkwell::values::FunctionValue;
 use std::io::Write;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Changed {
-    /// Nothing: every analysis stays valid.
-    Nothing,
-    /// Instructions, not the CFG.
-    Instructions,
-    /// Blocks or edges.
-    Cfg,
+/// One kind of cached per-function analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnalysisKind {
+    Dominators,
+    PostDominators,
+    Loops,
+    Cycles,
+    ControlDeps,
+    Convergence,
+    Uniformity,
+    Liveness,
+}
+
+impl AnalysisKind {
+    pub const ALL: [AnalysisKind; 8] = [
+        AnalysisKind::Dominators,
+        AnalysisKind::PostDominators,
+        AnalysisKind::Loops,
+        AnalysisKind::Cycles,
+        AnalysisKind::ControlDeps,
+        AnalysisKind::Convergence,
+        AnalysisKind::Uniformity,
+        AnalysisKind::Liveness,
+    ];
+
+    /// The analyses computed from the blocks and edges alone.
+    pub const CFG: [AnalysisKind; 6] = [
+        AnalysisKind::Dominators,
+        AnalysisKind::PostDominators,
+        AnalysisKind::Loops,
+        AnalysisKind::Cycles,
+        AnalysisKind::ControlDeps,
+        AnalysisKind::Convergence,
+    ];
+
+    /// What error messages call it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            AnalysisKind::Dominators => "dominator tree",
+            AnalysisKind::PostDominators => "post-dominator tree",
+            AnalysisKind::Loops => "loop info",
+            AnalysisKind::Cycles => "cycle info",
+            AnalysisKind::ControlDeps => "control dependences",
+            AnalysisKind::Convergence => "convergence points",
+            AnalysisKind::Uniformity => "uniformity",
+            AnalysisKind::Liveness => "liveness",
+        }
+    }
+
+    fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+/// What a pass kept valid (LLVM's `PreservedAnalyses`): the driver drops
+/// every cached analysis not named here. A pass that deleted or recreated
+/// functions returns [`Preserved::none`], which drops the whole cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub struct Preserved {
+    bits: u16,
+}
+
+impl Preserved {
+    /// Nothing changed (printers, passes that found nothing to do).
+    pub const fn all() -> Self {
+        Preserved { bits: (1 << AnalysisKind::ALL.len()) - 1 }
+    }
+
+    /// Anything may have changed, functions included.
+    pub const fn none() -> Self {
+        Preserved { bits: 0 }
+    }
+
+    /// Instructions changed, blocks and edges did not: the CFG analyses stay,
+    /// uniformity and liveness go.
+    pub fn cfg_analyses() -> Self {
+        Self::of(&AnalysisKind::CFG)
+    }
+
+    /// Exactly the analyses listed.
+    pub fn of(kinds: &[AnalysisKind]) -> Self {
+        Preserved { bits: kinds.iter().fold(0, |b, k| b | k.bit()) }
+    }
+
+    pub fn preserves(self, kind: AnalysisKind) -> bool {
+        self.bits & kind.bit() != 0
+    }
+
+    pub fn is_all(self) -> bool {
+        self == Self::all()
+    }
+
+    pub fn is_none(self) -> bool {
+        self == Self::none()
+    }
+
+    /// What both keep: the answer of two steps run one after the other.
+    pub fn intersect(self, other: Preserved) -> Self {
+        Preserved { bits: self.bits & other.bits }
+    }
 }
 
 /// A pass failed for a reason the user must hear (unsupported input, …).
@@ -39,17 +169,51 @@ pub enum PassError {
     Output { pass: String, message: String },
 }
 
+/// What a pass may use. The fields are private so that each accessor's
+/// borrow says what may happen meanwhile: an analysis from
+/// [`analyses`](Self::analyses) holds the whole context, so the module cannot
+/// be lent mutably until the analysis is dropped; and a pass cannot reach the
+/// cache's invalidation at all.
 pub struct PassContext<'a, 'ctx> {
-    pub module: &'a Module<'ctx>,
-    pub analyses: &'a mut AnalysisCache<'ctx>,
-    /// Where printers and remarks go (stderr in `simt-opt`, like `opt`'s).
-    pub out: &'a mut dyn Write,
+    module: &'a mut Module<'ctx>,
+    analyses: &'a mut AnalysisCache<'ctx>,
+    out: &'a mut dyn Write,
+}
+
+impl<'a, 'ctx> PassContext<'a, 'ctx> {
+    /// `out` is where printers and remarks go (stderr in `simt-opt`, like
+    /// `opt`'s).
+    pub fn new(module: &'a mut Module<'ctx>, analyses: &'a mut AnalysisCache<'ctx>, out: &'a mut dyn Write) -> Self {
+        PassContext { module, analyses, out }
+    }
+
+    /// The module, to read.
+    pub fn module(&self) -> &Module<'ctx> {
+        self.module
+    }
+
+    /// The module, to change. No analysis can be held across this borrow.
+    pub fn module_mut(&mut self) -> &mut Module<'ctx> {
+        self.module
+    }
+
+    /// The analyses of `function`, computed on first use (and recomputed if
+    /// its CFG changed since). The borrow ends before the module can change.
+    pub fn analyses(&mut self, function: FunctionValue<'ctx>) -> &FunctionAnalyses<'ctx> {
+        self.analyses.get(function)
+    }
+
+    /// The stream for printers and remarks.
+    pub fn out(&mut self) -> &mut dyn Write {
+        self.out
+    }
 }
 
 pub trait ModulePass {
     /// The name as written in a pipeline, options included.
     fn name(&self) -> String;
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError>;
+    /// Runs the pass; the answer names the analyses still valid afterwards.
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError>;
 }
 
 /// One `key` or `key=value` from inside `<…>`.

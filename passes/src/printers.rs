@@ -12,7 +12,7 @@ use crate::analysis::predicates::{PredId, Predicates};
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
-use crate::pass::{BuildPass, Changed, ModulePass, PassContext, PassDecl, PassError};
+use crate::pass::{BuildPass, ModulePass, PassContext, PassDecl, PassError, Preserved};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Analysis {
@@ -74,10 +74,10 @@ impl ModulePass for Printer {
         format!("print<{}>", self.0.name())
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut text = String::new();
-        for f in defined_functions(cx.module) {
-            let fa = cx.analyses.get(f);
+        for f in defined_functions(cx.module()) {
+            let fa = cx.analyses(f);
             let names = SlotNames::new(f);
             let name = |b: BlockId| names.of_block(fa.cfg.block(b)).to_string();
             text += &format!("{} for function '{}':\n", self.0.name(), function_name(f));
@@ -92,8 +92,8 @@ impl ModulePass for Printer {
                 Analysis::Predicates => print_predicates(fa, &name, &mut text),
             }
         }
-        cx.out.write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
-        Ok(Changed::Nothing)
+        cx.out().write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(Preserved::all())
     }
 }
 
@@ -197,10 +197,11 @@ fn print_uniformity(fa: &FunctionAnalyses<'_>, names: &SlotNames, name: &dyn Fn(
             out.push_str(&format!("  DIVERGENT ARGUMENT: {}\n", names.of_value(p.raw())));
         }
     }
+    let text = crate::ir::InstructionText::new(f);
     for &bb in fa.cfg.blocks() {
         for inst in crate::ir::instructions(bb) {
             if u.is_divergent(inst) {
-                out.push_str(&format!("  DIVERGENT:   {}\n", inst.value().print()));
+                out.push_str(&format!("  DIVERGENT:   {}\n", text.of(inst)));
             }
         }
     }

@@ -6,12 +6,15 @@
 //! one line below. An unknown name is an error that lists the valid ones.
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
-use crate::transform::{check_uniformity, converge, ifconvert, ocl_builtins, rpo_layout, strip_markers, testing, to_nvptx, wiloops};
+use crate::transform::{
+    check_uniformity, converge, ifconvert, local_atomics, ocl_builtins, rpo_layout, strip_markers, testing, to_nvptx, wiloops,
+};
 
 /// The passes, in the order `-print-passes` lists them (printers first).
 const PASSES: &[PassDecl] = &[
     PassDecl::of::<wiloops::WorkItemLoops>(),
     PassDecl::of::<wiloops::flatten::FlattenCalls>(),
+    PassDecl::of::<local_atomics::LocalAtomics>(),
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),
     PassDecl::of::<to_nvptx::ToNvptx>(),
     PassDecl::of::<converge::Converge>(),
@@ -20,6 +23,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<rpo_layout::RpoLayout>(),
     PassDecl::of::<check_uniformity::CheckUniformity>(),
     PassDecl::of::<testing::BreakModule>(),
+    PassDecl::of::<testing::LiePreserved>(),
 ];
 
 /// Every registered pass and printer.

@@ -8,6 +8,10 @@
 //!   connected components, found by mutual reachability, then recursively
 //!   those of each component with its entry blocks removed. The oracle uses the
 //!   raw successor lists only.
+//! - **Check points** (the marks an executor checks without markers in the
+//!   IR): every join, cycle exit and block an edge leaving a cycle leads to,
+//!   against the same brute force; only marks of the scheduling rule alone
+//!   are left out.
 //! - **No marks from nowhere.** A mark that is not from the scheduling rule
 //!   (`behind`) is at a join or at a block on a cycle with two successors.
 //! - **Termination.** The walk pops every reachable block exactly once.
@@ -18,50 +22,17 @@
 //!   leaves unmarked.
 //! - **Scale.** A generated 100k-block function is walked (time printed).
 
+mod common;
+
+use common::brute::{dedup, reach};
+use common::config_with;
+use common::programs::{build, lower_program, program, random_cfg, relabel, shuffled_structured, Stmt};
 use proptest::prelude::*;
 use simt_passes::analysis::convergence::{Convergence, Reasons};
 use simt_passes::analysis::dominators::DomTree;
 use simt_passes::analysis::loops::LoopInfo;
 use simt_passes::cfg::{BlockId, Cfg};
 use std::collections::BTreeSet;
-
-// ---------------------------------------------------------------------------
-// Brute force over the raw successor lists.
-// ---------------------------------------------------------------------------
-
-fn dedup(raw: &[Vec<u32>]) -> Vec<Vec<usize>> {
-    raw.iter()
-        .map(|l| {
-            let mut out: Vec<usize> = Vec::new();
-            for &t in l {
-                if !out.contains(&(t as usize)) {
-                    out.push(t as usize);
-                }
-            }
-            out
-        })
-        .collect()
-}
-
-/// Nodes reachable from `start` inside `within` (all nodes when `None`),
-/// never entering `removed`.
-fn reach(succs: &[Vec<usize>], start: usize, within: Option<&BTreeSet<usize>>, removed: Option<usize>) -> Vec<bool> {
-    let mut seen = vec![false; succs.len()];
-    if Some(start) == removed {
-        return seen;
-    }
-    seen[start] = true;
-    let mut work = vec![start];
-    while let Some(v) = work.pop() {
-        for &s in &succs[v] {
-            if Some(s) != removed && within.is_none_or(|w| w.contains(&s)) && !seen[s] {
-                seen[s] = true;
-                work.push(s);
-            }
-        }
-    }
-    seen
-}
 
 struct Oracle {
     n: usize,
@@ -118,6 +89,17 @@ impl Oracle {
                 if !inner.is_empty() {
                     regions.push(inner);
                 }
+            }
+        }
+        out
+    }
+
+    /// Blocks outside a cycle that an edge leaving it leads to.
+    fn cycle_exit_targets(&self) -> BTreeSet<usize> {
+        let mut out = BTreeSet::new();
+        for c in self.cycles() {
+            for &b in &c {
+                out.extend(self.succs[b].iter().copied().filter(|s| !c.contains(s)));
             }
         }
         out
@@ -206,6 +188,27 @@ fn check_contract(raw: &[Vec<u32>]) -> Check {
         if r.contains(Reasons::LOOP_EXIT) {
             prop_assert!(branching.contains(&b), "loop exit {} is on no cycle with a choice", b);
         }
+    }
+
+    // Check points (where an executor without markers in the IR checks):
+    // every join, cycle exit and cycle exit target; the marks left out are
+    // those of the scheduling rule alone.
+    let checks = set(&conv.check_points().collect::<Vec<_>>());
+    let targets = o.cycle_exit_targets();
+    for b in joins.iter().chain(&exits).chain(&targets) {
+        prop_assert!(
+            checks.contains(b),
+            "block {} must be a check point (join: {}, cycle exit: {}, exit target: {}); checks {:?}",
+            b,
+            joins.contains(b),
+            exits.contains(b),
+            targets.contains(b),
+            checks
+        );
+    }
+    prop_assert!(checks.is_subset(&marked), "check points {:?} not within the marks {:?}", checks, marked);
+    for &b in marked.difference(&checks) {
+        prop_assert_eq!(conv.reasons(BlockId(b as u32)), Reasons::BEHIND, "block {} left out of the check points", b);
     }
     Ok(())
 }
@@ -302,223 +305,6 @@ fn check_faithful(raw: &[Vec<u32>]) -> Check {
     Ok(())
 }
 
-// ---------------------------------------------------------------------------
-// Generators.
-// ---------------------------------------------------------------------------
-
-/// 1..40 blocks with 0..=5 successors each, uniformly random or near the block,
-/// often with a fall-through edge so most of the graph is reachable: dense
-/// tangles, irreducible cycles, self loops, several exits, unreachable blocks.
-fn random_cfg() -> impl Strategy<Value = Vec<Vec<u32>>> {
-    (1usize..40, any::<bool>()).prop_flat_map(|(n, backbone)| {
-        let edge = (any::<bool>(), 0..n as u32, -3i64..=3);
-        let block = (proptest::collection::vec(edge, 0..=5), prop_oneof![1 => Just(false), 5 => Just(true)]);
-        proptest::collection::vec(block, n).prop_map(move |blocks| {
-            blocks
-                .into_iter()
-                .enumerate()
-                .map(|(b, (edges, fall))| {
-                    let mut list: Vec<u32> = edges
-                        .into_iter()
-                        .map(|(local, t, off)| if local { (b as i64 + off).clamp(0, n as i64 - 1) as u32 } else { t })
-                        .collect();
-                    if backbone && b + 1 < n {
-                        if fall {
-                            list.push(b as u32 + 1);
-                        } else {
-                            list.clear();
-                        }
-                    }
-                    list
-                })
-                .collect()
-        })
-    })
-}
-
-#[derive(Clone, Debug)]
-enum Stmt {
-    Basic,
-    Seq(Vec<Stmt>),
-    If(Box<Stmt>, Box<Stmt>),
-    Switch(Vec<Stmt>),
-    While(Box<Stmt>),
-    DoWhile(Box<Stmt>),
-    Forever(Box<Stmt>),
-    Break(u8),
-    Continue(u8),
-    Return,
-}
-
-fn build(c: &mut std::slice::Iter<'_, u8>, depth: u32) -> Stmt {
-    let Some(&x) = c.next() else { return Stmt::Basic };
-    let k = if depth >= 5 { x % 7 } else { x % 20 };
-    let arg = |c: &mut std::slice::Iter<'_, u8>| c.next().copied().unwrap_or(0);
-    match k {
-        0..=2 => Stmt::Basic,
-        3 => Stmt::Break(arg(c)),
-        4 => Stmt::Continue(arg(c)),
-        5 | 6 => Stmt::Return,
-        7..=9 => {
-            let len = 2 + arg(c) as usize % 3;
-            Stmt::Seq((0..len).map(|_| build(c, depth + 1)).collect())
-        }
-        10 | 11 => {
-            let t = build(c, depth + 1);
-            Stmt::If(Box::new(t), Box::new(build(c, depth + 1)))
-        }
-        12 | 13 => {
-            let len = 3 + arg(c) as usize % 6;
-            Stmt::Switch((0..len).map(|_| build(c, depth + 1)).collect())
-        }
-        14 | 15 => Stmt::While(Box::new(build(c, depth + 1))),
-        16 | 17 => Stmt::DoWhile(Box::new(build(c, depth + 1))),
-        _ => Stmt::Forever(Box::new(build(c, depth + 1))),
-    }
-}
-
-struct Lowering {
-    succs: Vec<Vec<u32>>,
-    loops: Vec<(u32, u32)>,
-}
-
-impl Lowering {
-    fn block(&mut self) -> u32 {
-        self.succs.push(Vec::new());
-        self.succs.len() as u32 - 1
-    }
-
-    fn edge(&mut self, a: u32, b: u32) {
-        self.succs[a as usize].push(b);
-    }
-
-    fn jump(&mut self, k: u8, cur: u32, brk: bool) -> Option<u32> {
-        if self.loops.is_empty() {
-            let b = self.block();
-            self.edge(cur, b);
-            return Some(b);
-        }
-        let (cont, exit) = self.loops[self.loops.len() - 1 - k as usize % self.loops.len()];
-        self.edge(cur, if brk { exit } else { cont });
-        None
-    }
-
-    /// Lowers `s` from the open block `cur`; returns the block control falls
-    /// out of. Blocks are numbered in creation order, which puts every
-    /// forward edge's target after its source.
-    fn lower(&mut self, s: &Stmt, cur: u32) -> Option<u32> {
-        match s {
-            Stmt::Basic => {
-                let b = self.block();
-                self.edge(cur, b);
-                Some(b)
-            }
-            Stmt::Return => None,
-            Stmt::Break(k) => self.jump(*k, cur, true),
-            Stmt::Continue(k) => self.jump(*k, cur, false),
-            Stmt::Seq(v) => {
-                let mut at = Some(cur);
-                for s in v {
-                    let c = match at {
-                        Some(c) => c,
-                        None => self.block(), // dead code after a jump
-                    };
-                    at = self.lower(s, c);
-                }
-                at
-            }
-            Stmt::If(t, e) => {
-                let arms = [t.as_ref().clone(), e.as_ref().clone()];
-                self.lower(&Stmt::Switch(arms.to_vec()), cur)
-            }
-            Stmt::Switch(arms) => {
-                let starts: Vec<u32> = arms.iter().map(|_| self.block()).collect();
-                for &a in &starts {
-                    self.edge(cur, a);
-                }
-                let ends: Vec<Option<u32>> = arms.iter().zip(&starts).map(|(s, &a)| self.lower(s, a)).collect();
-                if ends.iter().all(Option::is_none) {
-                    return None;
-                }
-                let join = self.block();
-                for e in ends.into_iter().flatten() {
-                    self.edge(e, join);
-                }
-                Some(join)
-            }
-            Stmt::While(body) => {
-                let h = self.block();
-                self.edge(cur, h);
-                let b = self.block();
-                self.edge(h, b);
-                let x_slot = self.block(); // placeholder exit, numbered after the body below
-                self.loops.push((h, x_slot));
-                let end = self.lower(body, b);
-                self.loops.pop();
-                if let Some(end) = end {
-                    self.edge(end, h);
-                }
-                self.edge(h, x_slot);
-                Some(x_slot)
-            }
-            Stmt::DoWhile(body) => {
-                let b = self.block();
-                self.edge(cur, b);
-                let latch = self.block();
-                let x = self.block();
-                self.loops.push((latch, x));
-                let end = self.lower(body, b);
-                self.loops.pop();
-                if let Some(end) = end {
-                    self.edge(end, latch);
-                }
-                self.edge(latch, b);
-                self.edge(latch, x);
-                Some(x)
-            }
-            Stmt::Forever(body) => {
-                let h = self.block();
-                self.edge(cur, h);
-                let x = self.block();
-                self.loops.push((h, x));
-                let end = self.lower(body, h);
-                self.loops.pop();
-                if let Some(end) = end {
-                    self.edge(end, h);
-                }
-                Some(x)
-            }
-        }
-    }
-}
-
-fn lower_program(s: &Stmt) -> Vec<Vec<u32>> {
-    let mut l = Lowering { succs: Vec::new(), loops: Vec::new() };
-    let entry = l.block();
-    l.lower(s, entry);
-    l.succs
-}
-
-fn program() -> impl Strategy<Value = Stmt> {
-    proptest::collection::vec(any::<u8>(), 1..80).prop_map(|bytes| {
-        let mut c = bytes.iter();
-        let mut body = Vec::new();
-        while c.len() > 0 {
-            body.push(build(&mut c, 0));
-        }
-        Stmt::Seq(body)
-    })
-}
-
-/// Renumbers blocks by `new_id` (a permutation with the entry staying 0).
-fn relabel(succs: &[Vec<u32>], new_id: &[u32]) -> Vec<Vec<u32>> {
-    let mut out = vec![Vec::new(); succs.len()];
-    for (b, l) in succs.iter().enumerate() {
-        out[new_id[b] as usize] = l.iter().map(|&t| new_id[t as usize]).collect();
-    }
-    out
-}
-
 /// A layout in which every edge that is not a back edge (to a dominator)
 /// goes forward: reachable blocks in a random topological order of the forward
 /// edges (`keys` break ties), then the unreachable ones.
@@ -566,25 +352,6 @@ fn forward_structured() -> impl Strategy<Value = Vec<Vec<u32>>> {
     })
 }
 
-/// Structured programs with the blocks after the entry shuffled.
-fn shuffled_structured() -> impl Strategy<Value = Vec<Vec<u32>>> {
-    program().prop_map(|s| lower_program(&s)).prop_flat_map(|succs| {
-        let n = succs.len() as u32;
-        let perm: Vec<u32> = (1..n).collect();
-        (Just(succs), Just(perm).prop_shuffle()).prop_map(|(succs, perm)| {
-            let mut ids = vec![0];
-            ids.extend(perm);
-            relabel(&succs, &ids)
-        })
-    })
-}
-
-/// `cases` by default; `PROPTEST_CASES` overrides it for longer runs.
-fn config_with(cases: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
-    ProptestConfig { cases, ..ProptestConfig::default() }
-}
-
 fn config() -> ProptestConfig {
     config_with(512)
 }
@@ -593,7 +360,7 @@ proptest! {
     #![proptest_config(config())]
 
     #[test]
-    fn claim_one_on_random_graphs(raw in random_cfg()) {
+    fn claim_one_on_random_graphs(raw in random_cfg(5)) {
         check_contract(&raw)?;
     }
 
@@ -695,6 +462,7 @@ fn big_program(n: usize) -> Vec<Vec<u32>> {
             Stmt::Switch(v) => Stmt::Switch(v.into_iter().enumerate().map(|(i, s)| tame(s, i == 0)).collect()),
             Stmt::While(b) => Stmt::While(Box::new(tame(*b, in_branch))),
             Stmt::DoWhile(b) => Stmt::DoWhile(Box::new(tame(*b, in_branch))),
+            Stmt::IfThen(b) => Stmt::IfThen(Box::new(tame(*b, true))),
             Stmt::Forever(b) => Stmt::While(Box::new(tame(*b, in_branch))),
             s => s,
         }
@@ -850,7 +618,7 @@ mod ir {
     pub fn check_ir(raw: &[Vec<u32>], convergent: bool, barriers: &BTreeSet<usize>, intrinsics: bool) -> Check {
         let text = ir_of(raw, convergent, barriers);
         let ctx = Context::create();
-        let m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
+        let mut m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
         let f = m.get_function("f").unwrap();
         let mut cache = AnalysisCache::new();
         let expected: Vec<(usize, u64)> = {
@@ -860,7 +628,8 @@ mod ir {
         };
         let mut out = Vec::new();
         let pass = Converge { divergent_only: false, intrinsics };
-        pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         if let Err(e) = simt_passes::ir::verify(&m) {
             return Err(TestCaseError::fail(format!("{e}\n{}", m.print_to_string().to_string())));
         }
@@ -869,21 +638,22 @@ mod ir {
         prop_assert_eq!(tokens > 0, intrinsics && !got.is_empty(), "tokens only in the intrinsic form");
         // Idempotent.
         let before = m.print_to_string().to_string();
-        cache.invalidate_values();
-        pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         prop_assert_eq!(&before, &m.print_to_string().to_string(), "a second run changes nothing");
         // Stripped, nothing is left and the module still verifies.
-        StripMarkers.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
+        let preserved = StripMarkers.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+        cache.invalidate(preserved);
         simt_passes::ir::verify(&m).map_err(TestCaseError::fail)?;
         prop_assert_eq!(markers(f), (Vec::new(), 0));
         prop_assert!(m.get_function("simt.converge").is_none());
         if intrinsics {
             // Plain markers first, tokens afterwards: the old markers get tokens.
-            let m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
+            let mut m = simt_passes::ir::parse_ir(&ctx, "random.ll", text.as_bytes()).map_err(|e| TestCaseError::fail(e.message))?;
             let mut cache = AnalysisCache::new();
             for pass in [Converge { divergent_only: false, intrinsics: false }, Converge { divergent_only: false, intrinsics: true }] {
-                pass.run(&mut PassContext { module: &m, analyses: &mut cache, out: &mut out }).unwrap();
-                cache.invalidate_values();
+                let preserved = pass.run(&mut PassContext::new(&mut m, &mut cache, &mut out)).unwrap();
+                cache.invalidate(preserved);
             }
             simt_passes::ir::verify(&m).map_err(TestCaseError::fail)?;
             prop_assert_eq!(&markers(m.get_function("f").unwrap()).0, &expected);
@@ -900,7 +670,7 @@ proptest! {
     #![proptest_config(config_with(160))]
 
     #[test]
-    fn ir_markers_verify_on_random_graphs(raw in random_cfg(), convergent: bool, bars in barriers(), intrinsics: bool) {
+    fn ir_markers_verify_on_random_graphs(raw in random_cfg(5), convergent: bool, bars in barriers(), intrinsics: bool) {
         ir::check_ir(&raw, convergent, &bars, intrinsics)?;
     }
 

@@ -17,6 +17,11 @@
 //! nothing recurses per block (each in a child process, since a stack overflow
 //! aborts the whole test executable).
 
+mod common;
+
+use common::brute::{dedup, preds_of, reach};
+use common::config_with;
+use common::programs::{random_cfg, shuffled_structured};
 use proptest::prelude::*;
 use simt_passes::analysis::control_deps::ControlDeps;
 use simt_passes::analysis::cycles::{CycleInfo, Node};
@@ -26,65 +31,17 @@ use simt_passes::analysis::post_dominators::PostDomTree;
 use simt_passes::cfg::{BlockId, Cfg};
 use std::collections::{BTreeMap, BTreeSet};
 
-// ---------------------------------------------------------------------------
-// Oracle helpers: plain adjacency over the raw successor lists.
-// ---------------------------------------------------------------------------
-
-/// Successor lists with duplicates removed (first occurrence kept).
-fn dedup_succs(raw: &[Vec<u32>]) -> Vec<Vec<usize>> {
-    raw.iter()
-        .map(|l| {
-            let mut out: Vec<usize> = Vec::new();
-            for &t in l {
-                if !out.contains(&(t as usize)) {
-                    out.push(t as usize);
-                }
-            }
-            out
-        })
-        .collect()
-}
-
-fn preds_of(succs: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let mut preds = vec![Vec::new(); succs.len()];
-    for (b, l) in succs.iter().enumerate() {
-        for &s in l {
-            preds[s].push(b);
-        }
-    }
-    preds
-}
-
-/// Nodes reachable from `start` without ever entering `removed`.
-fn reach(succs: &[Vec<usize>], start: usize, removed: Option<usize>) -> Vec<bool> {
-    let mut seen = vec![false; succs.len()];
-    if Some(start) == removed {
-        return seen;
-    }
-    seen[start] = true;
-    let mut work = vec![start];
-    while let Some(v) = work.pop() {
-        for &s in &succs[v] {
-            if Some(s) != removed && !seen[s] {
-                seen[s] = true;
-                work.push(s);
-            }
-        }
-    }
-    seen
-}
-
 /// `dom[a][b]`: whether `a` dominates `b` from `root` (only meaningful when
 /// both are reachable; false otherwise).
 fn brute_dominators(succs: &[Vec<usize>], root: usize) -> Vec<Vec<bool>> {
     let n = succs.len();
-    let reachable = reach(succs, root, None);
+    let reachable = reach(succs, root, None, None);
     let mut dom = vec![vec![false; n]; n];
     for a in 0..n {
         if !reachable[a] {
             continue;
         }
-        let without = reach(succs, root, Some(a));
+        let without = reach(succs, root, None, Some(a));
         for b in 0..n {
             if reachable[b] {
                 dom[a][b] = a == b || !without[b];
@@ -111,7 +68,7 @@ fn brute_sccs(succs: &[Vec<usize>], nodes: &BTreeSet<usize>) -> Vec<BTreeSet<usi
     let sub: Vec<Vec<usize>> = (0..succs.len())
         .map(|v| if nodes.contains(&v) { succs[v].iter().copied().filter(|s| nodes.contains(s)).collect() } else { Vec::new() })
         .collect();
-    let r: BTreeMap<usize, Vec<bool>> = nodes.iter().map(|&v| (v, reach(&sub, v, None))).collect();
+    let r: BTreeMap<usize, Vec<bool>> = nodes.iter().map(|&v| (v, reach(&sub, v, None, None))).collect();
     let mut done = BTreeSet::new();
     let mut out = Vec::new();
     for &v in nodes {
@@ -136,9 +93,9 @@ struct Oracle {
 
 impl Oracle {
     fn new(raw: &[Vec<u32>]) -> Oracle {
-        let succs = dedup_succs(raw);
+        let succs = dedup(raw);
         let preds = preds_of(&succs);
-        let reachable = reach(&succs, 0, None);
+        let reachable = reach(&succs, 0, None, None);
         let dom = brute_dominators(&succs, 0);
         Oracle { n: raw.len(), succs, preds, reachable, dom }
     }
@@ -147,262 +104,8 @@ impl Oracle {
 // ---------------------------------------------------------------------------
 // Generators.
 // ---------------------------------------------------------------------------
-
-/// 1..40 blocks, each with 0..=3 successors. A successor is either uniformly
-/// random or near the block in layout order, so that both dense tangles and
-/// chain-like graphs with local cycles show up. In "backbone" graphs most
-/// blocks also fall through to the next one and few blocks are exits, so that
-/// most of the graph is reachable. Duplicates are kept in the raw lists (the
-/// `Cfg` constructor drops them).
-fn random_cfg() -> impl Strategy<Value = Vec<Vec<u32>>> {
-    (1usize..40, any::<bool>()).prop_flat_map(|(n, backbone)| {
-        let edge = (any::<bool>(), 0..n as u32, -3i64..=3);
-        let edges = proptest::collection::vec(edge, 0..=3);
-        // (successors, position of the fall-through edge or None for an exit)
-        let block = (edges, prop_oneof![1 => Just(None), 7 => (0usize..4).prop_map(Some)]);
-        proptest::collection::vec(block, n).prop_map(move |blocks| {
-            blocks
-                .into_iter()
-                .enumerate()
-                .map(|(b, (edges, fall))| {
-                    let mut list: Vec<u32> = edges
-                        .into_iter()
-                        .map(|(local, uniform, off)| if local { (b as i64 + off).clamp(0, n as i64 - 1) as u32 } else { uniform })
-                        .collect();
-                    if backbone {
-                        match fall {
-                            Some(at) if b + 1 < n => list.insert(at.min(list.len()), b as u32 + 1),
-                            _ if b + 1 < n => list.clear(),
-                            _ => {}
-                        }
-                    }
-                    list
-                })
-                .collect()
-        })
-    })
-}
-
-#[derive(Clone, Debug)]
-enum Stmt {
-    Basic,
-    Seq(Vec<Stmt>),
-    If(Box<Stmt>, Box<Stmt>),
-    IfThen(Box<Stmt>),
-    While(Box<Stmt>),
-    DoWhile(Box<Stmt>),
-    /// `loop { body }`: left only by `Break` (otherwise an infinite loop).
-    Forever(Box<Stmt>),
-    /// Leaves the k-th enclosing loop (mod the nesting depth).
-    Break(u8),
-    /// Jumps to the continue target of the k-th enclosing loop.
-    Continue(u8),
-    Return,
-}
-
-/// Builds a program from a stream of choice bytes (so that proptest shrinks
-/// programs by shrinking the stream). Loops are weighted up so that nesting
-/// two to four deep is common; past depth 6 only leaves are built.
-fn build_stmt(c: &mut std::slice::Iter<'_, u8>, depth: u32) -> Stmt {
-    let Some(&x) = c.next() else { return Stmt::Basic };
-    let kind = if depth >= 6 { x % 8 } else { x % 20 };
-    match kind {
-        0..=3 => Stmt::Basic,
-        4 | 5 => {
-            let k = c.next().copied().unwrap_or(0);
-            if kind == 4 {
-                Stmt::Break(k % 3)
-            } else {
-                Stmt::Continue(k % 3)
-            }
-        }
-        6 => Stmt::Return,
-        7 => Stmt::Basic,
-        8..=10 => {
-            let len = 2 + c.next().copied().unwrap_or(0) as usize % 3;
-            Stmt::Seq((0..len).map(|_| build_stmt(c, depth + 1)).collect())
-        }
-        11 | 12 => {
-            let t = build_stmt(c, depth + 1);
-            Stmt::If(Box::new(t), Box::new(build_stmt(c, depth + 1)))
-        }
-        13 => Stmt::IfThen(Box::new(build_stmt(c, depth + 1))),
-        14..=16 => Stmt::While(Box::new(build_stmt(c, depth + 1))),
-        17 | 18 => Stmt::DoWhile(Box::new(build_stmt(c, depth + 1))),
-        _ => Stmt::Forever(Box::new(build_stmt(c, depth + 1))),
-    }
-}
-
-fn stmt() -> impl Strategy<Value = Stmt> {
-    proptest::collection::vec(any::<u8>(), 1..60).prop_map(|bytes| {
-        let mut c = bytes.iter();
-        let mut body = Vec::new();
-        while c.len() > 0 {
-            body.push(build_stmt(&mut c, 0));
-        }
-        Stmt::Seq(body)
-    })
-}
-
-struct Lowering {
-    succs: Vec<Vec<u32>>,
-    /// (continue target, break target) of each enclosing loop, innermost last.
-    loops: Vec<(u32, u32)>,
-}
-
-impl Lowering {
-    fn new_block(&mut self) -> u32 {
-        self.succs.push(Vec::new());
-        (self.succs.len() - 1) as u32
-    }
-
-    fn edge(&mut self, from: u32, to: u32) {
-        self.succs[from as usize].push(to);
-    }
-
-    fn target(&self, k: u8) -> Option<(u32, u32)> {
-        if self.loops.is_empty() {
-            None
-        } else {
-            Some(self.loops[self.loops.len() - 1 - (k as usize % self.loops.len())])
-        }
-    }
-
-    /// Lowers `s` starting in the open block `cur` (no successors yet);
-    /// returns the open block control falls out of, if any.
-    fn lower(&mut self, s: &Stmt, cur: u32) -> Option<u32> {
-        match s {
-            Stmt::Basic => {
-                let b = self.new_block();
-                self.edge(cur, b);
-                Some(b)
-            }
-            Stmt::Return => None,
-            Stmt::Break(k) => match self.target(*k) {
-                Some((_, brk)) => {
-                    self.edge(cur, brk);
-                    None
-                }
-                None => self.lower(&Stmt::Basic, cur),
-            },
-            Stmt::Continue(k) => match self.target(*k) {
-                Some((cont, _)) => {
-                    self.edge(cur, cont);
-                    None
-                }
-                None => self.lower(&Stmt::Basic, cur),
-            },
-            Stmt::Seq(v) => {
-                let mut at = Some(cur);
-                for s in v {
-                    // Code after a jump is dead: give it a fresh, unreachable block.
-                    let c = match at {
-                        Some(c) => c,
-                        None => self.new_block(),
-                    };
-                    at = self.lower(s, c);
-                }
-                at
-            }
-            Stmt::If(t, e) => {
-                let (tb, eb) = (self.new_block(), self.new_block());
-                self.edge(cur, tb);
-                self.edge(cur, eb);
-                let te = self.lower(t, tb);
-                let ee = self.lower(e, eb);
-                if te.is_none() && ee.is_none() {
-                    return None;
-                }
-                let join = self.new_block();
-                for end in [te, ee].into_iter().flatten() {
-                    self.edge(end, join);
-                }
-                Some(join)
-            }
-            Stmt::IfThen(t) => {
-                let tb = self.new_block();
-                let join = self.new_block();
-                self.edge(cur, tb);
-                self.edge(cur, join);
-                if let Some(te) = self.lower(t, tb) {
-                    self.edge(te, join);
-                }
-                Some(join)
-            }
-            Stmt::While(body) => {
-                let h = self.new_block();
-                self.edge(cur, h);
-                let bb = self.new_block();
-                let x = self.new_block();
-                self.edge(h, bb);
-                self.edge(h, x);
-                self.loops.push((h, x));
-                let be = self.lower(body, bb);
-                self.loops.pop();
-                if let Some(be) = be {
-                    self.edge(be, h);
-                }
-                Some(x)
-            }
-            Stmt::DoWhile(body) => {
-                let bb = self.new_block();
-                self.edge(cur, bb);
-                let c = self.new_block();
-                let x = self.new_block();
-                self.loops.push((c, x));
-                let be = self.lower(body, bb);
-                self.loops.pop();
-                if let Some(be) = be {
-                    self.edge(be, c);
-                }
-                self.edge(c, bb);
-                self.edge(c, x);
-                Some(x)
-            }
-            Stmt::Forever(body) => {
-                let h = self.new_block();
-                self.edge(cur, h);
-                let x = self.new_block();
-                self.loops.push((h, x));
-                let be = self.lower(body, h);
-                self.loops.pop();
-                if let Some(be) = be {
-                    self.edge(be, h);
-                }
-                Some(x)
-            }
-        }
-    }
-}
-
-fn lower_program(s: &Stmt) -> Vec<Vec<u32>> {
-    let mut l = Lowering { succs: Vec::new(), loops: Vec::new() };
-    let entry = l.new_block();
-    l.lower(s, entry);
-    l.succs
-}
-
-/// Renumbers blocks `1..n` by `perm` (block 0 stays the entry).
-fn relabel(succs: &[Vec<u32>], perm: &[u32]) -> Vec<Vec<u32>> {
-    let new_id = |b: u32| if b == 0 { 0 } else { perm[b as usize - 1] };
-    let mut out = vec![Vec::new(); succs.len()];
-    for (b, l) in succs.iter().enumerate() {
-        out[new_id(b as u32) as usize] = l.iter().map(|&t| new_id(t)).collect();
-    }
-    out
-}
-
-/// Structured (hence reducible) programs with their blocks shuffled.
-fn structured_cfg() -> impl Strategy<Value = Vec<Vec<u32>>> {
-    stmt().prop_map(|s| lower_program(&s)).prop_flat_map(|succs| {
-        let n = succs.len() as u32;
-        let perm: Vec<u32> = (1..n).collect();
-        (Just(succs), Just(perm).prop_shuffle()).prop_map(|(succs, perm)| relabel(&succs, &perm))
-    })
-}
-
 fn any_cfg() -> impl Strategy<Value = Vec<Vec<u32>>> {
-    prop_oneof![random_cfg(), structured_cfg()]
+    prop_oneof![random_cfg(3), shuffled_structured()]
 }
 
 // ---------------------------------------------------------------------------
@@ -433,7 +136,7 @@ fn check_cfg(raw: &[Vec<u32>], o: &Oracle, cfg: &Cfg) -> Check {
     for &u in &rpo {
         for &v in &o.succs[u] {
             if pos[&v] <= pos[&u] {
-                prop_assert!(reach(&o.succs, v, None)[u], "rpo: backward edge {}->{} but {} does not reach {}", u, v, v, u);
+                prop_assert!(reach(&o.succs, v, None, None)[u], "rpo: backward edge {}->{} but {} does not reach {}", u, v, v, u);
             }
         }
     }
@@ -474,7 +177,7 @@ fn check_dominators(o: &Oracle, dt: &DomTree) -> Check {
 fn check_roots_and_augment(o: &Oracle, pdt: &PostDomTree) -> Result<Vec<Vec<usize>>, TestCaseError> {
     let n = o.n;
     let exits: Vec<usize> = (0..n).filter(|&b| o.succs[b].is_empty()).collect();
-    let can_exit: Vec<bool> = (0..n).map(|b| exits.iter().any(|&e| reach(&o.succs, b, None)[e])).collect();
+    let can_exit: Vec<bool> = (0..n).map(|b| exits.iter().any(|&e| reach(&o.succs, b, None, None)[e])).collect();
     let stuck: BTreeSet<usize> = (0..n).filter(|&b| !can_exit[b]).collect();
     let roots: Vec<usize> = pdt.infinite_loop_roots().iter().map(|b| b.index()).collect();
     let root_set: BTreeSet<usize> = roots.iter().copied().collect();
@@ -496,7 +199,7 @@ fn check_roots_and_augment(o: &Oracle, pdt: &PostDomTree) -> Result<Vec<Vec<usiz
     }
     prop_assert_eq!(roots.len(), sinks);
     for &b in &stuck {
-        let r = reach(&o.succs, b, None);
+        let r = reach(&o.succs, b, None, None);
         prop_assert!(roots.iter().any(|&x| r[x]), "block {} reaches neither an exit nor a root", b);
     }
     let mut aug: Vec<Vec<usize>> = o.succs.clone();
@@ -517,7 +220,7 @@ fn brute_post_dominators(aug: &[Vec<usize>]) -> Vec<Vec<bool>> {
     let mut pdom = vec![vec![false; m]; m];
     for b in 0..m {
         for a in 0..m {
-            pdom[a][b] = a == b || !reach(aug, b, Some(a))[v];
+            pdom[a][b] = a == b || !reach(aug, b, None, Some(a))[v];
         }
     }
     pdom
@@ -835,14 +538,8 @@ fn check_all(raw: &[Vec<u32>]) -> Check {
 // Property tests.
 // ---------------------------------------------------------------------------
 
-/// 256 cases per property unless `PROPTEST_CASES` says otherwise.
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
-    ProptestConfig { cases, ..ProptestConfig::default() }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config_with(256))]
 
     #[test]
     fn cfg_matches_successor_lists(raw in any_cfg()) {
@@ -867,7 +564,7 @@ proptest! {
     }
 
     #[test]
-    fn loops_match_brute_force_random(raw in random_cfg()) {
+    fn loops_match_brute_force_random(raw in random_cfg(3)) {
         let o = Oracle::new(&raw);
         let cfg = Cfg::from_successors(raw.clone());
         let li = LoopInfo::compute(&cfg, &DomTree::dominators(&cfg));
@@ -875,7 +572,7 @@ proptest! {
     }
 
     #[test]
-    fn loops_match_brute_force_structured(raw in structured_cfg()) {
+    fn loops_match_brute_force_structured(raw in shuffled_structured()) {
         let o = Oracle::new(&raw);
         let cfg = Cfg::from_successors(raw.clone());
         let li = LoopInfo::compute(&cfg, &DomTree::dominators(&cfg));

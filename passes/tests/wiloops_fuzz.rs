@@ -13,6 +13,8 @@
 //! or switches. Every kernel goes through the plain pass, the interleaved
 //! form and the specialised form.
 
+mod common;
+
 use inkwell::context::Context;
 use proptest::prelude::*;
 use simt_passes::analysis::cache::AnalysisCache;
@@ -131,25 +133,20 @@ fn to_ir(blocks: &[Block], entry_barrier: bool) -> String {
 /// clean error, Err with the reason otherwise.
 fn check(ir: &str, pass: &str) -> Result<(), String> {
     let ctx = Context::create();
-    let m = parse_ir(&ctx, "fuzz.ll", ir.as_bytes()).map_err(|e| format!("the generator made bad IR: {e:?}\n{ir}"))?;
+    let mut m = parse_ir(&ctx, "fuzz.ll", ir.as_bytes()).map_err(|e| format!("the generator made bad IR: {e:?}\n{ir}"))?;
     verify(&m).map_err(|e| format!("the generator made an invalid module: {e}\n{ir}"))?;
     let p = registry::build(pass).expect("a registered pass");
     let mut analyses = AnalysisCache::new();
     let mut out = Vec::new();
-    match p.run(&mut PassContext { module: &m, analyses: &mut analyses, out: &mut out }) {
+    match p.run(&mut PassContext::new(&mut m, &mut analyses, &mut out)) {
         Ok(_) => verify(&m).map_err(|e| format!("{pass} broke the module: {e}\n{ir}")),
         Err(PassError::Unsupported { message, .. }) if !message.contains("internal") => Ok(()),
         Err(e) => Err(format!("{pass}: {e}\n{ir}")),
     }
 }
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
-    ProptestConfig { cases, ..ProptestConfig::default() }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::config_with(256))]
 
     #[test]
     fn wiloops_never_panics_and_verifies(blocks in kernel(), entry_barrier in any::<bool>()) {

@@ -16,9 +16,22 @@ const TOOL: &str = "simt-opt";
 #[derive(Parser, Debug)]
 #[command(name = TOOL, version = simt::version(), about = "Optimise SIMT kernels: simt passes and LLVM's in one pipeline, lowering to x86-64 and NVPTX")]
 struct Args {
-    /// Input file (.ll or .bc); `-` reads standard input.
+    /// Input file (.ll or .bc, or a kernel source .cl/.cu compiled with
+    /// clang-22); `-` reads standard input.
     #[arg(default_value = "-")]
     input: String,
+    /// Kernel sources: define a macro for clang (-D NAME or -D NAME=VALUE).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// Kernel sources: add an include folder for clang.
+    #[arg(short = 'I', value_name = "DIR")]
+    include_dirs: Vec<std::path::PathBuf>,
+    /// OpenCL C sources: the language version (default CL2.0).
+    #[arg(long = "cl-std", value_name = "CL1.2|CL2.0|CL3.0")]
+    cl_std: Option<String>,
+    /// Kernel sources: keep the module clang made as DIR/NAME.ll.
+    #[arg(long = "keep-ir", value_name = "DIR")]
+    keep_ir: Option<std::path::PathBuf>,
     /// Output file; `-` is standard output.
     #[arg(short = 'o', default_value = "-")]
     output: String,
@@ -100,6 +113,8 @@ const LONG_NAMES: &[&str] = &[
     "mattr",
     "filetype",
     "opt-level",
+    "cl-std",
+    "keep-ir",
     "help",
     "version",
 ];
@@ -134,9 +149,15 @@ fn run(args: &Args) -> Result<(), ToolError> {
         return Err(ToolError::Usage("refusing to write bitcode to a terminal; use -S for text, -o FILE, or --disable-output".into()));
     }
 
-    let input = ModuleInput::read(std::path::Path::new(&args.input))?;
+    let source = simt::source::SourceOptions {
+        defines: args.defines.clone(),
+        include_dirs: args.include_dirs.clone(),
+        cl_std: args.cl_std.clone(),
+        keep_ir: args.keep_ir.clone(),
+    };
+    let input = ModuleInput::read_with(std::path::Path::new(&args.input), &source)?;
     let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
+    let mut module = input.parse_verified(&ctx)?;
 
     let spec = TargetSpec {
         triple: args.mtriple.clone(),
@@ -180,12 +201,12 @@ fn run(args: &Args) -> Result<(), ToolError> {
         llvm_init::set_llvm_options(TOOL, &llvm_opts);
         let opts = RunOptions {
             verify_each: args.verify_each,
-            verify_analyses: args.verify_analyses,
+            verify_analyses: args.verify_analyses || pipeline::verify_analyses_from_env(),
             print_after_all: args.print_after_all,
             print_after: args.print_after.clone(),
         };
         let mut stderr = std::io::stderr();
-        let timings = pipeline::run(&module, &steps, tm.as_ref(), &opts, &mut stderr)?;
+        let timings = pipeline::run(&mut module, &steps, tm.as_ref(), &opts, &mut stderr)?;
         if args.time_passes {
             diag::eprint(&pipeline::timing_report(TOOL, &timings));
         }

@@ -5,13 +5,15 @@
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use inkwell::context::Context;
+use inkwell::module::Module;
 use simt::buffers::{KernelArgs, LocalLayout};
 use simt::diag::{self, report, ToolError};
 use simt::input::ModuleInput;
-use simt::launch::{Engine, Launch, Origin, RunOptions, Settings, StatsFormat, LAUNCH_HELP};
-use simt::runner::{Runner, WgKernel};
-use simt::stats::RunStats;
-use simt::{kernel_sig, llvm_init};
+use simt::launch::{Cli, Engine, Launch, RunOptions, Settings, StatsFormat};
+use simt::runner::Runner;
+use simt::stats::{EmuDetails, EngineDetails, GpuDetails, HostDetails, RunStats};
+use simt::{frontend, kernel_sig, llvm_init};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
@@ -22,129 +24,13 @@ const TOOL: &str = "simt-run";
 /// progress bar, when stderr is a terminal.
 const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = TOOL,
-    version = simt::version(),
-    about = "Run a SIMT kernel (OpenCL or CUDA LLVM IR) on this machine's cores",
-    override_usage = "simt-run KERNEL.ll --kernel NAME --global X[,Y,Z] --local X[,Y,Z] --arg SPEC... [OPTIONS]\n       simt-run --launch FILE [KERNEL.ll] [OPTIONS]",
-    after_help = LAUNCH_HELP
-)]
-struct Cli {
-    /// The module (.ll or .bc) holding the kernel; `-` reads standard input
-    /// (read once, so a pipe or FIFO works too).
-    #[arg(value_name = "KERNEL.ll")]
-    module: Option<String>,
-    /// Kernel to run (default: the module's only kernel). A C++ kernel's
-    /// plain name finds its mangled one (saxpy → _Z5saxpyifPKfPf).
-    #[arg(long, value_name = "NAME")]
-    kernel: Option<String>,
-    /// Global size: work-items per dimension, 1 to 3 dimensions.
-    #[arg(long, value_name = "X[,Y,Z]")]
-    global: Option<String>,
-    /// Local size: work-items per work-group; must divide the global size.
-    #[arg(long, value_name = "X[,Y,Z]")]
-    local: Option<String>,
-    /// Global offset (get_global_offset); default 0.
-    #[arg(long = "global-offset", value_name = "X[,Y,Z]")]
-    global_offset: Option<String>,
-    /// One kernel argument, in parameter order (repeat): buf:TYPE:COUNT[=FILL],
-    /// local:TYPE:COUNT or TYPE:VALUE. See below.
-    #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
-    args: Vec<String>,
-    /// Read `key = value` settings from FILE; flags override them. See below.
-    #[arg(long, value_name = "FILE")]
-    launch: Option<String>,
-    /// Engine that runs the kernel: host (this CPU), emu (the SIMT emulator)
-    /// or gpu (an NVIDIA GPU; exits with 3 where none is present).
-    #[arg(long, value_name = "host|emu|gpu")]
-    engine: Option<String>,
-    /// Host engine: link the kernel object with the system linker and load
-    /// it, instead of the JIT (same object, same results).
-    #[arg(long)]
-    aot: bool,
-    /// Run the launch N times (buffers filled once) and report best/median.
-    #[arg(long, value_name = "N")]
-    repeat: Option<String>,
-    /// `json`: print one JSON object of timings and sizes on stdout.
-    #[arg(long, value_name = "json|text")]
-    stats: Option<String>,
-    /// Write each buffer argument after the last run to DIR/argN.bin. DIR may
-    /// not be the --compare folder, however spelt (exit 2).
-    #[arg(long, value_name = "DIR")]
-    dump: Option<String>,
-    /// Compare each buffer argument with DIR/argN.bin, where present. The
-    /// files are read, and their sizes checked, before the kernel runs.
-    #[arg(long, value_name = "DIR")]
-    compare: Option<String>,
-    /// Float tolerance of --compare, in ULPs (default 0).
-    #[arg(long, value_name = "ULPS")]
-    tolerance: Option<String>,
-    /// Host engine: work-groups interleaved in balanced loop groups (seed 001; 1 = off).
-    #[arg(long, value_name = "N")]
-    interleave: Option<String>,
-    /// Emulator: reconvergence policy (default ipdom).
-    #[arg(long, value_name = "ipdom|markers|none")]
-    policy: Option<String>,
-    /// Emulator: check at run time that every value the uniformity analysis
-    /// calls uniform is the same in all lanes running it together (an error
-    /// names the first violation).
-    #[arg(long = "check-uniformity")]
-    check_uniformity: bool,
-    /// Emulator: lanes per warp, 1 to 64 (default 32).
-    #[arg(long = "warp-width", value_name = "N")]
-    warp_width: Option<String>,
-    /// Emulator: write a trace of the first run to FILE: a line per block each
-    /// lane group of a warp runs and per policy decision, with its lanes.
-    #[arg(long, value_name = "FILE")]
-    trace: Option<String>,
-    /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
-    #[arg(long = "local-mem-limit", value_name = "BYTES")]
-    local_mem_limit: Option<String>,
-}
-
-impl Cli {
-    /// The command line's settings, for layering over a launch file.
-    fn settings(&self) -> Settings {
-        let mut s = Settings::new();
-        let mut set = |key: &str, v: &Option<String>| {
-            if let Some(v) = v {
-                s.set(key, v, Origin::CommandLine).expect("a known key");
-            }
-        };
-        set("module", &self.module);
-        set("kernel", &self.kernel);
-        set("global", &self.global);
-        set("local", &self.local);
-        set("global-offset", &self.global_offset);
-        set("engine", &self.engine);
-        set("repeat", &self.repeat);
-        set("stats", &self.stats);
-        set("dump", &self.dump);
-        set("compare", &self.compare);
-        set("tolerance", &self.tolerance);
-        set("interleave", &self.interleave);
-        set("local-mem-limit", &self.local_mem_limit);
-        set("policy", &self.policy);
-        set("warp-width", &self.warp_width);
-        set("trace", &self.trace);
-        if self.aot {
-            s.set("aot", "true", Origin::CommandLine).expect("a known key");
-        }
-        if self.check_uniformity {
-            s.set("check-uniformity", "true", Origin::CommandLine).expect("a known key");
-        }
-        for a in &self.args {
-            s.set("arg", a, Origin::CommandLine).expect("a known key");
-        }
-        s
-    }
-}
-
 fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => diag::exit_for_clap(TOOL, e),
+        Err(e) => match simt::launch::cli::usage_error(&e) {
+            Some(usage) => std::process::exit(report(TOOL, &usage)),
+            None => diag::exit_for_clap(TOOL, e),
+        },
     };
     llvm_init::init();
     simt::guard::set_tool_name(TOOL);
@@ -157,7 +43,7 @@ fn main() {
 
 fn run(cli: &Cli) -> Result<(), ToolError> {
     let mut settings = match &cli.launch {
-        Some(path) => Settings::from_launch_file(Path::new(path))?,
+        Some(path) => Settings::from_launch_file(path)?,
         None => Settings::new(),
     };
     settings.override_with(cli.settings());
@@ -176,7 +62,11 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // parse below starts from these bytes.
     let input = ModuleInput::read(&launch.module)?;
     // Everything that can be checked without compiling, first.
-    let sig = kernel_sig::select_kernel(kernel_sig::kernels_in(&input)?, launch.kernel.as_deref(), Path::new(&input.name))?;
+    // Parsed and verified once; each engine's front end prepares it.
+    let start = Instant::now();
+    let ctx = Context::create();
+    let mut loaded = Loaded { module: frontend::load(&ctx, &input)?, seconds: start.elapsed().as_secs_f64() };
+    let sig = kernel_sig::select_kernel(kernel_sig::kernels(&loaded.module), launch.kernel.as_deref(), Path::new(&input.name))?;
     kernel_sig::check_args(&sig, &launch.args)?;
     LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
     let mut args = KernelArgs::new(&launch.args)?;
@@ -197,10 +87,10 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // Engine-specific fields of `--stats json` and lines of the summary.
     let mut emu_stats = None;
     let stats = match opts.engine {
-        Engine::Host => run_host(&input, &launch, &opts, &sig.name, &mut args)?,
-        Engine::Gpu => run_gpu(&input, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Host => run_host(&mut loaded, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Gpu => run_gpu(&mut loaded, &launch, &opts, &sig.name, &mut args)?,
         Engine::Emu => {
-            let (stats, emu) = run_emu(&input, &launch, &opts, &sig.name, &mut args)?;
+            let (stats, emu) = run_emu(&mut loaded, &launch, &opts, &sig.name, &mut args)?;
             emu_stats = Some(emu);
             stats
         }
@@ -215,21 +105,9 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
 
     match opts.stats {
         StatsFormat::Json => {
-            let mut v = stats.to_json();
-            if let Some(e) = &emu_stats {
-                for (k, x) in e.json_fields() {
-                    v[k] = x;
-                }
-            }
-            if let Some((_, r)) = &compared {
-                v["compare"] = serde_json::json!({
-                    "ok": r.ok(),
-                    "buffers": r.compared.len(),
-                    "mismatched_buffers": r.mismatches.len(),
-                    "tolerance_ulps": r.tolerance_ulps,
-                });
-            }
-            diag::write_stdout(format!("{v}\n").as_bytes())?;
+            let json = stats.json(emu_stats.as_ref(), compared.as_ref().map(|(_, r)| r));
+            let text = serde_json::to_string(&json).map_err(|e| ToolError::Run(format!("writing the statistics: {e}")))?;
+            diag::write_stdout(format!("{text}\n").as_bytes())?;
         }
         StatsFormat::Text => {
             let mut lines: Vec<String> = stats.summary().lines().map(String::from).collect();
@@ -264,18 +142,26 @@ fn compare_failed(dir: &Path, r: &simt::buffers::CompareReport) -> ToolError {
     ))
 }
 
+/// The launch's module, parsed and verified, and the seconds that took
+/// (part of every engine's compile time).
+struct Loaded<'ctx> {
+    module: Module<'ctx>,
+    seconds: f64,
+}
+
 /// Decodes the kernel for the SIMT emulator and runs it `opts.repeat` times;
 /// the emulator's counters are those of the last run.
 fn run_emu(
-    input: &ModuleInput,
+    loaded: &mut Loaded<'_>,
     launch: &Launch,
     opts: &RunOptions,
     kernel: &str,
     args: &mut KernelArgs,
 ) -> Result<(RunStats, simt::engine::emu::EmuStats), ToolError> {
     use simt::engine::emu::{self, EmuOptions, EmuStats};
-    let k = emu::compile(
-        input,
+    let start = Instant::now();
+    let program = emu::compile_module(
+        &mut loaded.module,
         kernel,
         &EmuOptions {
             policy: opts.policy,
@@ -283,6 +169,7 @@ fn run_emu(
             check_uniformity: if opts.check_uniformity { emu::UniformityCheck::On } else { emu::UniformityCheck::Off },
         },
     )?;
+    let k = emu::EmuKernel { program, compile_seconds: loaded.seconds + start.elapsed().as_secs_f64() };
     let p = &k.program;
     LocalLayout::for_args(p.static_local_bytes(), args).check_limit(kernel, opts.local_mem_limit)?;
     let grid = launch.grid;
@@ -299,18 +186,19 @@ fn run_emu(
     }
     let (counters, seconds) = last.expect("repeat is at least 1");
     let emu = EmuStats::new(p, counters, seconds);
-    let mut details = serde_json::Map::new();
-    details.insert("policy".into(), opts.policy.name().into());
-    details.insert("warp_width".into(), opts.warp_width.into());
-    details.insert("warps_per_group".into(), grid.items_per_group().div_ceil(opts.warp_width as u64).into());
-    details.insert("registers_per_lane".into(), p.nslots().into());
-    details.insert("instructions".into(), p.insts().len().into());
-    details.insert("private_bytes_per_item".into(), p.private_bytes().into());
-    details.insert("static_local_bytes".into(), p.static_local_bytes().into());
-    details.insert("local_mem_bytes".into(), LocalLayout::for_args(p.static_local_bytes(), args).total.into());
-    details.insert("barriers".into(), p.barrier_names().len().into());
-    details.insert("convergence_markers".into(), p.explicit_markers().into());
-    details.insert("check_blocks".into(), p.blocks().iter().filter(|b| b.check).count().into());
+    let details = EmuDetails {
+        policy: opts.policy.name().into(),
+        warp_width: opts.warp_width,
+        warps_per_group: grid.items_per_group().div_ceil(opts.warp_width as u64),
+        registers_per_lane: p.nslots(),
+        instructions: p.insts().len(),
+        private_bytes_per_item: p.private_bytes(),
+        static_local_bytes: p.static_local_bytes(),
+        local_mem_bytes: LocalLayout::for_args(p.static_local_bytes(), args).total,
+        barriers: p.barrier_names().len(),
+        convergence_markers: p.explicit_markers(),
+        check_blocks: p.blocks().iter().filter(|b| b.check).count(),
+    };
     let stats = RunStats {
         engine: Engine::Emu.name().into(),
         kernel: kernel.into(),
@@ -321,7 +209,7 @@ fn run_emu(
         threads: grid.total_items(),
         compile_seconds: k.compile_seconds,
         kernel_seconds,
-        engine_details: details,
+        engine_details: EngineDetails::Emu(details),
     };
     Ok((stats, emu))
 }
@@ -357,18 +245,20 @@ fn run_emu_traced(
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
-fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_host(
+    loaded: &mut Loaded<'_>,
+    launch: &Launch,
+    opts: &RunOptions,
+    kernel: &str,
+    args: &mut KernelArgs,
+) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
-    let hk =
-        host::compile(input, kernel, &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot })?;
-    let wg = WgKernel {
-        name: kernel,
-        wg_fn: hk.wg_fn,
-        scratch_per_item: hk.scratch_per_item,
-        local_bytes: hk.local_bytes,
-        barrier_names: &hk.barrier_names,
-        interleaved: hk.interleaved,
-    };
+    let hk = host::compile_module(
+        &mut loaded.module,
+        kernel,
+        &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot },
+    )?;
+    let wg = hk.wg_kernel(kernel);
     let grid = launch.grid;
     let runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
 
@@ -398,12 +288,8 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
         pb.finish_and_clear();
     }
 
-    let mut details = serde_json::Map::new();
-    details.insert("workers".into(), runner.workers().into());
-    details.insert("interleave".into(), opts.interleave.into());
-    details.insert("linked".into(), (if opts.aot { "ahead of time (system linker, dlopen)" } else { "JIT (ORC LLJIT)" }).into());
     // Whether the interleaved form ran, and why not when asked for.
-    let interleaved = match (opts.interleave > 1, hk.interleaved, runner.interleaving()) {
+    let interleaved = match (opts.interleave > 1, hk.interleaved(), runner.interleaving()) {
         (false, _, _) => "off".to_string(),
         (true, None, _) => "not applicable: barriers inside control flow (or none)".to_string(),
         (true, Some(_), None) => {
@@ -411,11 +297,16 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
         }
         (true, Some(_), Some(r)) => format!("on, ring of {r} work-groups"),
     };
-    details.insert("interleaved".into(), interleaved.into());
-    details.insert("scratch_bytes_per_item".into(), hk.scratch_per_item.into());
-    details.insert("static_local_bytes".into(), hk.local_bytes.into());
-    details.insert("local_mem_bytes".into(), runner.local_mem_bytes().into());
-    details.insert("barriers".into(), hk.barrier_names.len().saturating_sub(2).into());
+    let details = HostDetails {
+        workers: runner.workers(),
+        interleave: opts.interleave,
+        linked: (if opts.aot { "ahead of time (system linker, dlopen)" } else { "JIT (ORC LLJIT)" }).into(),
+        interleaved,
+        scratch_bytes_per_item: hk.scratch_per_item(),
+        static_local_bytes: hk.local_bytes(),
+        local_mem_bytes: runner.local_mem_bytes(),
+        barriers: hk.barrier_names().len().saturating_sub(2),
+    };
     Ok(RunStats {
         engine: Engine::Host.name().into(),
         kernel: kernel.into(),
@@ -424,19 +315,22 @@ fn run_host(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &st
         local: grid.local,
         work_groups: groups,
         threads: grid.total_items(),
-        compile_seconds: hk.compile_seconds,
+        compile_seconds: loaded.seconds + hk.compile_seconds,
         kernel_seconds,
-        engine_details: details,
+        engine_details: EngineDetails::Host(details),
     })
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
-fn run_gpu(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+fn run_gpu(
+    loaded: &mut Loaded<'_>,
+    launch: &Launch,
+    opts: &RunOptions,
+    kernel: &str,
+    args: &mut KernelArgs,
+) -> Result<RunStats, ToolError> {
     let grid = launch.grid;
-    let run = simt::engine::gpu::run(input, kernel, &grid, args, opts.repeat)?;
-    let mut details = serde_json::Map::new();
-    details.insert("device".into(), run.device.into());
-    details.insert("arch".into(), run.arch.into());
+    let run = simt::engine::gpu::run(&mut loaded.module, kernel, &grid, args, opts.repeat)?;
     Ok(RunStats {
         engine: Engine::Gpu.name().into(),
         kernel: kernel.into(),
@@ -445,8 +339,8 @@ fn run_gpu(input: &ModuleInput, launch: &Launch, opts: &RunOptions, kernel: &str
         local: grid.local,
         work_groups: grid.total_groups(),
         threads: grid.total_items(),
-        compile_seconds: run.compile_seconds,
+        compile_seconds: loaded.seconds + run.compile_seconds,
         kernel_seconds: run.kernel_seconds,
-        engine_details: details,
+        engine_details: EngineDetails::Gpu(GpuDetails { device: run.device, arch: run.arch }),
     })
 }

@@ -11,13 +11,14 @@
 
 use crate::buffers::{ArgValue, KernelArgs};
 use crate::diag::ToolError;
+use crate::frontend::{self, EngineFront};
 use crate::input::ModuleInput;
 use crate::launch::Grid;
 use crate::lower::{self, TargetSpec};
 use crate::pipeline::{self, RunOptions};
 use inkwell::context::Context;
+use inkwell::module::Module;
 use inkwell::targets::FileType;
-use simt_passes::kernel_model::is_kernel;
 use std::ffi::c_void;
 use std::time::Instant;
 
@@ -34,29 +35,26 @@ const NEWEST_ARCH: (i32, i32) = (9, 0);
 
 /// PTX for `kernel` in the module `input`, for architecture `sm`.
 pub fn compile_ptx(input: &ModuleInput, kernel: &str, sm: &str) -> Result<String, ToolError> {
-    let name = &input.name;
     let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
-    if !simt_passes::ir::defined_functions(&module).into_iter().any(|f| is_kernel(f) && simt_passes::ir::function_name(f) == kernel) {
-        return Err(ToolError::Run(format!("{name}: no kernel named '{kernel}'")));
-    }
-    crate::frontend::keep_only_kernel(&module, kernel)?;
-    let opencl = module.get_triple().as_str().to_string_lossy().starts_with("spir");
+    let mut module = frontend::load(&ctx, input)?;
+    module_ptx(&mut module, kernel, sm)
+}
+
+/// PTX for `kernel` of a loaded `module` (which this changes: the GPU front
+/// end, [`crate::frontend`], then `default<O3>` for NVPTX).
+pub fn module_ptx(module: &mut Module<'_>, kernel: &str, sm: &str) -> Result<String, ToolError> {
+    frontend::prepare(module, kernel, &EngineFront::Gpu)?;
     let spec = TargetSpec { triple: Some("nvptx64-nvidia-cuda".into()), cpu: sm.into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine("nvptx64-nvidia-cuda", &spec)?.expect("nvptx64 has a backend");
-    let mut sink = std::io::stderr();
-    if opencl {
-        let front = pipeline::parse("always-inline,simt-lower-ocl-builtins,simt-to-nvptx", None)?;
-        pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
-    }
     let back = pipeline::parse("default<O3>", Some(&tm))?;
-    pipeline::run(&module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
-    let ptx = lower::emit(&module, "nvptx64-nvidia-cuda", &spec, FileType::Assembly)?;
+    pipeline::run(module, &back, Some(&tm), &RunOptions::default(), &mut std::io::stderr())?;
+    let ptx = lower::emit(module, "nvptx64-nvidia-cuda", &spec, FileType::Assembly)?;
     String::from_utf8(ptx).map_err(|_| ToolError::Llvm("the PTX is not UTF-8".into()))
 }
 
 /// Whether a CUDA driver library can be loaded here.
 pub fn driver_present() -> bool {
+    // SAFETY: only tries to load the driver library and drops it again.
     unsafe { cudarc::driver::sys::is_culib_present() }
 }
 
@@ -68,9 +66,9 @@ fn driver(what: &str, e: impl std::fmt::Debug) -> ToolError {
     ToolError::Run(format!("CUDA driver: {what}: {e:?}"))
 }
 
-/// Runs `kernel` on GPU 0 `repeat` times; buffers are copied in before the
-/// first run and back after the last.
-pub fn run(input: &ModuleInput, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
+/// Runs `kernel` of `module` (which this changes) on GPU 0 `repeat` times;
+/// buffers are copied in before the first run and back after the last.
+pub fn run(module: &mut Module<'_>, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
     use cudarc::driver::{result, CudaContext, DevicePtr};
     if !driver_present() {
         return Err(no_gpu("the CUDA driver library (libcuda.so) is not installed"));
@@ -80,9 +78,9 @@ pub fn run(input: &ModuleInput, kernel: &str, grid: &Grid, args: &mut KernelArgs
     let (major, minor) = ctx.compute_capability().map_err(|e| driver("compute capability", e))?;
     let (major, minor) = if (major, minor) > NEWEST_ARCH { NEWEST_ARCH } else { (major, minor) };
     let arch = format!("sm_{major}{minor}");
-    let ptx = compile_ptx(input, kernel, &arch)?;
-    let module = ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)).map_err(|e| driver("loading the PTX", e))?;
-    let function = module.load_function(kernel).map_err(|e| driver("finding the kernel", e))?;
+    let ptx = module_ptx(module, kernel, &arch)?;
+    let cu_module = ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)).map_err(|e| driver("loading the PTX", e))?;
+    let function = cu_module.load_function(kernel).map_err(|e| driver("finding the kernel", e))?;
     let stream = ctx.default_stream();
     let compile_seconds = start.elapsed().as_secs_f64();
 
@@ -124,6 +122,14 @@ pub fn run(input: &ModuleInput, kernel: &str, grid: &Grid, args: &mut KernelArgs
     let mut kernel_seconds = Vec::new();
     for _ in 0..repeat {
         let t = Instant::now();
+        // SAFETY: `params[i]` points at `values[i]`, parameter i's value as
+        // the kernel's signature (checked against the arguments by
+        // `kernel_sig`) takes it: a device address of a buffer in `device`,
+        // which lives until after the copies back, a scalar's little-endian
+        // bytes, or a `__local` argument's u32 offset into the `shared`
+        // bytes of dynamic shared memory requested here; `values` is not
+        // touched while the launch runs, and the stream is synchronised
+        // before the next launch or copy.
         unsafe {
             result::launch_kernel(function.cu_function(), grid_dim, block_dim, shared, stream.cu_stream(), &mut params)
                 .map_err(|e| driver("launching", e))?;

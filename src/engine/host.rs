@@ -1,24 +1,27 @@
 //! The host engine's compiler: kernel IR → work-group function in memory.
 //!
-//! Pipeline: the launched kernel alone, barrier helpers inlined
-//! ([`crate::frontend`]), `always-inline` (clang's OpenCL kernels call an
-//! always-inline twin), `simt-wiloops`, retargeting to this CPU, `default<O3>` with a target
-//! machine for the host CPU and its features (so the vectorizer sees AVX2 or
-//! AVX-512 where present), then codegen to an in-memory object that ORC's
+//! Pipeline: the host front end ([`crate::frontend`]: the launched kernel
+//! alone, barrier helpers inlined, built-ins lowered, `simt-wiloops`,
+//! `simt-local-atomics`),
+//! retargeting to this CPU, `default<O3>` with a target machine for the host
+//! CPU and its features (so the vectorizer sees AVX2 or AVX-512 where
+//! present), then codegen to an in-memory object that ORC's
 //! LLJIT links against this process (libm, memset, …). The same object bytes
 //! are what `simt-opt --filetype=obj` writes, so the JIT and an ahead-of-time
 //! build run identical code.
 
 use crate::diag::ToolError;
+use crate::frontend::{self, EngineFront};
 use crate::input::ModuleInput;
 use crate::lower::{self, TargetSpec};
 use crate::pipeline::{self, RunOptions};
+use crate::runner::WgKernel;
 use inkwell::context::Context;
+use inkwell::module::Module;
 use inkwell::targets::{FileType, TargetMachine};
 use llvm_sys::error::*;
 use llvm_sys::orc2::lljit::*;
 use llvm_sys::orc2::*;
-use simt_passes::kernel_model::is_kernel;
 use simt_passes::wg_abi::{self, WgFn, WgiFn};
 use std::ffi::{CStr, CString};
 use std::time::Instant;
@@ -40,14 +43,18 @@ impl Default for HostOptions {
 }
 
 /// A kernel compiled for this CPU, ready to call through [`wg_abi`].
+///
+/// The fields are private: [`HostKernel::wg_kernel`] vouches that they are
+/// what the compiled code declared, which a caller able to change them
+/// could not keep true.
 pub struct HostKernel {
-    pub wg_fn: WgFn,
-    pub scratch_per_item: u64,
-    pub local_bytes: u64,
-    pub barrier_names: Vec<String>,
+    wg_fn: WgFn,
+    scratch_per_item: u64,
+    local_bytes: u64,
+    barrier_names: Vec<String>,
     pub compile_seconds: f64,
     /// The interleaved form and its ring size, when asked for and possible.
-    pub interleaved: Option<(WgiFn, u64)>,
+    interleaved: Option<(WgiFn, u64)>,
     /// Owns the code `wg_fn` points into.
     _code: Code,
 }
@@ -68,43 +75,67 @@ impl Code {
     }
 }
 
-// The JIT'd code is immutable and the work-group function is reentrant: each
-// call gets its own context, scratch and local memory.
+// SAFETY: what a HostKernel holds that is not Send/Sync is the JIT or the
+// loaded library (`Code`), owned and only read (symbol lookups happen before
+// the HostKernel exists), and function pointers into its code, which is
+// immutable; the work-group functions are reentrant: each call gets its own
+// context, scratch and local memory.
 unsafe impl Send for HostKernel {}
+// SAFETY: as for Send: nothing in a HostKernel is mutated after it is built.
 unsafe impl Sync for HostKernel {}
 
-/// The optimised CPU module for `kernel`, as an object file for this host.
-pub fn compile_object(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
-    let name = &input.name;
-    let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
-    let kernels: Vec<String> =
-        simt_passes::ir::defined_functions(&module).into_iter().filter(|f| is_kernel(*f)).map(simt_passes::ir::function_name).collect();
-    if !kernels.iter().any(|k| k == kernel) {
-        return Err(ToolError::Llvm(format!(
-            "{name}: no kernel named '{kernel}' (kernels: {})",
-            if kernels.is_empty() { "none".to_string() } else { kernels.join(", ") }
-        )));
+impl HostKernel {
+    /// The work-group function (`simt_wg_K`), to call per `wg_abi`.
+    pub fn wg_fn(&self) -> WgFn {
+        self.wg_fn
     }
-    // Only the requested kernel and what it needs are lowered and compiled.
-    crate::frontend::prepare_launch(&module, kernel)?;
+
+    /// Scratch bytes per work-item.
+    pub fn scratch_per_item(&self) -> u64 {
+        self.scratch_per_item
+    }
+
+    /// Static `__local` bytes.
+    pub fn local_bytes(&self) -> u64 {
+        self.local_bytes
+    }
+
+    /// Barrier names by id: entry, one per barrier, exit.
+    pub fn barrier_names(&self) -> &[String] {
+        &self.barrier_names
+    }
+
+    /// The interleaved form and its ring size, when asked for and possible.
+    pub fn interleaved(&self) -> Option<(WgiFn, u64)> {
+        self.interleaved
+    }
+
+    /// The kernel as the runner calls it.
+    pub fn wg_kernel<'a>(&'a self, name: &'a str) -> WgKernel<'a> {
+        // SAFETY: `wg_fn` (and the interleaved function) are what
+        // `simt-wiloops` generated for this kernel, found by their `wg_abi`
+        // symbol names in the code `self` owns and keeps loaded for `'a`;
+        // the pass emits them to the `wg_abi` contract, with the scratch,
+        // static local size, barrier names and ring size read from the
+        // symbols it emitted beside them for this very kernel.
+        unsafe { WgKernel::new(name, self.wg_fn, self.scratch_per_item, self.local_bytes, &self.barrier_names, self.interleaved) }
+    }
+}
+
+/// The optimised CPU code for `kernel` of `module` (which this changes: the
+/// host front end, [`crate::frontend`], then `default<O3>` for this CPU), as
+/// an object file for this host.
+pub fn compile_object(module: &mut Module<'_>, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
+    let front = EngineFront::Host { interleave: opts.interleave, local_size: opts.local_size };
+    frontend::prepare(module, kernel, &front)?;
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
-    let mut sink = std::io::stderr();
-    let mut wi_opts = Vec::new();
-    if opts.interleave > 1 {
-        wi_opts.push(format!("interleave={}", opts.interleave));
-    }
-    if let Some([x, y, z]) = opts.local_size {
-        wi_opts.push(format!("local-size={x},{y},{z}"));
-    }
-    let wiloops = if wi_opts.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", wi_opts.join(";")) };
-    let front = pipeline::parse(&format!("always-inline,simt-lower-ocl-builtins,{wiloops}"), None)?;
-    pipeline::run(&module, &front, None, &RunOptions::default(), &mut sink)?;
-    lower::retarget_for(&module, &tm, true);
+    // The work-item loops are plain IR now: retarget them to this CPU, so
+    // that O3 vectorises for its features (AVX2, AVX-512 where present).
+    lower::retarget_for(module, &tm, true);
     let back = pipeline::parse("default<O3>", Some(&tm))?;
-    pipeline::run(&module, &back, Some(&tm), &RunOptions::default(), &mut sink)?;
-    lower::emit(&module, &host_triple(), &spec, FileType::Object)
+    pipeline::run(module, &back, Some(&tm), &RunOptions::default(), &mut std::io::stderr())?;
+    lower::emit(module, &host_triple(), &spec, FileType::Object)
 }
 
 pub fn host_triple() -> String {
@@ -115,21 +146,45 @@ pub fn host_triple() -> String {
 pub fn compile(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<HostKernel, ToolError> {
     crate::llvm_init::init();
     let start = Instant::now();
-    let object = compile_object(input, kernel, opts)?;
+    let ctx = Context::create();
+    let mut module = frontend::load(&ctx, input)?;
+    let mut k = compile_module(&mut module, kernel, opts)?;
+    k.compile_seconds = start.elapsed().as_secs_f64();
+    Ok(k)
+}
+
+/// Compiles `kernel` of a loaded `module` (which this changes) and links it
+/// in memory.
+pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &HostOptions) -> Result<HostKernel, ToolError> {
+    crate::llvm_init::init();
+    let start = Instant::now();
+    let object = compile_object(module, kernel, opts)?;
     let jit = if opts.aot { Code::Library(Library::link(&object)?) } else { Code::Jit(Jit::new(&object)?) };
+    // The symbols below are the ones `simt-wiloops` emits for `kernel` per
+    // `wg_abi`, resolved in the code `jit` holds (it stays loaded as long as
+    // the HostKernel, which owns it).
+    // SAFETY: `simt_wg_K` is a function of `WgFn`'s C signature; a non-null
+    // code address (lookup errors when absent) becomes that pointer.
     let wg_fn: WgFn = unsafe { std::mem::transmute::<u64, WgFn>(jit.lookup(&wg_abi::wg_function(kernel))?) };
+    // SAFETY: these symbols are constant, 8-aligned `u64` globals.
     let read_u64 = |sym: String| -> Result<u64, ToolError> { Ok(unsafe { *(jit.lookup(&sym)? as *const u64) }) };
     let scratch_per_item = read_u64(wg_abi::scratch_per_item_symbol(kernel))?;
     let local_bytes = read_u64(wg_abi::local_bytes_symbol(kernel))?;
     let barriers = jit.lookup(&wg_abi::barriers_symbol(kernel))? as *const *const std::ffi::c_char;
     // Entry, one name per barrier, exit: the ABI says how many.
     let count = read_u64(wg_abi::barrier_count_symbol(kernel))? as usize;
-    let barrier_names = (0..count).map(|i| unsafe { CStr::from_ptr(*barriers.add(i)) }.to_string_lossy().into_owned()).collect();
+    let barrier_names = (0..count)
+        // SAFETY: the barriers symbol is an array of `count` pointers to
+        // NUL-terminated constant strings.
+        .map(|i| unsafe { CStr::from_ptr(*barriers.add(i)) }.to_string_lossy().into_owned())
+        .collect();
     // Present only when the pass could interleave this kernel.
     let interleaved = match (opts.interleave > 1, jit.lookup(&wg_abi::wgi_ring_symbol(kernel))) {
         (true, Ok(ring)) => {
             let f = jit.lookup(&wg_abi::wgi_function(kernel))?;
-            Some((unsafe { std::mem::transmute::<u64, WgiFn>(f) }, unsafe { *(ring as *const u64) }))
+            // SAFETY: `simt_wgi_K` has `WgiFn`'s C signature, and the ring
+            // symbol is a constant, 8-aligned `u64`.
+            Some(unsafe { (std::mem::transmute::<u64, WgiFn>(f), *(ring as *const u64)) })
         }
         _ => None,
     };
@@ -151,6 +206,8 @@ fn check(err: LLVMErrorRef, what: &str) -> Result<(), ToolError> {
     if err.is_null() {
         return Ok(());
     }
+    // SAFETY: `err` is a live error the caller owns and hands over; its
+    // message is read, then disposed of once.
     unsafe {
         let m = LLVMGetErrorMessage(err);
         let s = CStr::from_ptr(m).to_string_lossy().into_owned();
@@ -161,6 +218,11 @@ fn check(err: LLVMErrorRef, what: &str) -> Result<(), ToolError> {
 
 impl Jit {
     fn new(object: &[u8]) -> Result<Jit, ToolError> {
+        // SAFETY: the ORC C API used as documented: the builder and target
+        // machine builder are handed to `LLVMOrcCreateLLJIT`, which takes
+        // them; the generator to the main dylib, which takes it; the memory
+        // buffer (a copy of `object`) to `LLVMOrcLLJITAddObjectFile`, which
+        // takes it. `jit` is disposed of by `Jit`'s Drop.
         unsafe {
             let builder = LLVMOrcCreateLLJITBuilder();
             let mut jtmb: LLVMOrcJITTargetMachineBuilderRef = std::ptr::null_mut();
@@ -191,6 +253,8 @@ impl Jit {
     fn lookup(&self, symbol: &str) -> Result<u64, ToolError> {
         let name = CString::new(symbol).expect("no NUL in symbol");
         let mut addr: LLVMOrcExecutorAddress = 0;
+        // SAFETY: `self.0` is a live LLJIT; `name` is NUL-terminated and
+        // outlives the call; `addr` is written only.
         unsafe { check(LLVMOrcLLJITLookup(self.0, &mut addr, name.as_ptr()), &format!("linking '{symbol}'"))? };
         Ok(addr)
     }
@@ -198,6 +262,7 @@ impl Jit {
 
 impl Drop for Jit {
     fn drop(&mut self) {
+        // SAFETY: `self.0` was created by `Jit::new` and is disposed of once.
         unsafe {
             let _ = LLVMOrcDisposeLLJIT(self.0);
         }
@@ -231,8 +296,12 @@ impl Library {
             return Err(ToolError::Run(format!("linking the kernel library failed:\n{}", String::from_utf8_lossy(&out.stderr))));
         }
         let path = CString::new(lib.as_os_str().as_encoded_bytes()).expect("no NUL in a temp path");
+        // SAFETY: `path` is NUL-terminated; the library is ours, whose
+        // initialisers are the C runtime's.
         let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
         if handle.is_null() {
+            // SAFETY: after a failed dlopen, dlerror returns a NUL-terminated
+            // message, read before any other dl call.
             let why = unsafe { CStr::from_ptr(libc::dlerror()) }.to_string_lossy().into_owned();
             return Err(ToolError::Run(format!("loading the kernel library: {why}")));
         }
@@ -241,6 +310,8 @@ impl Library {
 
     fn lookup(&self, symbol: &str) -> Result<u64, ToolError> {
         let name = CString::new(symbol).expect("no NUL in symbol");
+        // SAFETY: `self.handle` is open (closed only on drop); `name` is
+        // NUL-terminated.
         let p = unsafe { libc::dlsym(self.handle, name.as_ptr()) };
         if p.is_null() {
             return Err(ToolError::Run(format!("symbol '{symbol}' not found in the kernel library")));
@@ -251,6 +322,8 @@ impl Library {
 
 impl Drop for Library {
     fn drop(&mut self) {
+        // SAFETY: opened by `Library::link`, closed once; the HostKernel
+        // holding function pointers into it drops with it.
         unsafe { libc::dlclose(self.handle) };
     }
 }

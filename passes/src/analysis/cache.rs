@@ -5,16 +5,18 @@
 //! trusted: each entry remembers the CFG it was computed on, and asking for a
 //! function whose blocks or edges changed since recomputes everything. That
 //! check costs one walk over the terminators, far less than any analysis.
-//! Analyses that read instructions as well as the CFG (uniformity, liveness) are dropped
-//! by [`AnalysisCache::invalidate_values`], which the driver calls after any
-//! pass that reports a change; after LLVM's own passes the whole cache goes.
 //!
-//! That leaves one way to serve a stale analysis: a pass that changes
-//! instructions and reports `Changed::Nothing`. [`AnalysisCache::verify`]
-//! catches it the way LLVM's `DT.verify()` does: it recomputes every cached
-//! analysis from the function as it is now and compares. The driver calls it
-//! after every pass when asked to (`SIMT_VERIFY_ANALYSES=1`, on in
-//! `scripts/test`).
+//! Everything else is the pass's word: each pass returns a
+//! [`Preserved`] naming the analyses it kept valid, and the driver (only the
+//! driver: passes never see these methods) drops the rest with
+//! [`AnalysisCache::invalidate`]; after LLVM's own passes the whole cache goes.
+//!
+//! That leaves one way to serve a stale analysis: a pass that claims more
+//! than it kept. [`AnalysisCache::verify`] catches it the way LLVM's
+//! `DT.verify()` does: it recomputes every analysis still cached (after
+//! invalidation, exactly those the pass claims preserved) from the function
+//! as it is now and compares. The driver calls it after every pass when asked
+//! to (`SIMT_VERIFY_ANALYSES=1`, on in `scripts/test`).
 
 use crate::analysis::control_deps::ControlDeps;
 use crate::analysis::convergence::Convergence;
@@ -25,6 +27,7 @@ use crate::analysis::loops::LoopInfo;
 use crate::analysis::post_dominators::PostDomTree;
 use crate::analysis::uniformity::Uniformity;
 use crate::function_cfg::FunctionCfg;
+use crate::pass::{AnalysisKind, Preserved};
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::*;
@@ -91,6 +94,37 @@ impl<'ctx> FunctionAnalyses<'ctx> {
     pub fn liveness(&self) -> &FunctionLiveness<'ctx> {
         self.liveness.get_or_init(|| FunctionLiveness::compute(&self.cfg))
     }
+
+    fn drop_analysis(&mut self, kind: AnalysisKind) {
+        match kind {
+            AnalysisKind::Dominators => self.dom = OnceCell::new(),
+            AnalysisKind::PostDominators => self.postdom = OnceCell::new(),
+            AnalysisKind::Loops => self.loops = OnceCell::new(),
+            AnalysisKind::Cycles => self.cycles = OnceCell::new(),
+            AnalysisKind::ControlDeps => self.control_deps = OnceCell::new(),
+            AnalysisKind::Convergence => self.convergence = OnceCell::new(),
+            AnalysisKind::Uniformity => self.uniformity = OnceCell::new(),
+            AnalysisKind::Liveness => self.liveness = OnceCell::new(),
+        }
+    }
+
+    /// Whether `kind` has been computed and is held.
+    pub fn is_cached(&self, kind: AnalysisKind) -> bool {
+        match kind {
+            AnalysisKind::Dominators => self.dom.get().is_some(),
+            AnalysisKind::PostDominators => self.postdom.get().is_some(),
+            AnalysisKind::Loops => self.loops.get().is_some(),
+            AnalysisKind::Cycles => self.cycles.get().is_some(),
+            AnalysisKind::ControlDeps => self.control_deps.get().is_some(),
+            AnalysisKind::Convergence => self.convergence.get().is_some(),
+            AnalysisKind::Uniformity => self.uniformity.get().is_some(),
+            AnalysisKind::Liveness => self.liveness.get().is_some(),
+        }
+    }
+
+    fn first_cached(&self) -> Option<AnalysisKind> {
+        AnalysisKind::ALL.into_iter().find(|&k| self.is_cached(k))
+    }
 }
 
 /// The cache over a module's functions.
@@ -122,11 +156,20 @@ impl<'ctx> AnalysisCache<'ctx> {
         &self.entries[&key]
     }
 
-    /// Drops the analyses that depend on instructions, keeping the CFG ones.
-    pub fn invalidate_values(&mut self) {
+    /// Drops every analysis `preserved` does not name; [`Preserved::none`]
+    /// drops the entries themselves (functions may be gone). The driver's
+    /// job, after each pass.
+    pub fn invalidate(&mut self, preserved: Preserved) {
+        if preserved.is_none() {
+            self.clear();
+            return;
+        }
         for e in self.entries.values_mut() {
-            e.uniformity = OnceCell::new();
-            e.liveness = OnceCell::new();
+            for kind in AnalysisKind::ALL {
+                if !preserved.preserves(kind) {
+                    e.drop_analysis(kind);
+                }
+            }
         }
     }
 
@@ -135,36 +178,52 @@ impl<'ctx> AnalysisCache<'ctx> {
         self.entries.clear();
     }
 
-    /// Recomputes every analysis held for a function of `module` whose CFG
-    /// is unchanged (a changed CFG is recomputed on the next `get` anyway)
-    /// and compares it with the cached one. The error names the function
-    /// and the stale analysis.
-    pub fn verify(&self, module: &Module<'ctx>) -> Result<(), String> {
-        for f in crate::ir::defined_functions(module) {
+    /// Checks the claim `preserved` of the pass that just ran, after
+    /// [`invalidate`](Self::invalidate) dropped the rest: every analysis still
+    /// cached for a function of `module` is recomputed from the function as
+    /// it is now and compared with the cached one. A claimed analysis whose
+    /// function's CFG changed, or whose function is no longer defined, is a
+    /// wrong claim too (the per-entry CFG check would hide it). The error
+    /// names the function and the stale analysis.
+    pub fn verify(&self, module: &Module<'ctx>, preserved: Preserved) -> Result<(), String> {
+        let defined = crate::ir::defined_functions(module);
+        let keys: std::collections::HashSet<LLVMValueRef> = defined.iter().map(|f| f.as_value_ref()).collect();
+        if let Some(kind) = self.entries.keys().filter(|k| !keys.contains(*k)).find_map(|k| self.entries[k].first_cached()) {
+            return Err(format!("the cached {} of a function that is no longer defined is kept", kind.describe()));
+        }
+        for f in defined {
             let Some(cached) = self.entries.get(&f.as_value_ref()) else { continue };
+            let name = crate::ir::function_name(f);
             let fresh = FunctionAnalyses::new(f);
             if cached.cfg.blocks() != fresh.cfg.blocks() || cached.cfg.cfg != fresh.cfg.cfg {
+                let kept: Vec<&str> = AnalysisKind::ALL
+                    .into_iter()
+                    .filter(|&k| preserved.preserves(k) && cached.is_cached(k))
+                    .map(AnalysisKind::describe)
+                    .collect();
+                if !kept.is_empty() {
+                    return Err(format!("function '{name}': its CFG changed, yet its cached {} claimed preserved", kept.join(", ")));
+                }
                 continue;
             }
-            let name = crate::ir::function_name(f);
-            let stale = |what: &str| Err(format!("the cached {what} of function '{name}' is stale"));
+            let stale = |kind: AnalysisKind| Err(format!("the cached {} of function '{name}' is stale", kind.describe()));
             macro_rules! check {
-                ($cell:ident, $what:expr) => {
+                ($cell:ident, $kind:expr) => {
                     if let Some(c) = cached.$cell.get() {
                         if c != fresh.$cell() {
-                            return stale($what);
+                            return stale($kind);
                         }
                     }
                 };
             }
-            check!(dom, "dominator tree");
-            check!(postdom, "post-dominator tree");
-            check!(loops, "loop info");
-            check!(cycles, "cycle info");
-            check!(control_deps, "control dependences");
-            check!(convergence, "convergence points");
-            check!(uniformity, "uniformity");
-            check!(liveness, "liveness");
+            check!(dom, AnalysisKind::Dominators);
+            check!(postdom, AnalysisKind::PostDominators);
+            check!(loops, AnalysisKind::Loops);
+            check!(cycles, AnalysisKind::Cycles);
+            check!(control_deps, AnalysisKind::ControlDeps);
+            check!(convergence, AnalysisKind::Convergence);
+            check!(uniformity, AnalysisKind::Uniformity);
+            check!(liveness, AnalysisKind::Liveness);
         }
         Ok(())
     }

@@ -92,8 +92,10 @@
 //! - **Irreducible cycles** have no header that dominates them and the walk may
 //!   enter them anywhere. An edge from a block of an irreducible cycle to a
 //!   popped block of the same cycle marks the exits of every irreducible cycle
-//!   containing both. Every irreducible cycle has such an edge: into the
-//!   first of its blocks to be popped, from another block of it.
+//!   containing both, and where those exits lead (`exit-target`, as for
+//!   natural loops: threads that leave in different iterations meet there).
+//!   Every irreducible cycle has such an edge: into the first of its blocks
+//!   to be popped, from another block of it.
 //! - **Switches.** A switch's targets are one edge each however many cases lead
 //!   there (`Cfg` drops duplicates), so a target is not "merged" with itself.
 //!   Successors are queued in PC order, so the one target not marked as
@@ -117,8 +119,8 @@
 //!
 //! [`Convergence::divergent_only`] keeps the markers where threads can actually
 //! be apart: the join blocks of divergent branches (sync dependence, from the
-//! uniformity analysis) and the exits of loops whose exits are divergent (and of
-//! irreducible cycles containing a divergent branch). Markers of the walk's
+//! uniformity analysis) and the exits and exit targets of loops whose exits are
+//! divergent (and of irreducible cycles containing a divergent branch). Markers of the walk's
 //! scheduling rule 3 (`behind`) at blocks that are not joins are dropped: the
 //! threads that waited there resume at the next join, which keeps its marker.
 
@@ -149,6 +151,10 @@ impl Reasons {
     /// when only one edge enters it.
     pub const EXIT_TARGET: Reasons = Reasons(32);
 
+    /// Every reason but [`BEHIND`](Self::BEHIND): see [`Convergence::check_points`].
+    pub const CHECKED: Reasons =
+        Reasons(Reasons::MERGE.0 | Reasons::LOOP_EXIT.0 | Reasons::BACK_EDGE.0 | Reasons::REVISIT.0 | Reasons::EXIT_TARGET.0);
+
     const NAMES: [(Reasons, &'static str); 6] = [
         (Reasons::BEHIND, "behind"),
         (Reasons::MERGE, "merge"),
@@ -160,6 +166,11 @@ impl Reasons {
 
     pub fn contains(self, other: Reasons) -> bool {
         self.0 & other.0 == other.0
+    }
+
+    /// Whether the two share a reason.
+    pub fn intersects(self, other: Reasons) -> bool {
+        self.0 & other.0 != 0
     }
 
     pub fn is_empty(self) -> bool {
@@ -279,6 +290,9 @@ impl Convergence {
                             for e in cycles.exiting(cfg, id) {
                                 reasons[e.index()] |= Reasons::LOOP_EXIT;
                             }
+                            for t in cycles.exits(cfg, id) {
+                                reasons[t.index()] |= Reasons::EXIT_TARGET;
+                            }
                             c = cycles.parent[id];
                         }
                         reasons[s.index()] |= if closes_cycle { Reasons::BACK_EDGE } else { Reasons::REVISIT };
@@ -303,6 +317,15 @@ impl Convergence {
         self.reasons[b.index()]
     }
 
+    /// The marked blocks where paths meet or a loop is left: every mark but
+    /// those only of the walk's scheduling rule 3 (`behind`), which orders
+    /// paths rather than joining them. These are where an executor running
+    /// IR without markers re-groups threads (the emulator's `markers`
+    /// policy): joins, cycle headers, loops' exiting blocks and exit targets.
+    pub fn check_points(&self) -> impl Iterator<Item = BlockId> + '_ {
+        self.marked.iter().copied().filter(|b| self.reasons[b.index()].intersects(Reasons::CHECKED))
+    }
+
     /// The blocks in the order the walk popped them (each reachable block once).
     pub fn walk(&self) -> &[BlockId] {
         &self.walk
@@ -325,7 +348,7 @@ impl Convergence {
         let cycles = IrreducibleNest::new(li, cfg.len());
         for id in 0..cycles.blocks.len() {
             if cycles.blocks[id].iter().any(|b| d.divergent_branches.binary_search(b).is_ok()) {
-                for e in cycles.exiting(cfg, id) {
+                for e in cycles.exiting(cfg, id).chain(cycles.exits(cfg, id)) {
                     keep[e.index()] = true;
                 }
             }
@@ -378,6 +401,12 @@ impl IrreducibleNest {
     fn exiting<'a>(&'a self, cfg: &'a Cfg, id: usize) -> impl Iterator<Item = BlockId> + 'a {
         self.blocks[id].iter().copied().filter(move |&b| cfg.succs(b).iter().any(|&s| !self.contains(id, s)))
     }
+
+    /// Blocks outside cycle `id` that an edge leaving it leads to (a block
+    /// reached by several such edges comes once per edge).
+    fn exits<'a>(&'a self, cfg: &'a Cfg, id: usize) -> impl Iterator<Item = BlockId> + 'a {
+        self.blocks[id].iter().flat_map(move |&b| cfg.succs(b).iter().copied().filter(move |&s| !self.contains(id, s)))
+    }
 }
 
 #[cfg(test)]
@@ -419,6 +448,8 @@ mod tests {
         let (_, _, c) = run(vec![vec![1, 2], vec![3], vec![3], vec![]]);
         assert_eq!(ids(c.marked()), vec![2, 3]);
         assert_eq!(c.reasons(BlockId(2)), Reasons::BEHIND);
+        // The later side only waits its turn: no check point; the join is.
+        assert_eq!(ids(&c.check_points().collect::<Vec<_>>()), vec![3]);
     }
 
     #[test]
@@ -455,7 +486,12 @@ mod tests {
         assert!(!li.is_reducible());
         assert!(c.reasons(BlockId(2)).contains(Reasons::LOOP_EXIT));
         assert!(c.reasons(BlockId(1)).contains(Reasons::BACK_EDGE));
-        assert_eq!(ids(c.marked()), vec![1, 2]);
+        // 3, entered by one edge: threads leave the cycle in different
+        // iterations and meet there, as after a natural loop.
+        assert_eq!(c.reasons(BlockId(3)), Reasons::EXIT_TARGET);
+        assert_eq!(ids(c.marked()), vec![1, 2, 3]);
+        // Nothing there is marked only for scheduling: all are check points.
+        assert_eq!(c.check_points().collect::<Vec<_>>(), c.marked());
     }
 
     #[test]

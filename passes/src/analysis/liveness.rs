@@ -14,8 +14,10 @@
 //! SSA conventions: a phi *defines* its value at the top of its block, so a
 //! phi is never live into its own block; a phi *uses* each incoming value at
 //! the end of the incoming block (on that edge), so the value is live out of
-//! the predecessor but not into the phi's block. Only instructions with a
-//! value are tracked (arguments, constants and globals are live everywhere).
+//! the predecessor but not into the phi's block. Only instructions whose
+//! value is used outside their block or by a phi are tracked: the others are
+//! live into and out of no block (arguments, constants and globals are live
+//! everywhere).
 //!
 //! The solver itself ([`Liveness::solve`]) works on any sequence of
 //! definitions and uses per block, SSA or not; the tests check it against the
@@ -25,7 +27,7 @@
 use crate::cfg::{BlockId, Cfg};
 use crate::function_cfg::FunctionCfg;
 use crate::ir::{instructions, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A definition or use of value number `.0`, in program order within a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,11 +150,35 @@ pub struct FunctionLiveness<'ctx> {
 
 impl<'ctx> FunctionLiveness<'ctx> {
     pub fn compute(fcfg: &FunctionCfg<'ctx>) -> FunctionLiveness<'ctx> {
+        // Only values used outside their own block, or by a phi, can be live
+        // into or out of any block (in SSA a use in the defining block comes
+        // after the definition). Tracking just those ("semi-pruned", Briggs
+        // et al. 1998) keeps the bit vectors to the values that cross blocks:
+        // most values of big functions do not, and tracking every value made
+        // the sets blocks x values bits (10 GB at 100k blocks).
+        let mut home: HashMap<Value<'ctx>, usize> = HashMap::new();
+        for (b, &bb) in fcfg.blocks().iter().enumerate() {
+            for i in instructions(bb) {
+                if !i.is_void() {
+                    home.insert(i.value(), b);
+                }
+            }
+        }
+        let mut crosses: HashSet<Value<'ctx>> = HashSet::new();
+        for (b, &bb) in fcfg.blocks().iter().enumerate() {
+            for i in instructions(bb) {
+                for v in i.operands() {
+                    if home.get(&v).is_some_and(|&h| h != b || i.is_phi()) {
+                        crosses.insert(v);
+                    }
+                }
+            }
+        }
         let mut values = Vec::new();
         let mut number = HashMap::new();
         for &bb in fcfg.blocks() {
             for i in instructions(bb) {
-                if !i.is_void() {
+                if crosses.contains(&i.value()) {
                     number.insert(i.value(), values.len());
                     values.push(i.value());
                 }
@@ -184,7 +210,8 @@ impl<'ctx> FunctionLiveness<'ctx> {
         FunctionLiveness { values, number, sets }
     }
 
-    /// Whether `v` is live on entry to `b` (false for values not tracked).
+    /// Whether `v` is live on entry to `b` (false for values not tracked:
+    /// those used only in their own block are live in and out of none).
     pub fn is_live_in(&self, v: Value<'ctx>, b: BlockId) -> bool {
         self.number.get(&v).is_some_and(|&n| self.sets.live_in(b).contains(n))
     }

@@ -121,6 +121,15 @@ pub enum IntOp {
     UDiv,
     URem,
     And,
+    Or,
+    Xor,
+}
+
+/// Binary operations on floating-point values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatOp {
+    Add,
+    Sub,
 }
 
 /// Panics unless `idx` are indices a `getelementptr` over `ty` can follow:
@@ -186,10 +195,40 @@ impl<'ctx> Builder<'ctx> {
             IntOp::UDiv => LLVMBuildUDiv,
             IntOp::URem => LLVMBuildURem,
             IntOp::And => LLVMBuildAnd,
+            IntOp::Or => LLVMBuildOr,
+            IntOp::Xor => LLVMBuildXor,
         };
         let name = c_name(name);
         // SAFETY: a positioned builder; live operands of one integer type.
         self.built(unsafe { f(raw, a.raw(), b.raw(), name.as_ptr()) })
+    }
+
+    /// `a op b` on floating-point values (or vectors of them) of one type.
+    pub fn float_op(&self, op: FloatOp, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
+        let raw = self.positioned_raw();
+        assert_eq!(a.ty(), b.ty(), "{op:?} of operands of different types");
+        assert!(a.ty().is_float_or_float_vector(), "{op:?} of non-floats");
+        let f = match op {
+            FloatOp::Add => LLVMBuildFAdd,
+            FloatOp::Sub => LLVMBuildFSub,
+        };
+        let name = c_name(name);
+        // SAFETY: a positioned builder; live operands of one floating-point type.
+        self.built(unsafe { f(raw, a.raw(), b.raw(), name.as_ptr()) })
+    }
+
+    /// `insertvalue agg, v, index` into a struct or array.
+    pub fn insert_value(&self, agg: Value<'ctx>, v: Value<'ctx>, index: u32, name: &str) -> Value<'ctx> {
+        let raw = self.positioned_raw();
+        let kind = agg.ty().kind();
+        assert!(
+            matches!(kind, llvm_sys::LLVMTypeKind::LLVMStructTypeKind | llvm_sys::LLVMTypeKind::LLVMArrayTypeKind),
+            "insertvalue into a non-aggregate"
+        );
+        let name = c_name(name);
+        // SAFETY: a positioned builder; live operands, `agg` an aggregate.
+        // LLVM's verifier (run after every pass) checks the index and type.
+        self.built(unsafe { LLVMBuildInsertValue(raw, agg.raw(), v.raw(), index, name.as_ptr()) })
     }
 
     pub fn nuw_add(&self, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {

@@ -145,12 +145,12 @@ impl<'ctx> Value<'ctx> {
         unsafe { LLVMIsDeclaration(self.raw()) != 0 }
     }
 
-    /// The alignment of a global, `alloca`, load or store (0: unspecified).
+    /// The alignment of a global, `alloca`, load, store, `atomicrmw` or
+    /// `cmpxchg` (0: unspecified).
     pub fn alignment(self) -> u32 {
+        use llvm_sys::LLVMOpcode::*;
         let is_aligned = self.is_global()
-            || self.as_inst().is_some_and(|i| {
-                matches!(i.opcode(), llvm_sys::LLVMOpcode::LLVMAlloca | llvm_sys::LLVMOpcode::LLVMLoad | llvm_sys::LLVMOpcode::LLVMStore)
-            });
+            || self.as_inst().is_some_and(|i| matches!(i.opcode(), LLVMAlloca | LLVMLoad | LLVMStore | LLVMAtomicRMW | LLVMAtomicCmpXchg));
         assert!(is_aligned, "alignment of a value that has none");
         // SAFETY: `raw` is a live value of a kind LLVMGetAlignment takes.
         unsafe { LLVMGetAlignment(self.raw()) }

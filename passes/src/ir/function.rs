@@ -2,19 +2,29 @@
 //! `bridge.rs`).
 
 use inkwell::module::Module;
+use inkwell::targets::TargetMachine;
 
 /// Runs LLVM's new-pass-manager pipeline `passes` (`opt -passes=` syntax) on
 /// `module` with no target machine (target-independent cost and
 /// compatibility answers); returns LLVM's error message on failure.
 pub fn run_passes(module: &Module<'_>, passes: &str) -> Result<(), String> {
+    run_pipeline(module, passes, None, false)
+}
+
+/// [`run_passes`] with `tm`'s target information when given, and LLVM's
+/// verifier after every pass when `verify_each` (`opt -verify-each`).
+pub fn run_pipeline(module: &Module<'_>, passes: &str, tm: Option<&TargetMachine>, verify_each: bool) -> Result<(), String> {
     use llvm_sys::transforms::pass_builder::*;
     let text = std::ffi::CString::new(passes).map_err(|_| "a pass pipeline with a NUL byte".to_string())?;
-    // SAFETY: `module` is live (inkwell invariant); the options are created
-    // and disposed of here; a null target machine is allowed; the error, if
-    // any, is turned into its message, copied, and both disposed of.
+    // SAFETY: `module` and `tm` are live (inkwell invariant); the options
+    // are created and disposed of here; a null target machine is allowed;
+    // the error, if any, is turned into its message, copied, and both
+    // disposed of.
     unsafe {
         let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPasses(module.as_mut_ptr(), text.as_ptr(), std::ptr::null_mut(), opts);
+        LLVMPassBuilderOptionsSetVerifyEach(opts, verify_each.into());
+        let tm = tm.map_or(std::ptr::null_mut(), |t| t.as_mut_ptr());
+        let err = LLVMRunPasses(module.as_mut_ptr(), text.as_ptr(), tm, opts);
         LLVMDisposePassBuilderOptions(opts);
         if err.is_null() {
             return Ok(());

@@ -185,22 +185,7 @@ unsafe fn delete_body(f: LLVMValueRef) {
 /// Runs an LLVM pass pipeline (`opt -passes=` syntax) on `module` with
 /// `tm`'s target information; the error is LLVM's message.
 pub fn run_passes(module: &Module<'_>, pipeline: &str, tm: &TargetMachine) -> Result<(), String> {
-    let text = CString::new(pipeline.replace('\0', "")).expect("NULs removed");
-    // SAFETY: the module and target machine are live; the options are
-    // created and disposed of here; an error is turned into its message,
-    // copied, and both are disposed of the way LLVM-C says.
-    unsafe {
-        let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
-        let e = llvm_sys::transforms::pass_builder::LLVMRunPasses(module.as_mut_ptr(), text.as_ptr(), tm.as_mut_ptr(), opts);
-        llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
-        if e.is_null() {
-            return Ok(());
-        }
-        let msg = llvm_sys::error::LLVMGetErrorMessage(e);
-        let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
-        llvm_sys::error::LLVMDisposeErrorMessage(msg);
-        Err(s)
-    }
+    crate::ir::function::run_pipeline(module, &pipeline.replace('\0', ""), Some(tm), false)
 }
 
 #[cfg(test)]

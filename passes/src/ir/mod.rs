@@ -47,12 +47,12 @@ pub mod value;
 
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use bridge::pointer_address_space;
-pub use build::IntOp;
+pub use build::{FloatOp, IntOp};
 pub use calls::{has_fn_attribute, CallBuilder};
 pub use clone::Detached;
 pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
-pub use function::run_passes;
+pub use function::{run_passes, run_pipeline};
 pub use loop_metadata::AccessGroup;
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
 pub use module::*;

@@ -251,10 +251,12 @@ impl<'ctx> Inst<'ctx> {
         unsafe { (0..LLVMCountIncoming(self.raw)).map(|k| Value::from_raw(LLVMGetIncomingValue(self.raw, k))).collect() }
     }
 
-    /// Whether a load or store is volatile (false for other instructions).
+    /// Whether a load, store, `atomicrmw` or `cmpxchg` is volatile (false
+    /// for other instructions).
     pub fn is_volatile(self) -> bool {
+        use LLVMOpcode::*;
         // SAFETY: `raw` is a live instruction of a kind LLVMGetVolatile takes.
-        matches!(self.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore) && unsafe { LLVMGetVolatile(self.raw) != 0 }
+        matches!(self.opcode(), LLVMLoad | LLVMStore | LLVMAtomicRMW | LLVMAtomicCmpXchg) && unsafe { LLVMGetVolatile(self.raw) != 0 }
     }
 
     /// Whether the instruction is atomic (an atomic load or store, `atomicrmw`,

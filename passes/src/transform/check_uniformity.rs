@@ -42,7 +42,7 @@
 //! not for optimising: the calls are opaque to LLVM.
 
 use crate::ir::{defined_functions, function_name, instructions, pointer_address_space, Inst, Value};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::builder::Builder;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::BasicMetadataValueEnum;
@@ -70,9 +70,10 @@ impl ModulePass for CheckUniformity {
         }
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let n = instrument(cx, self.assume_uniform);
-        Ok(if n > 0 { Changed::Instructions } else { Changed::Nothing })
+        // Calls inserted before existing instructions: no block or edge changes.
+        Ok(if n > 0 { Preserved::cfg_analyses() } else { Preserved::all() })
     }
 }
 
@@ -86,10 +87,9 @@ struct Plan<'ctx> {
 
 /// Instruments every defined function; returns the number of checks placed.
 fn instrument(cx: &mut PassContext<'_, '_>, assume_uniform: bool) -> usize {
-    let module = cx.module;
     let mut plans: Vec<(String, Vec<Plan<'_>>)> = Vec::new();
-    for f in defined_functions(module) {
-        let fa = cx.analyses.get(f);
+    for f in defined_functions(cx.module()) {
+        let fa = cx.analyses(f);
         let u = fa.uniformity();
         let uniform = |v: Value<'_>| assume_uniform || !u.is_divergent(v);
         let mut list = Vec::new();
@@ -156,6 +156,8 @@ fn instrument(cx: &mut PassContext<'_, '_>, assume_uniform: bool) -> usize {
         plans.push((function_name(f), list));
     }
 
+    // The plans are made and the analyses dropped: now the module changes.
+    let module = cx.module_mut();
     let ctx = module.get_context();
     let builder: Builder<'_> = ctx.create_builder();
     let i32t = ctx.i32_type();

@@ -82,7 +82,7 @@ use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::convergence::DivergenceFacts;
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, has_fn_attribute, instructions, CallBuilder, Inst, Value};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
 use inkwell::intrinsics::Intrinsic;
@@ -117,22 +117,22 @@ impl ModulePass for Converge {
         }
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let module = cx.module;
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut changed = false;
-        for f in defined_functions(cx.module) {
-            let plan = Plan::new(cx.analyses.get(f), self.divergent_only);
+        for f in defined_functions(cx.module()) {
+            // The plan is taken from the analyses before the IR changes.
+            let plan = Plan::new(cx.analyses(f), self.divergent_only);
             if plan.marks.is_empty() {
                 continue;
             }
-            let outcome =
-                apply(module, f, &plan, self.intrinsics).map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
+            let outcome = apply(cx.module_mut(), f, &plan, self.intrinsics)
+                .map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
             if let Some(w) = outcome.warning {
-                let _ = writeln!(cx.out, "{NAME}: warning: function '{}': {w}", function_name(f));
+                let _ = writeln!(cx.out(), "{NAME}: warning: function '{}': {w}", function_name(f));
             }
             changed |= outcome.changed;
         }
-        Ok(if changed { Changed::Instructions } else { Changed::Nothing })
+        Ok(if changed { Preserved::cfg_analyses() } else { Preserved::all() })
     }
 }
 
@@ -207,7 +207,7 @@ struct Outcome {
     warning: Option<String>,
 }
 
-fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, plan: &Plan<'ctx>, intrinsics: bool) -> Result<Outcome, String> {
+fn apply<'ctx>(module: &mut Module<'ctx>, f: FunctionValue<'ctx>, plan: &Plan<'ctx>, intrinsics: bool) -> Result<Outcome, String> {
     let marker = marker_function(module)?;
     let controlled = uses_convergence_control(f);
     let mut warning = None;

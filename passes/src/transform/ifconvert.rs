@@ -79,10 +79,10 @@
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::predicates::{PredId, Predicates};
-use crate::cfg::BlockId;
+use crate::cfg::{BlockId, Cfg};
 use crate::ir::{defined_functions, delete_block, instructions, target_triple, terminator, Builder, Inst, Ty, Value};
 use crate::kernel_model::{builtin_of, Builtin};
-use crate::pass::{unknown_option, Changed, ModulePass, PassContext, PassError};
+use crate::pass::{unknown_option, ModulePass, PassContext, PassError, Preserved};
 use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
@@ -119,14 +119,14 @@ impl ModulePass for IfConvert {
         format!("simt-ifconvert<mode={mode};max-cost={cost}>")
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let mut changed = Changed::Nothing;
-        for f in defined_functions(cx.module) {
-            if convert_function(cx.module, cx.analyses.get(f), self.0) > 0 {
-                changed = Changed::Cfg;
-            }
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let mut preserved = Preserved::all();
+        for f in defined_functions(cx.module()) {
+            let Some(plan) = plan_function(cx.analyses(f), self.0) else { continue };
+            apply_plan(cx.module_mut(), &plan);
+            preserved = Preserved::none();
         }
-        Ok(changed)
+        Ok(preserved)
     }
 }
 
@@ -155,29 +155,65 @@ impl crate::pass::DeclaredPass for IfConvert {
 
 /// One convertible region: the branch block, the blocks it controls in
 /// topological order, the join, and their predicates.
-pub struct Region {
+pub struct Region<'ctx> {
     pub head: BlockId,
     pub body: Vec<BlockId>,
     pub join: BlockId,
     preds: Predicates,
-    /// Bytes of the largest guarded access (0: no scratch slot needed).
-    scratch_bytes: u64,
+    /// The types of the guarded accesses (none: no scratch slot needed).
+    scratch_types: Vec<Ty<'ctx>>,
 }
 
-/// Converts the chosen regions of one function; returns how many.
-pub fn convert_function<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, opts: Options) -> usize {
+/// The blocks of a function as handles, with the CFG over them: what the
+/// mutation needs of the analyses, kept after their borrow ends.
+pub struct Blocks<'ctx> {
+    cfg: Cfg,
+    blocks: Vec<BasicBlock<'ctx>>,
+    index: HashMap<BasicBlock<'ctx>, BlockId>,
+}
+
+impl<'ctx> Blocks<'ctx> {
+    fn of(fa: &FunctionAnalyses<'ctx>) -> Blocks<'ctx> {
+        let blocks = fa.cfg.blocks().to_vec();
+        let index = blocks.iter().enumerate().map(|(i, &b)| (b, BlockId(i as u32))).collect();
+        Blocks { cfg: fa.cfg.cfg.clone(), blocks, index }
+    }
+
+    fn block(&self, b: BlockId) -> BasicBlock<'ctx> {
+        self.blocks[b.index()]
+    }
+
+    fn id(&self, bb: BasicBlock<'ctx>) -> BlockId {
+        self.index[&bb]
+    }
+}
+
+/// What one function's conversion does, planned from its analyses.
+pub struct Plan<'ctx> {
+    blocks: Blocks<'ctx>,
+    regions: Vec<Region<'ctx>>,
+    target: Target,
+    entry: BasicBlock<'ctx>,
+}
+
+/// Chooses the regions of one function; `None` when there is nothing to do.
+pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options) -> Option<Plan<'ctx>> {
     let target = Target::of(fa);
-    let regions = choose_regions(module, fa, opts, target);
+    let regions = choose_regions(fa, opts, target);
     if regions.is_empty() {
-        return 0;
+        return None;
     }
-    let bytes = regions.iter().map(|r| r.scratch_bytes).max().unwrap_or(0);
-    let scratch = (bytes > 0).then(|| make_scratch(fa, bytes, target));
-    for r in &regions {
-        convert_region(fa, r, scratch, target);
+    Some(Plan { blocks: Blocks::of(fa), regions, target, entry: fa.cfg.block(BlockId(0)) })
+}
+
+/// Converts the planned regions (`&mut Module`: the IR changes under it).
+pub fn apply_plan<'ctx>(module: &mut Module<'ctx>, plan: &Plan<'ctx>) {
+    let bytes = plan.regions.iter().flat_map(|r| &r.scratch_types).map(|t| t.abi_size_in(module)).max().unwrap_or(0);
+    let scratch = (bytes > 0).then(|| make_scratch(plan.entry, bytes, plan.target));
+    for r in &plan.regions {
+        convert_region(&plan.blocks, r, scratch, plan.target);
     }
-    merge_joins(fa, &regions);
-    regions.len()
+    merge_joins(&plan.blocks, &plan.regions);
 }
 
 /// What the target's address spaces allow for the scratch redirection.
@@ -204,9 +240,9 @@ impl Target {
 /// Candidate regions at every (divergent) branch, the largest first, kept
 /// when they overlap no region already kept: an outer region converts its
 /// inner branches itself.
-fn choose_regions<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, opts: Options, target: Target) -> Vec<Region> {
+fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Target) -> Vec<Region<'ctx>> {
     let cfg = &fa.cfg.cfg;
-    let mut cands: Vec<Region> = Vec::new();
+    let mut cands: Vec<Region<'ctx>> = Vec::new();
     for &x in cfg.rpo() {
         if cfg.succs(x).len() < 2 {
             continue;
@@ -214,7 +250,7 @@ fn choose_regions<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, opts
         if opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(x) {
             continue;
         }
-        if let Some(r) = region_at(module, fa, x, opts, target) {
+        if let Some(r) = region_at(fa, x, opts, target) {
             cands.push(r);
         }
     }
@@ -237,11 +273,12 @@ fn choose_regions<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, opts
 /// Regions larger than this are left alone (and bound the search's cost).
 const MAX_REGION_BLOCKS: usize = 256;
 
-fn region_at<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, target: Target) -> Option<Region> {
+fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, target: Target) -> Option<Region<'ctx>> {
     let cfg = &fa.cfg.cfg;
     let dom = fa.dom();
     let join = fa.postdom().ipdom(x)?;
-    branch_kind(fa, x)?;
+    let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
+    branch_kind(&fid, fa.cfg.block(x))?;
     let mut body: BTreeSet<BlockId> = BTreeSet::new();
     let mut stack: Vec<BlockId> = cfg.succs(x).iter().copied().filter(|&s| s != join).collect();
     while let Some(b) = stack.pop() {
@@ -270,9 +307,9 @@ fn region_at<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, x: BlockI
         if cfg.succs(b).len() > 1 && opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(b) {
             return None;
         }
-        branch_kind(fa, b)?;
+        branch_kind(&fid, fa.cfg.block(b))?;
     }
-    let mut scratch_bytes = 0;
+    let mut scratch_types = Vec::new();
     let mut cost = Cost::default();
     for &b in &order {
         for i in instructions(fa.cfg.block(b)) {
@@ -282,7 +319,9 @@ fn region_at<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, x: BlockI
             match classify(i, target).ok()? {
                 Guard::Address(idx) => {
                     let ty = access_type(i);
-                    scratch_bytes = scratch_bytes.max(ty.abi_size_in(module));
+                    if !scratch_types.contains(&ty) {
+                        scratch_types.push(ty);
+                    }
                     cost.guards += 1 + u64::from(i.operand(idx).ty().pointer_address_space() != Some(target.generic));
                 }
                 Guard::Divisor => cost.guards += 1,
@@ -302,7 +341,7 @@ fn region_at<'ctx>(module: &Module<'ctx>, fa: &FunctionAnalyses<'ctx>, x: BlockI
             return None;
         }
     }
-    Some(Region { head: x, body: order, join, preds, scratch_bytes })
+    Some(Region { head: x, body: order, join, preds, scratch_types })
 }
 
 /// The estimate of `max-cost`, in issued warp-instructions.
@@ -330,7 +369,11 @@ impl Cost {
         let phi_edges = |b: BlockId, only_inside: bool, wanted: &mut Vec<(BlockId, BlockId)>| {
             let mut selects = 0;
             for phi in instructions(fa.cfg.block(b)).take_while(|i| i.is_phi()) {
-                let entries: Vec<BlockId> = phi_entries(fa, phi).into_iter().map(|e| e.1).filter(|&a| !only_inside || inside(a)).collect();
+                let entries: Vec<BlockId> = phi_entries(&|bb| fa.cfg.id(bb).expect("a block of the function"), phi)
+                    .into_iter()
+                    .map(|e| e.1)
+                    .filter(|&a| !only_inside || inside(a))
+                    .collect();
                 for &a in entries.iter().take(entries.len().saturating_sub(1)) {
                     wanted.push((a, b));
                     selects += 1;
@@ -484,9 +527,8 @@ enum Branch<'ctx> {
     Switch { v: Value<'ctx>, default: BlockId, cases: Vec<(Value<'ctx>, BlockId)> },
 }
 
-fn branch_kind<'ctx>(fa: &FunctionAnalyses<'ctx>, b: BlockId) -> Option<Branch<'ctx>> {
-    let t = terminator(fa.cfg.block(b))?;
-    let id = |bb| fa.cfg.id(bb).expect("a block of the function");
+fn branch_kind<'ctx>(id: &dyn Fn(BasicBlock<'ctx>) -> BlockId, bb: BasicBlock<'ctx>) -> Option<Branch<'ctx>> {
+    let t = terminator(bb)?;
     let succs = t.successors();
     match t.opcode() {
         LLVMOpcode::LLVMBr if succs.len() == 1 => Some(Branch::Jump),
@@ -502,8 +544,7 @@ fn branch_kind<'ctx>(fa: &FunctionAnalyses<'ctx>, b: BlockId) -> Option<Branch<'
 
 /// The per-lane scratch slot: `alloca [bytes x i8], align 16` at the top of
 /// the entry block, as a pointer in the generic address space.
-fn make_scratch<'ctx>(fa: &FunctionAnalyses<'ctx>, bytes: u64, target: Target) -> Value<'ctx> {
-    let entry = fa.cfg.block(BlockId(0));
+fn make_scratch<'ctx>(entry: BasicBlock<'ctx>, bytes: u64, target: Target) -> Value<'ctx> {
     let first: Inst<'ctx> = entry.get_first_instruction().expect("the entry block is not empty").into();
     let mut bld = Builder::new(first.value());
     bld.position_before(first);
@@ -521,7 +562,7 @@ fn make_scratch<'ctx>(fa: &FunctionAnalyses<'ctx>, bytes: u64, target: Target) -
 /// Edge predicates and guards are made on first use, so an edge no predicate
 /// or phi reads costs nothing.
 struct Emit<'a, 'ctx> {
-    region: &'a Region,
+    region: &'a Region<'ctx>,
     bld: Builder<'ctx>,
     t: Value<'ctx>,
     f: Value<'ctx>,
@@ -620,10 +661,10 @@ impl<'ctx> Emit<'_, 'ctx> {
 }
 
 /// A phi's entries with one per predecessor block.
-fn phi_entries<'ctx>(fa: &FunctionAnalyses<'ctx>, phi: Inst<'ctx>) -> Vec<(Value<'ctx>, BlockId)> {
+fn phi_entries<'ctx>(id: &dyn Fn(BasicBlock<'ctx>) -> BlockId, phi: Inst<'ctx>) -> Vec<(Value<'ctx>, BlockId)> {
     let mut out: Vec<(Value<'ctx>, BlockId)> = Vec::new();
     for (v, bb) in phi.incoming() {
-        let b = fa.cfg.id(bb).expect("a block of the function");
+        let b = id(bb);
         if !out.iter().any(|e| e.1 == b) {
             out.push((v, b));
         }
@@ -631,8 +672,8 @@ fn phi_entries<'ctx>(fa: &FunctionAnalyses<'ctx>, phi: Inst<'ctx>) -> Vec<(Value
     out
 }
 
-fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option<Value<'ctx>>, target: Target) {
-    let head = fa.cfg.block(r.head);
+fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Value<'ctx>>, target: Target) {
+    let head = bl.block(r.head);
     let head_term = terminator(head).expect("a branch");
     let i1 = head_term.value().ty().int_in_context_of(1);
     let mut e = Emit {
@@ -644,19 +685,19 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
         edge: HashMap::new(),
         pred: HashMap::new(),
     };
-    e.branches.insert(r.head, branch_kind(fa, r.head).expect("checked"));
+    e.branches.insert(r.head, branch_kind(&|bb| bl.id(bb), head).expect("checked"));
     head_term.erase();
     e.bld.position_at_end(head);
     for &b in &r.body {
-        let bb = fa.cfg.block(b);
+        let bb = bl.block(b);
         let insts: Vec<Inst<'ctx>> = instructions(bb).collect();
         for i in insts {
             if i.is_phi() {
-                let v = e.pick(&phi_entries(fa, i), b);
+                let v = e.pick(&phi_entries(&|bb| bl.id(bb), i), b);
                 i.value().replace_all_uses_with(v);
                 i.erase();
             } else if i.is_terminator() {
-                e.branches.insert(b, branch_kind(fa, b).expect("checked"));
+                e.branches.insert(b, branch_kind(&|bb| bl.id(bb), bb).expect("checked"));
                 i.erase();
             } else {
                 let guarded = classify(i, target).expect("checked") != Guard::None;
@@ -666,11 +707,12 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
         }
     }
     // The join's phis: entries from the region become one from the head.
-    let join = fa.cfg.block(r.join);
+    let join = bl.block(r.join);
     let phis: Vec<Inst<'ctx>> = instructions(join).take_while(|i| i.is_phi()).collect();
     let mut jb = Builder::new(Value::of_block(join));
     for phi in phis {
-        let (inside, outside): (Vec<_>, Vec<_>) = phi_entries(fa, phi).into_iter().partition(|&(_, a)| a == r.head || r.body.contains(&a));
+        let (inside, outside): (Vec<_>, Vec<_>) =
+            phi_entries(&|bb| bl.id(bb), phi).into_iter().partition(|&(_, a)| a == r.head || r.body.contains(&a));
         let v = e.pick(&inside, r.join);
         if outside.is_empty() {
             // The head is the join's only way in: the value itself.
@@ -680,7 +722,7 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
         }
         jb.position_before(phi);
         let new = jb.phi(phi.ty(), "");
-        let mut entries: Vec<(Value<'ctx>, BasicBlock<'ctx>)> = outside.iter().map(|&(val, a)| (val, fa.cfg.block(a))).collect();
+        let mut entries: Vec<(Value<'ctx>, BasicBlock<'ctx>)> = outside.iter().map(|&(val, a)| (val, bl.block(a))).collect();
         entries.push((v, head));
         new.add_incoming(&entries);
         let name = phi.value().name_bytes();
@@ -690,7 +732,7 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
     }
     e.bld.br(join);
     for &b in &r.body {
-        delete_block(fa.cfg.block(b));
+        delete_block(bl.block(b));
     }
 }
 
@@ -698,10 +740,10 @@ fn convert_region<'ctx>(fa: &FunctionAnalyses<'ctx>, r: &Region, scratch: Option
 /// its only predecessor (one `br` fewer per region). Heads are visited in
 /// reverse post-order, so a join that heads another region is merged after
 /// that region was converted, and chains merge into the first head.
-fn merge_joins<'ctx>(fa: &FunctionAnalyses<'ctx>, regions: &[Region]) {
-    let cfg = &fa.cfg.cfg;
+fn merge_joins<'ctx>(bl: &Blocks<'ctx>, regions: &[Region<'ctx>]) {
+    let cfg = &bl.cfg;
     let mut into: HashMap<BlockId, BlockId> = HashMap::new();
-    let mut order: Vec<&Region> = regions.iter().collect();
+    let mut order: Vec<&Region<'ctx>> = regions.iter().collect();
     order.sort_by_key(|r| cfg.rpo_position(r.head));
     for r in order {
         let only_from_region = cfg.preds(r.join).iter().all(|&p| p == r.head || r.body.contains(&p));
@@ -709,7 +751,7 @@ fn merge_joins<'ctx>(fa: &FunctionAnalyses<'ctx>, regions: &[Region]) {
             continue;
         }
         let head = *into.get(&r.head).unwrap_or(&r.head);
-        let (hb, jb) = (fa.cfg.block(head), fa.cfg.block(r.join));
+        let (hb, jb) = (bl.block(head), bl.block(r.join));
         terminator(hb).expect("the head's br").erase();
         let insts: Vec<Inst<'ctx>> = instructions(jb).collect();
         for i in insts {

@@ -4,6 +4,7 @@ pub mod call_graph;
 pub mod check_uniformity;
 pub mod converge;
 pub mod ifconvert;
+pub mod local_atomics;
 pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod strip_markers;

@@ -20,7 +20,7 @@
 
 use crate::ir::globals::{function_or_declare, intrinsic_declaration};
 use crate::ir::{instructions, Builder, Inst, Ty, Value};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::module::Module;
 use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMTypeKind};
 
@@ -34,9 +34,10 @@ impl ModulePass for LowerOclBuiltins {
         NAME.into()
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let m = cx.module;
-        let mut changed = Changed::Nothing;
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let m = cx.module_mut();
+        // Calls are replaced in place: the CFG stays.
+        let mut preserved = Preserved::all();
         let kernels = crate::transform::call_graph::kernels(m);
         let needed = crate::transform::call_graph::CallGraph::new(m).needed_by(&kernels);
         let mut calls = Vec::new();
@@ -61,7 +62,7 @@ impl ModulePass for LowerOclBuiltins {
                         i.value().replace_all_uses_with(v);
                     }
                     i.erase();
-                    changed = Changed::Instructions;
+                    preserved = Preserved::cfg_analyses();
                 }
                 // Unsupported, but no kernel can reach it: left as is.
                 Err(_) if !counts => {}
@@ -72,7 +73,7 @@ impl ModulePass for LowerOclBuiltins {
                 }
             }
         }
-        Ok(changed)
+        Ok(preserved)
     }
 }
 

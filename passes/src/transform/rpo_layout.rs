@@ -11,9 +11,8 @@
 //! `simt-converge` makes the patent's "earliest PC first" follow it. Only the
 //! order of blocks changes; blocks unreachable from the entry go last.
 
-use crate::function_cfg::FunctionCfg;
 use crate::ir::defined_functions;
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 
 #[derive(Default)]
 pub struct RpoLayout;
@@ -23,24 +22,26 @@ impl ModulePass for RpoLayout {
         "simt-rpo-layout".into()
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let mut changed = Changed::Nothing;
-        for f in defined_functions(cx.module) {
-            let fc = FunctionCfg::new(f);
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let mut preserved = Preserved::all();
+        for f in defined_functions(cx.module()) {
+            // The order from the cached CFG view, as block handles: the
+            // analyses' borrow ends before the blocks move.
+            let fc = &cx.analyses(f).cfg;
             let mut order: Vec<_> = fc.cfg.rpo().to_vec();
             order.extend(fc.cfg.blocks().filter(|&b| !fc.cfg.is_reachable(b)));
             if order.iter().enumerate().all(|(i, b)| b.index() == i) {
                 continue;
             }
-            for w in order.windows(2) {
-                fc.block(w[1]).move_after(fc.block(w[0])).expect("blocks of a function");
+            let blocks: Vec<_> = order.into_iter().map(|b| fc.block(b)).collect();
+            for w in blocks.windows(2) {
+                w[1].move_after(w[0]).expect("blocks of a function");
             }
-            changed = Changed::Cfg;
+            // Blocks are renumbered: every analysis of the function is
+            // keyed by the old numbers.
+            preserved = Preserved::none();
         }
-        if changed != Changed::Nothing {
-            cx.analyses.clear();
-        }
-        Ok(changed)
+        Ok(preserved)
     }
 }
 

@@ -21,7 +21,7 @@
 //! through the C API and is reported as unsupported.
 
 use crate::ir::{delete_function, CallBuilder, Value};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use crate::transform::converge::{bundle_tags, function_instructions, is_convergence_intrinsic, BUNDLE, INTRINSIC_PREFIX, MARKER};
 use inkwell::module::Module;
 use inkwell::values::FunctionValue;
@@ -36,9 +36,10 @@ impl ModulePass for StripMarkers {
         NAME.into()
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let changed = strip_module(cx.module).map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
-        Ok(if changed { Changed::Instructions } else { Changed::Nothing })
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let changed = strip_module(cx.module_mut()).map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
+        // Calls, bundles and declarations go; blocks and edges stay.
+        Ok(if changed { Preserved::cfg_analyses() } else { Preserved::all() })
     }
 }
 

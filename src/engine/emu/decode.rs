@@ -30,11 +30,7 @@ use inkwell::module::Module;
 use inkwell::targets::TargetData;
 use inkwell::values::FunctionValue;
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
-use simt_passes::analysis::dominators::DomTree;
-use simt_passes::analysis::loops::LoopInfo;
-use simt_passes::analysis::post_dominators::PostDomTree;
-use simt_passes::cfg::BlockId;
-use simt_passes::function_cfg::FunctionCfg;
+use simt_passes::analysis::cache::FunctionAnalyses;
 use simt_passes::ir::{global_variables, instructions, named_metadata, parameters, Inst as IrInst, MdOperand, SlotNames, Ty, Value};
 use simt_passes::kernel_model::{builtin_of, Builtin};
 use std::collections::{HashMap, HashSet};
@@ -900,18 +896,21 @@ fn sext(x: u64, bits: u32) -> i64 {
 pub struct DecodeInput<'m, 'ctx> {
     pub module: &'m Module<'ctx>,
     pub function: FunctionValue<'ctx>,
+    /// The cached analyses of `function` as it is (the front end's cache):
+    /// its CFG, post-dominators (`ipdom`) and convergence points (`markers`).
+    pub analyses: &'m FunctionAnalyses<'ctx>,
     pub width: u32,
     pub policy: Policy,
 }
 
 /// Decodes `function` of `module`. Errors name what is unsupported.
 pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
-    let DecodeInput { module, function, width, policy } = input;
+    let DecodeInput { module, function, analyses, width, policy } = input;
     let kernel = simt_passes::ir::function_name(function);
     {
         let layout = module.get_data_layout();
         let td = TargetData::create(layout.as_str().to_str().map_err(|_| "the module's data layout is not UTF-8".to_string())?);
-        let fcfg = FunctionCfg::new(function);
+        let fcfg = &analyses.cfg;
         let names = SlotNames::new(function);
         let mut d = Dec {
             td,
@@ -1028,33 +1027,14 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             d.block_phis.push(phis);
         }
 
-        // Check points of the markers policy without markers in the IR:
-        // joins (2+ predecessors), loop exiting blocks and loop exits.
+        // Check points of the markers policy without markers in the IR: the
+        // convergence analysis's joins, loop exiting blocks and exit targets
+        // (`Convergence::check_points`).
         let cfg = &fcfg.cfg;
         let mut check = vec![false; blocks.len()];
         if policy == Policy::Markers && explicit_markers == 0 {
-            for b in cfg.blocks() {
-                if cfg.preds(b).len() >= 2 {
-                    check[b.index()] = true;
-                }
-            }
-            let dt = DomTree::dominators(cfg);
-            let li = LoopInfo::compute(cfg, &dt);
-            for (_, l) in li.loops() {
-                for &b in l.exiting.iter().chain(&l.exits) {
-                    check[b.index()] = true;
-                }
-            }
-            for c in li.irreducible_cycles() {
-                let inside: HashSet<BlockId> = c.blocks.iter().copied().collect();
-                for &b in &c.blocks {
-                    for &s in cfg.succs(b) {
-                        if !inside.contains(&s) {
-                            check[b.index()] = true;
-                            check[s.index()] = true;
-                        }
-                    }
-                }
+            for b in analyses.convergence().check_points() {
+                check[b.index()] = true;
             }
         }
 
@@ -1079,7 +1059,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
         for e in &mut d.edges {
             e.pc = first[e.to as usize];
         }
-        let pdt = PostDomTree::compute(cfg);
+        let pdt = analyses.postdom();
         let block_infos: Vec<BlockInfo> = cfg
             .blocks()
             .map(|b| BlockInfo {

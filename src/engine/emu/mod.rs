@@ -25,12 +25,10 @@ pub mod trace;
 
 use crate::buffers::KernelArgs;
 use crate::diag::ToolError;
+use crate::frontend::EngineFront;
 use crate::launch::{Grid, Policy};
-use crate::pipeline::{self, RunOptions};
-use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
-use simt_passes::kernel_model::is_kernel;
 use std::time::Instant;
 
 pub use decode::Program;
@@ -78,14 +76,15 @@ pub fn compile(input: &crate::input::ModuleInput, kernel: &str, opts: &EmuOption
     crate::llvm_init::init();
     let start = Instant::now();
     let ctx = Context::create();
-    let module = input.parse_verified(&ctx)?;
-    let program = compile_module(&module, kernel, opts)?;
+    let mut module = crate::frontend::load(&ctx, input)?;
+    let program = compile_module(&mut module, kernel, opts)?;
     Ok(EmuKernel { program, compile_seconds: start.elapsed().as_secs_f64() })
 }
 
-/// Decodes `kernel` of `module` (which this changes: helpers are inlined and
-/// OpenCL built-ins lowered).
-pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
+/// Decodes `kernel` of `module` (which this changes: the emulator's front
+/// end, [`crate::frontend`], inlines every helper and lowers OpenCL
+/// built-ins).
+pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) -> Result<Program, ToolError> {
     if !(1..=crate::launch::MAX_WARP_WIDTH).contains(&opts.warp_width) {
         return Err(ToolError::Usage(format!(
             "error: warp width {} is not between 1 and {}",
@@ -93,58 +92,19 @@ pub fn compile_module(module: &Module<'_>, kernel: &str, opts: &EmuOptions) -> R
             crate::launch::MAX_WARP_WIDTH
         )));
     }
-    let find =
-        || simt_passes::ir::defined_functions(module).into_iter().find(|f| is_kernel(*f) && simt_passes::ir::function_name(*f) == kernel);
-    if find().is_none() {
-        return Err(ToolError::Run(format!("no kernel named '{kernel}' in the module")));
-    }
-    // Only the launched kernel and what it needs: other kernels' built-ins
-    // and unused helpers must not stop it.
-    crate::frontend::prepare_launch(module, kernel)?;
-    let Some(f) = find() else {
-        return Err(ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")));
-    };
-    // Every other defined function is inlined, so the emulator never has to
-    // keep a call stack per lane.
-    {
-        let ctx = module.get_context();
-        let kind = Attribute::get_named_enum_kind_id;
-        let (noinline, optnone, always) = (kind("noinline"), kind("optnone"), kind("alwaysinline"));
-        let at = AttributeLoc::Function;
-        for g in simt_passes::ir::defined_functions(module) {
-            if g == f {
-                continue;
-            }
-            // libdevice's `__nv_*` (linked by simt-to-nvptx) are executed as
-            // the C math functions they name (decode's `intrinsic_base`), not
-            // inlined: their bodies use `llvm.nvvm.*` arithmetic intrinsics
-            // the emulator does not implement.
-            // libdevice marks them alwaysinline.
-            if simt_passes::ir::function_name(g).starts_with("__nv_") {
-                g.remove_enum_attribute(at, always);
-                g.add_attribute(at, ctx.create_enum_attribute(noinline, 0));
-                continue;
-            }
-            g.remove_enum_attribute(at, noinline);
-            g.remove_enum_attribute(at, optnone);
-            g.add_attribute(at, ctx.create_enum_attribute(always, 0));
-        }
-    }
-    let steps = pipeline::parse("always-inline,simt-lower-ocl-builtins", None)?;
-    let mut sink = std::io::sink();
-    pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
     // The oracle instruments the module exactly as it will be decoded.
     let check = match opts.check_uniformity {
         UniformityCheck::Off => None,
         UniformityCheck::On => Some("simt-check-uniformity"),
         UniformityCheck::AssumeUniform => Some("simt-check-uniformity<assume-uniform>"),
     };
-    if let Some(check) = check {
-        let steps = pipeline::parse(check, None)?;
-        pipeline::run(module, &steps, None, &RunOptions::default(), &mut sink)?;
-    }
-    let f = find().ok_or_else(|| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
-    decode::decode(decode::DecodeInput { module, function: f, width: opts.warp_width, policy: opts.policy })
+    // The decoder's analyses (CFG, post-dominators, convergence points) are
+    // those the front end's passes kept valid, or computed once here.
+    let mut analyses = crate::frontend::prepare(module, kernel, &EngineFront::Emu { check })?;
+    let f = crate::frontend::find_kernel(module, kernel)
+        .map_err(|_| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
+    let analyses = analyses.get(f);
+    decode::decode(decode::DecodeInput { module, function: f, analyses, width: opts.warp_width, policy: opts.policy })
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
 }
 

@@ -5,7 +5,6 @@ use super::decode::Program;
 use super::exec::Counters;
 use crate::launch::Policy;
 use crate::stats::format_seconds;
-use serde_json::{json, Map, Value};
 
 /// Blocks listed in the text summary, most divergent first.
 const SUMMARY_BLOCKS: usize = 5;
@@ -55,30 +54,6 @@ impl EmuStats {
     /// Divergent branches per block, layout order, blocks with none left out.
     pub fn divergence_by_block(&self) -> Vec<(&str, u64)> {
         self.block_names.iter().zip(&self.counters.block_divergence).filter(|(_, &n)| n > 0).map(|(b, &n)| (b.as_str(), n)).collect()
-    }
-
-    /// The fields `--stats json` adds at the top level of its object.
-    pub fn json_fields(&self) -> Map<String, Value> {
-        let c = &self.counters;
-        let mut m = Map::new();
-        m.insert("policy".into(), self.policy.name().into());
-        m.insert("warp_width".into(), self.warp_width.into());
-        m.insert("warp_instructions".into(), c.warp_instructions.into());
-        m.insert("lane_instructions".into(), c.lane_instructions.into());
-        m.insert("simd_efficiency".into(), json!(self.simd_efficiency()));
-        m.insert("convergence_checks".into(), c.convergence_checks.into());
-        m.insert("uniformity_checks".into(), c.uniformity_checks.into());
-        m.insert("merges".into(), c.merges.into());
-        m.insert("divergent_branches".into(), c.divergent_branches.into());
-        m.insert(
-            "divergence_by_block".into(),
-            Value::Array(self.divergence_by_block().into_iter().map(|(b, n)| json!({"block": b, "divergent_branches": n})).collect()),
-        );
-        m.insert("barriers".into(), c.barriers.into());
-        m.insert("max_lane_groups".into(), c.max_groups.into());
-        m.insert("warps".into(), c.warps.into());
-        m.insert("lane_instructions_per_second".into(), self.lane_instructions_per_second().map_or(Value::Null, |x| json!(x)));
-        m
     }
 
     /// Lines for stderr.

@@ -32,7 +32,7 @@
 use crate::ir::globals::{add_function, add_global, copy_function_metadata, function_or_declare, move_blocks, named_global};
 use crate::ir::{instructions, parameters, Builder, Inst, Ty, Value};
 use crate::kernel_model::{builtin_of, is_kernel, Builtin};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::module::{Linkage, Module};
 use inkwell::values::FunctionValue;
 
@@ -58,9 +58,9 @@ impl ModulePass for ToNvptx {
         NAME.into()
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let err = |message: String| PassError::Unsupported { pass: NAME.into(), message };
-        let m = cx.module;
+        let m = cx.module_mut();
         let kernels: Vec<FunctionValue<'_>> = crate::ir::defined_functions(m).into_iter().filter(|f| is_kernel(*f)).collect();
         drop_uncalled_helpers(m, &kernels).map_err(err)?;
         for &k in &kernels {
@@ -90,8 +90,8 @@ impl ModulePass for ToNvptx {
         if uses_math {
             libdevice::link(m).map_err(err)?;
         }
-        cx.analyses.clear();
-        Ok(Changed::Cfg)
+        // Every function was recreated from text.
+        Ok(Preserved::none())
     }
 }
 

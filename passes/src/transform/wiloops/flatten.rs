@@ -22,7 +22,7 @@
 //! are not followed (OpenCL C has none).
 
 use crate::ir::{function_name, run_passes, Value};
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use crate::transform::call_graph::{self, CallGraph};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Module;
@@ -39,8 +39,8 @@ impl ModulePass for FlattenCalls {
         NAME.into()
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let m = cx.module;
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let m = cx.module_mut();
         let err = |message| PassError::Unsupported { pass: NAME.into(), message };
         let kernels = call_graph::kernels(m);
         let graph = CallGraph::new(m);
@@ -50,7 +50,7 @@ impl ModulePass for FlattenCalls {
         let to_inline: HashSet<FunctionValue<'_>> =
             graph.needed_by(&kernels).into_iter().filter(|f| users.contains(f) && !kernels.contains(f)).collect();
         if to_inline.is_empty() {
-            return Ok(Changed::Nothing);
+            return Ok(Preserved::all());
         }
         if let Some(cycle) = find_cycle(&graph, &to_inline) {
             let names: Vec<String> = cycle.iter().map(|&f| function_name(f)).collect();
@@ -76,8 +76,8 @@ impl ModulePass for FlattenCalls {
                 )));
             }
         }
-        cx.analyses.clear();
-        Ok(Changed::Cfg)
+        // Inlining changes CFGs and may delete the callees.
+        Ok(Preserved::none())
     }
 }
 

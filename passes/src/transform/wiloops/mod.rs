@@ -53,15 +53,14 @@ pub mod groups;
 mod layout;
 mod prepare;
 
-use crate::analysis::cache::{AnalysisCache, FunctionAnalyses};
+use crate::analysis::cache::FunctionAnalyses;
 use crate::cfg::{BlockId, Cfg};
 use crate::ir::{defined_functions, function_name, SlotNames, Value};
 use crate::kernel_model::is_kernel;
-use crate::pass::{Changed, ModulePass, PassContext, PassError};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use emit::{Emitter, Region};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
-use inkwell::module::Module;
 use inkwell::targets::TargetData;
 use inkwell::values::FunctionValue;
 use std::collections::{HashMap, HashSet};
@@ -100,32 +99,31 @@ impl ModulePass for WorkItemLoops {
         }
     }
 
-    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Changed, PassError> {
-        let kernels: Vec<FunctionValue<'_>> = defined_functions(cx.module).into_iter().filter(|f| is_kernel(*f)).collect();
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let kernels: Vec<FunctionValue<'_>> = defined_functions(cx.module()).into_iter().filter(|f| is_kernel(*f)).collect();
         if kernels.is_empty() {
-            return Ok(Changed::Nothing);
+            return Ok(Preserved::all());
         }
-        let simt_callees = crate::transform::call_graph::CallGraph::new(cx.module).builtin_users();
-        let td = TargetData::create(&cx.module.get_data_layout().as_str().to_string_lossy());
+        let simt_callees = crate::transform::call_graph::CallGraph::new(cx.module()).builtin_users();
+        let td = TargetData::create(&cx.module().get_data_layout().as_str().to_string_lossy());
         for k in kernels {
             let name = function_name(k);
-            let warnings = lower_kernel(cx.module, &td, cx.analyses, k, &name, &simt_callees, self)
+            let warnings = lower_kernel(cx, &td, k, &name, &simt_callees, self)
                 .map_err(|message| PassError::Unsupported { pass: NAME.into(), message: format!("kernel '{name}': {message}") })?;
             for w in warnings {
-                let _ = writeln!(cx.out, "{NAME}: warning: kernel '{name}': {w}");
+                let _ = writeln!(cx.out(), "{NAME}: warning: kernel '{name}': {w}");
             }
         }
-        crate::ir::remove_unused_kernel_twins(cx.module);
-        cx.analyses.clear();
-        Ok(Changed::Cfg)
+        crate::ir::remove_unused_kernel_twins(cx.module_mut());
+        // Kernels are rebuilt and their twins deleted.
+        Ok(Preserved::none())
     }
 }
 
 /// Lowers one kernel of `module`; returns warnings.
 fn lower_kernel<'ctx>(
-    module: &Module<'ctx>,
+    cx: &mut PassContext<'_, 'ctx>,
     td: &TargetData,
-    analyses: &mut AnalysisCache<'ctx>,
     k: FunctionValue<'ctx>,
     name: &str,
     simt_callees: &HashSet<FunctionValue<'ctx>>,
@@ -141,7 +139,7 @@ fn lower_kernel<'ctx>(
             return Err(format!("parameter {i} is passed by value (byval), which is not supported yet"));
         }
     }
-    prepare::remove_unreachable_blocks(&analyses.get(k).cfg);
+    prepare::remove_unreachable_blocks(&cx.analyses(k).cfg);
     let names = SlotNames::new(k);
     let sites = prepare::split_at_barriers(k, &names);
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = sites.iter().enumerate().map(|(i, s)| (s.block, i as u32 + 1)).collect();
@@ -157,7 +155,7 @@ fn lower_kernel<'ctx>(
 
     // The CFG changed (barriers split, dead blocks gone): the cache rebuilds
     // the view, and every analysis below is computed on it once.
-    let fa = analyses.get(k);
+    let fa = cx.analyses(k);
     let mut warnings = divergent_barrier_warnings(fa, &sites);
     let uniformity = fa.uniformity();
     let loops = fa.loops();
@@ -201,7 +199,7 @@ fn lower_kernel<'ctx>(
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = barrier_ids.into_iter().map(|(b, id)| (cfg.block(b), id)).collect();
     let layout = layout::compute(td, k, &demoted)?;
 
-    let mut emitter = Emitter::new(module, k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
+    let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.emit(&regions)?;
     let mut barrier_names = vec![crate::wg_abi::ENTRY_NAME.to_string()];
     barrier_names.extend(sites.iter().map(|s| s.description.clone()));

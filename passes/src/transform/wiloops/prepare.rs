@@ -126,6 +126,9 @@ pub fn demote_cross_barrier_values<'ctx>(
     barrier_blocks: &[BlockId],
     shareable: &dyn Fn(Value<'ctx>) -> bool,
 ) -> Result<Vec<Demoted<'ctx>>, String> {
+    if barrier_blocks.is_empty() {
+        return Ok(Vec::new());
+    }
     let liveness = fa.liveness();
     let live_at_barrier: HashSet<Value<'ctx>> = barrier_blocks.iter().flat_map(|&b| liveness.live_in(b)).collect();
     let mut crossing = Vec::new();
