@@ -52,8 +52,9 @@ impl fmt::Display for PredId {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Predicates {
-    /// `R(x)` per block; `None` for blocks outside the scope.
-    r: Vec<Option<PredId>>,
+    /// `R(x)` per block of the scope (a map: a region's predicates cost
+    /// its size, not the function's).
+    r: HashMap<BlockId, PredId>,
     /// `K(p)` per predicate, sorted; `k[0]` (TRUE) is empty.
     k: Vec<Vec<ControlEdge>>,
     /// The linearised order the predicates were computed for.
@@ -66,14 +67,14 @@ impl Predicates {
     /// Over the whole function, linearised in reverse post-order (a
     /// topological order when the function has no loops).
     pub fn compute(cfg: &Cfg, cd: &ControlDeps) -> Predicates {
-        Predicates::for_region(cfg.len(), cd, cfg.rpo(), |_| true)
+        Predicates::for_region(cd, cfg.rpo(), |_| true)
     }
 
     /// Over `order` (the region's blocks, in the order the linearised code
     /// runs them), counting only the control dependences on edges for which
     /// `decides` holds (those out of the region's blocks).
-    pub fn for_region(n_blocks: usize, cd: &ControlDeps, order: &[BlockId], decides: impl Fn(ControlEdge) -> bool) -> Predicates {
-        let mut r = vec![None; n_blocks];
+    pub fn for_region(cd: &ControlDeps, order: &[BlockId], decides: impl Fn(ControlEdge) -> bool) -> Predicates {
+        let mut r = HashMap::new();
         let mut k: Vec<Vec<ControlEdge>> = vec![Vec::new()];
         let mut by_deps: HashMap<Vec<ControlEdge>, PredId> = HashMap::new();
         by_deps.insert(Vec::new(), PredId::TRUE);
@@ -87,7 +88,7 @@ impl Predicates {
                 k.push(deps);
                 PredId(k.len() as u32 - 1)
             });
-            r[b.index()] = Some(p);
+            r.insert(b, p);
         }
         let init_false = augment_k(&r, &k, order);
         Predicates { r, k, order: order.to_vec(), init_false }
@@ -95,12 +96,12 @@ impl Predicates {
 
     /// `R(b)`: the predicate guarding block `b`.
     pub fn r(&self, b: BlockId) -> PredId {
-        self.r[b.index()].expect("block in the predicates' scope")
+        self.r[&b]
     }
 
     /// `R(b)`, or `None` for a block outside the scope.
     pub fn try_r(&self, b: BlockId) -> Option<PredId> {
-        self.r.get(b.index()).copied().flatten()
+        self.r.get(&b).copied()
     }
 
     /// `K(p)`: the edges whose taking defines `p`.
@@ -131,11 +132,11 @@ impl Predicates {
 /// Backward liveness over the linearised code (one straight line, so one
 /// sweep): use = the guard `R(x)` read by every instruction of x, and the
 /// predicate itself for an OR define; kill = a define that always writes.
-fn augment_k(r: &[Option<PredId>], k: &[Vec<ControlEdge>], order: &[BlockId]) -> Vec<PredId> {
-    let mut defines: Vec<Vec<PredId>> = vec![Vec::new(); r.len()];
+fn augment_k(r: &HashMap<BlockId, PredId>, k: &[Vec<ControlEdge>], order: &[BlockId]) -> Vec<PredId> {
+    let mut defines: HashMap<BlockId, Vec<PredId>> = HashMap::new();
     for (p, edges) in k.iter().enumerate() {
         for e in edges {
-            let d = &mut defines[e.from.index()];
+            let d = defines.entry(e.from).or_default();
             if d.last() != Some(&PredId(p as u32)) {
                 d.push(PredId(p as u32));
             }
@@ -143,8 +144,8 @@ fn augment_k(r: &[Option<PredId>], k: &[Vec<ControlEdge>], order: &[BlockId]) ->
     }
     let mut live = vec![false; k.len()];
     for &x in order.iter().rev() {
-        let Some(guard) = r[x.index()] else { continue };
-        for &p in &defines[x.index()] {
+        let Some(&guard) = r.get(&x) else { continue };
+        for &p in defines.get(&x).map_or(&[][..], |d| &d[..]) {
             let or_define = k[p.index()].len() > 1;
             if or_define {
                 live[p.index()] = true;

@@ -334,7 +334,7 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, targe
     }
     let mut scope = vec![x];
     scope.extend(&order);
-    let preds = Predicates::for_region(cfg.len(), fa.control_deps(), &scope, |e| inside(e.from));
+    let preds = Predicates::for_region(fa.control_deps(), &scope, |e| inside(e.from));
     if let Some(limit) = opts.max_cost {
         let (divergent, predicated) = cost.estimate(fa, &scope, join, &preds);
         if predicated >= divergent + limit {
