@@ -135,8 +135,9 @@ impl crate::pass::DeclaredPass for IfConvert {
     const SUMMARY: &'static str = "if-converts divergent branches into predicated straight-line code (RK algorithm), with a cost model";
     const SEED: Option<&'static str> = Some("004");
     const OPTIONS: &'static [(&'static str, &'static str)] = &[
-        ("mode=divergent|all", "convert only divergent branches, keeping every uniform one (default), or every branch"),
-        ("max-cost=N|none", "extra warp-instructions a region may cost over divergent execution (default 0); none: no limit"),
+        ("mode=divergent", "convert only divergent branches, keeping every uniform one (the default)"),
+        ("mode=all", "convert every branch it can (the blog's algorithm as written)"),
+        ("max-cost=N", "a region must cost less than divergent execution plus N warp-instructions (default 0); max-cost=none: no limit"),
     ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
