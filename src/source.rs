@@ -52,6 +52,8 @@ pub struct SourceOptions {
     pub cl_std: Option<String>,
     /// Where to keep the compiled module.
     pub keep_ir: Option<PathBuf>,
+    /// `-g`: debug info, so that `simt-run --check` reports name source lines.
+    pub debug_info: bool,
 }
 
 /// The clang command line that compiles `path` into `out`.
@@ -72,6 +74,9 @@ pub fn clang_command(dialect: Dialect, path: &Path, out: &Path, shim: &Path, opt
     }
     for i in &opts.include_dirs {
         c.arg("-I").arg(i);
+    }
+    if opts.debug_info {
+        c.arg("-g");
     }
     c.args(["-O1", "-emit-llvm", "-S"]).arg(path).arg("-o").arg(out);
     c

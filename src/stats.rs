@@ -20,6 +20,7 @@
 //! emu counters            with --engine emu only, at the top level:
 //!                         EmuCountersJson (policy, warp_width,
 //!                         warp_instructions, simd_efficiency, …)
+//! check                   with --check races/uninit only: CheckJson
 //! ```
 //!
 //! Readers find a field in one place: e.g. the host's `interleaved` and
@@ -130,6 +131,17 @@ pub struct EmuCountersJson {
     pub warps: u64,
     /// null when the run took no measurable time.
     pub lane_instructions_per_second: Option<f64>,
+    /// `--check races`/`uninit`: what the checks found (first run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<CheckJson>,
+}
+
+/// `check`: reports of `--check`, each pair of instructions (each
+/// instruction, for uninitialised reads) counted once.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckJson {
+    pub data_races: u64,
+    pub uninitialised_reads: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -160,6 +172,7 @@ impl From<&EmuStats> for EmuCountersJson {
             max_lane_groups: c.max_groups,
             warps: c.warps,
             lane_instructions_per_second: e.lane_instructions_per_second(),
+            check: e.check.as_ref().map(|f| CheckJson { data_races: f.races, uninitialised_reads: f.uninit }),
         }
     }
 }

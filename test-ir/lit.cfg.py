@@ -7,7 +7,7 @@ import lit.formats
 
 config.name = "simt"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".ll", ".test"]
+config.suffixes = [".ll", ".test", ".ddg"]
 config.excludes = ["Inputs", "tools", "examples"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "Output")

@@ -79,7 +79,7 @@ fn emu_run(ctx: &Context, text: &str, l: &Launch, policy: Policy) -> Result<(Vec
     let k = EmuKernel { program, compile_seconds: 0.0 };
     let mut args = kernel_args(l)?;
     let grid = Grid::new(&l.global, &l.local, None)?;
-    let (c, _) = emu::run(&k, grid, &mut args).map_err(|e| e.to_string())?;
+    let (c, _) = emu::run(&k, grid, &mut args, None).map_err(|e| e.to_string())?;
     Ok((buffers(&args), c.divergent_branches))
 }
 

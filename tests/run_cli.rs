@@ -712,3 +712,44 @@ fn file_fill_errors_name_the_file() {
         .code(1)
         .stderr(predicate::str::contains("simt-run: absent.bin: error: argument 0 (buf:u32:4=file:absent.bin): cannot read fill file"));
 }
+
+/// The complete example `simt-run --help` shows runs as printed (its dump
+/// folder moved to a temporary one), and the emulator's checked run agrees
+/// with the host's.
+#[test]
+fn help_example_runs() {
+    let help = Command::new(env!("CARGO_BIN_EXE_simt-run")).arg("--help").output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let example = help.split("EXAMPLE").nth(1).expect("an EXAMPLE section").split("\n\n").next().unwrap();
+    let commands: Vec<String> =
+        example.replace("\\\n", " ").lines().map(str::trim).filter(|l| l.starts_with("simt-run ")).map(String::from).collect();
+    assert_eq!(commands.len(), 2, "{example}");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = format!("{}/", tmp.path().join("out").display());
+    for c in &commands {
+        let words: Vec<String> = c.split_whitespace().skip(1).map(|w| if w == "out/" { out.clone() } else { w.to_string() }).collect();
+        let o = Command::new(env!("CARGO_BIN_EXE_simt-run")).args(&words).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+        assert!(o.status.success(), "{c}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+/// On a terminal the emulator shows its progress in work-groups, as the host
+/// engine does; through a pipe it prints no bar. `script` (util-linux) gives
+/// the launch a pseudo-terminal.
+#[test]
+fn emulator_progress_on_a_terminal_only() {
+    let launch = "test-ir/examples/reduce.ll --kernel reduce_sum --global 65536 --local 256 \
+                  --arg buf:f32:65536=rand:1 --arg buf:f32:256 --arg local:f32:256 --engine emu";
+    let exe = env!("CARGO_BIN_EXE_simt-run");
+    let tty = std::process::Command::new("script")
+        .args(["-qec", &format!("{exe} {launch}"), "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("script (util-linux) runs");
+    assert!(tty.status.success());
+    let shown = String::from_utf8_lossy(&tty.stdout).replace('\r', "\n");
+    assert!(shown.contains("/256 work-groups"), "no progress bar on a terminal:\n{shown}");
+    let piped = Command::new(exe).args(launch.split_whitespace()).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(piped.status.success());
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains("/256 work-groups"));
+}

@@ -108,3 +108,29 @@ fn simt_run_takes_a_source() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("2 buffer(s) match"), "{}", stderr(&o));
 }
+
+/// `simt-run`'s `-D`/`-cl-std` reach clang (clang's own spelling
+/// `-cl-std=CL1.2` included), and `--keep-ir` keeps the module.
+#[test]
+fn simt_run_passes_source_options_to_clang() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("k.cl");
+    std::fs::write(
+        &src,
+        "#if __OPENCL_C_VERSION__ >= 200\n#error wrong version\n#endif\n\
+         __kernel void k(__global int *o) { o[get_global_id(0)] = SCALE * (int)get_global_id(0); }\n",
+    )
+    .unwrap();
+    let (dump, keep) = (tmp.path().join("dump"), tmp.path().join("kept"));
+    let o = Command::new(env!("CARGO_BIN_EXE_simt-run"))
+        .arg(&src)
+        .args(["-D", "SCALE=5", "-cl-std=CL1.2", "--keep-ir", keep.to_str().unwrap()])
+        .args(["--global", "8", "--local", "4", "--arg", "buf:i32:8", "--dump", dump.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got: Vec<i32> =
+        std::fs::read(dump.join("arg0.bin")).unwrap().chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(got, (0..8).map(|i| 5 * i).collect::<Vec<_>>());
+    assert!(keep.join("k.ll").exists());
+}

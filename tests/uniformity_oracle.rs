@@ -84,7 +84,7 @@ fn run_policy(
     let specs: Vec<ArgSpec> = args.iter().map(|a| ArgSpec::parse(a, None).expect("valid arg")).collect();
     let mut kargs = KernelArgs::new(&specs).map_err(|e| e.to_string())?;
     let grid = Grid::new(global, local, None)?;
-    let (c, _) = emu::run(&k, grid, &mut kargs).map_err(|e| e.to_string())?;
+    let (c, _) = emu::run(&k, grid, &mut kargs, None).map_err(|e| e.to_string())?;
     let out = match kargs.values.first() {
         Some(ArgValue::Buffer(b)) => b.bytes().to_vec(),
         _ => Vec::new(),

@@ -12,5 +12,6 @@ pub mod kernel_model;
 pub mod pass;
 pub mod printers;
 pub mod registry;
+pub mod sched;
 pub mod transform;
 pub mod wg_abi;

@@ -57,6 +57,7 @@ pub const PRINTERS: &[PassDecl] = &[
     printer("print<simt-predicates>", "if-conversion predicates (seed 004, RK): ipdom, control dependences, R, K, Augment K", |_| {
         built(Analysis::Predicates)
     }),
+    MODSCHED_PRINTER,
 ];
 
 const fn printer(name: &'static str, summary: &'static str, build: BuildPass) -> PassDecl {
@@ -257,4 +258,78 @@ fn print_predicates(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String,
     }
     let init: Vec<String> = preds.init_false().iter().map(|p| format!("{p} = false")).collect();
     out.push_str(&format!("  augment K: {}\n", if init.is_empty() { "<none>".to_string() } else { init.join(", ") }));
+}
+
+// ---------------------------------------------------------------- modsched
+
+/// `print<simt-modsched<machine=NAME>>` (seed 002): per innermost loop, the
+/// modulo schedule and its bundling by the patent's cyclic micro-scheduler
+/// and by ORC's linear baseline, one summary line each, then the kernel.
+const MODSCHED_PRINTER: PassDecl = PassDecl {
+    name: "print<simt-modsched>",
+    summary: "modulo schedule of single-block innermost loops (II, MII, stages) and its bundles, cyclic vs linear bundler; \
+              print<simt-modsched<machine=NAME>> picks a model of passes/machines (itanium2 by default, hexagon) or a .toml path",
+    seed: Some("002"),
+    // The option is in the summary: -print-passes lists options of passes only.
+    options: &[],
+    hidden: false,
+    build: build_modsched,
+};
+
+fn build_modsched(opts: &[crate::pass::Opt]) -> Result<Box<dyn ModulePass>, PassError> {
+    let bad = |message: String| PassError::BadOption { pass: "print<simt-modsched>".into(), message };
+    let mut machine = "itanium2".to_string();
+    for o in opts {
+        match (o.key.as_str(), &o.value) {
+            ("machine", Some(v)) => machine = v.clone(),
+            _ => return Err(bad(format!("unknown option '{}' (expected machine=NAME)", o.key))),
+        }
+    }
+    let m = crate::sched::machine::Machine::load(&machine).map_err(|e| bad(e.to_string()))?;
+    let a = crate::sched::automaton::Automaton::new(&m);
+    Ok(Box::new(ModSchedPrinter { m, a }))
+}
+
+struct ModSchedPrinter {
+    m: crate::sched::machine::Machine,
+    a: crate::sched::automaton::Automaton,
+}
+
+impl ModulePass for ModSchedPrinter {
+    fn name(&self) -> String {
+        format!("print<simt-modsched<machine={}>>", self.m.name)
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        use crate::sched::bundle::Bundler;
+        use crate::sched::kernel::Kernel;
+        let mut text = String::new();
+        for f in defined_functions(cx.module()) {
+            let fa = cx.analyses(f);
+            let names = SlotNames::new(f);
+            text += &format!("simt-modsched for function '{}' (machine {}):\n", function_name(f), self.m.name);
+            for lg in crate::analysis::loop_ddg::innermost_loop_graphs(fa, &names, &self.m) {
+                let header = names.of_block(fa.cfg.block(lg.header)).to_string();
+                let g = match lg.graph {
+                    Ok(g) => g,
+                    Err(why) => {
+                        text += &format!("loop {header}: not scheduled: {why}\n");
+                        continue;
+                    }
+                };
+                for b in [Bundler::Cyclic, Bundler::Linear] {
+                    let k = Kernel::build(&self.m, &self.a, &g, b)
+                        .map_err(|e| PassError::Unsupported { pass: self.name(), message: format!("loop {header}: {e}") })?;
+                    let bad = crate::sched::check::check_schedule(&self.m, &g, &k.schedule);
+                    if let Some(v) = bad.first() {
+                        return Err(PassError::Unsupported { pass: self.name(), message: format!("loop {header}: internal error: {v}") });
+                    }
+                    text += &format!("loop {header}: {}\n", k.summary(&self.m));
+                    text += &k.listing(&self.m, &g, "  ");
+                }
+            }
+        }
+        cx.out().write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(Preserved::all())
+    }
 }

@@ -7,7 +7,7 @@
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
-    check_uniformity, converge, ifconvert, local_atomics, ocl_builtins, rpo_layout, strip_markers, testing, to_nvptx, wiloops,
+    check_uniformity, converge, ifconvert, local_atomics, ocl_builtins, rpo_layout, strip_markers, swp, testing, to_nvptx, wiloops,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
@@ -22,6 +22,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<strip_markers::StripMarkers>(),
     PassDecl::of::<rpo_layout::RpoLayout>(),
     PassDecl::of::<check_uniformity::CheckUniformity>(),
+    PassDecl::of::<swp::Swp>(),
     PassDecl::of::<testing::BreakModule>(),
     PassDecl::of::<testing::LiePreserved>(),
 ];
@@ -41,7 +42,7 @@ pub fn is_ours(element: &str) -> bool {
 pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
     let element = element.trim();
     let (name, opts) = split_options(element)?;
-    let decl = passes().find(|p| p.name == name).ok_or_else(|| PassError::UnknownPass { name: element.into() })?;
+    let decl = passes().find(|p| p.name == name.as_str()).ok_or_else(|| PassError::UnknownPass { name: element.into() })?;
     (decl.build)(&opts)
 }
 
@@ -50,12 +51,19 @@ pub fn listed_names() -> Vec<&'static str> {
     passes().filter(|p| !p.hidden).map(|p| p.name).collect()
 }
 
-/// `simt-x<a;b=2>` → (`simt-x`, [a, b=2]); `print<simt-y>` stays whole.
-fn split_options(element: &str) -> Result<(&str, Vec<Opt>), PassError> {
-    if element.starts_with("print<") {
-        return Ok((element, Vec::new()));
+/// `simt-x<a;b=2>` → (`simt-x`, [a, b=2]); `print<simt-y>` stays whole;
+/// `print<simt-y<a=1>>` → (`print<simt-y>`, [a=1]).
+fn split_options(element: &str) -> Result<(String, Vec<Opt>), PassError> {
+    if let Some(inner) = element.strip_prefix("print<").and_then(|r| r.strip_suffix('>')) {
+        return match inner.find('<') {
+            Some(open) if !inner[..open].contains('>') && inner.ends_with('>') => {
+                let (name, opts) = split_options(inner)?;
+                Ok((format!("print<{name}>"), opts))
+            }
+            _ => Ok((element.to_string(), Vec::new())),
+        };
     }
-    let Some(open) = element.find('<') else { return Ok((element, Vec::new())) };
+    let Some(open) = element.find('<') else { return Ok((element.to_string(), Vec::new())) };
     let name = &element[..open];
     let inner = element[open + 1..]
         .strip_suffix('>')
@@ -68,7 +76,7 @@ fn split_options(element: &str) -> Result<(&str, Vec<Opt>), PassError> {
             None => Opt { key: s.trim().into(), value: None },
         })
         .collect();
-    Ok((name, opts))
+    Ok((name.to_string(), opts))
 }
 
 #[cfg(test)]
@@ -81,6 +89,9 @@ mod tests {
         assert_eq!(n, "simt-x");
         assert_eq!(o, vec![Opt { key: "interleave".into(), value: Some("3".into()) }, Opt { key: "fast".into(), value: None }]);
         assert!(split_options("simt-x<a").is_err());
+        let (n, o) = split_options("print<simt-modsched<machine=hexagon>>").unwrap();
+        assert_eq!((n.as_str(), o), ("print<simt-modsched>", vec![Opt { key: "machine".into(), value: Some("hexagon".into()) }]));
+        assert_eq!(split_options("print<simt-domtree><x>").unwrap().0, "print<simt-domtree><x>");
         assert!(matches!(build("simt-nope"), Err(PassError::UnknownPass { .. })));
         assert!(build("print<simt-domtree>").is_ok());
         assert!(is_ours("print<simt-loops>") && is_ours(" simt-x") && !is_ours("instcombine"));

@@ -154,6 +154,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
         include_dirs: args.include_dirs.clone(),
         cl_std: args.cl_std.clone(),
         keep_ir: args.keep_ir.clone(),
+        debug_info: false,
     };
     let input = ModuleInput::read_with(std::path::Path::new(&args.input), &source)?;
     let ctx = Context::create();

@@ -21,11 +21,39 @@ use std::time::Instant;
 const TOOL: &str = "simt-run";
 
 /// Launches with at least this many work-groups (over all runs) get a
-/// progress bar, when stderr is a terminal.
+/// progress bar, when stderr is a terminal: on the host engine, and on the
+/// emulator, which runs work-groups some thousand times slower.
 const PROGRESS_MIN_GROUPS: u64 = 1 << 14;
+const EMU_PROGRESS_MIN_GROUPS: u64 = 16;
+
+/// A progress bar over `all_groups` work-groups, when stderr is a terminal
+/// and the launch has at least `min_groups`.
+/// Clears a progress bar however the launch ends, so that an error message
+/// starts on a clean line.
+struct ClearOnDrop(Option<ProgressBar>);
+
+impl Drop for ClearOnDrop {
+    fn drop(&mut self) {
+        if let Some(pb) = &self.0 {
+            pb.finish_and_clear();
+        }
+    }
+}
+
+fn progress_bar(all_groups: u64, min_groups: u64) -> Option<ProgressBar> {
+    (std::io::stderr().is_terminal() && all_groups >= min_groups).then(|| {
+        let pb = ProgressBar::with_draw_target(Some(all_groups), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} work-groups") {
+            pb.set_style(style);
+        }
+        pb
+    })
+}
 
 fn main() {
-    let cli = match Cli::try_parse() {
+    // clang's spelling of its one long option (`-cl-std=CL1.2`) works too.
+    let args = simt::argv::normalize(std::env::args().skip(1), &["cl-std", "keep-ir"]);
+    let cli = match Cli::try_parse_from(std::iter::once(TOOL.to_string()).chain(args)) {
         Ok(c) => c,
         Err(e) => match simt::launch::cli::usage_error(&e) {
             Some(usage) => std::process::exit(report(TOOL, &usage)),
@@ -60,7 +88,16 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
 
     // The module is read once (it may be a pipe: `-` is stdin), and every
     // parse below starts from these bytes.
-    let input = ModuleInput::read(&launch.module)?;
+    // Kernel sources are compiled with debug info for --check, whose
+    // reports then name source lines.
+    let source = simt::source::SourceOptions {
+        defines: cli.defines.clone(),
+        include_dirs: cli.include_dirs.clone(),
+        cl_std: cli.cl_std.clone(),
+        keep_ir: cli.keep_ir.clone(),
+        debug_info: opts.check.watches_memory(),
+    };
+    let input = ModuleInput::read_with(&launch.module, &source)?;
     // Everything that can be checked without compiling, first.
     // Parsed and verified once; each engine's front end prepares it.
     let start = Instant::now();
@@ -123,9 +160,21 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
             diag::eprint(&lines.iter().map(|l| format!("{TOOL}: {l}\n")).collect::<String>());
         }
     }
+    if let Some(found) = emu_stats.as_ref().and_then(|e| e.check.as_ref()).filter(|f| f.total() > 0) {
+        return Err(ToolError::Run(format!("--check found {}", simt::engine::emu::check::report::summary(found))));
+    }
     if let Some((dir, r)) = compared {
         if !r.ok() {
-            return Err(compare_failed(dir, &r));
+            let mut e = compare_failed(dir, &r);
+            if !(opts.check.races && opts.check.uninit) {
+                if let ToolError::Run(m) = &mut e {
+                    m.push_str(
+                        "\nhint: results that differ from a reference often come from a data race or an uninitialised read, \
+                         which the engines expose differently; run the launch with --engine emu --check all to look for them",
+                    );
+                }
+            }
+            return Err(e);
         }
     }
     Ok(())
@@ -175,17 +224,27 @@ fn run_emu(
     let grid = launch.grid;
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     let mut last = None;
+    let mut found = None;
+    let progress = progress_bar(grid.total_groups().saturating_mul(opts.repeat as u64), EMU_PROGRESS_MIN_GROUPS);
+    let _clear = ClearOnDrop(progress.clone());
     for run in 0..opts.repeat {
         let start = Instant::now();
-        let (counters, seconds) = match (&opts.trace, run) {
-            (Some(path), 0) => run_emu_traced(&k, launch, opts, path, args)?,
-            _ => emu::run(&k, grid, args)?,
+        let (counters, seconds) = if run == 0 && (opts.trace.is_some() || opts.check.watches_memory()) {
+            let (result, report) = run_emu_observed(&k, launch, opts, args, progress.as_ref());
+            if opts.check.watches_memory() {
+                let text: String = report.reports.iter().map(|r| format!("{TOOL}: {r}\n")).collect();
+                diag::eprint(&text);
+                found = Some(report.findings);
+            }
+            result?
+        } else {
+            emu::run(&k, grid, args, progress.as_ref())?
         };
         kernel_seconds.push(start.elapsed().as_secs_f64());
         last = Some((counters, seconds));
     }
     let (counters, seconds) = last.expect("repeat is at least 1");
-    let emu = EmuStats::new(p, counters, seconds);
+    let emu = EmuStats { check: found, ..EmuStats::new(p, counters, seconds) };
     let details = EmuDetails {
         policy: opts.policy.name().into(),
         warp_width: opts.warp_width,
@@ -214,18 +273,26 @@ fn run_emu(
     Ok((stats, emu))
 }
 
-/// One run of the emulator with `--trace PATH`. The trace is written even
-/// when the run fails (it shows how the lanes got there).
-fn run_emu_traced(
+/// The first run of the emulator, with `--trace PATH` and `--check LIST`.
+/// The trace is written, and the findings come back, even when the run
+/// fails (they show how it got there).
+fn run_emu_observed(
     k: &simt::engine::emu::EmuKernel,
     launch: &Launch,
     opts: &RunOptions,
-    path: &Path,
     args: &mut KernelArgs,
-) -> Result<(simt::engine::emu::Counters, f64), ToolError> {
+    progress: Option<&ProgressBar>,
+) -> (Result<(simt::engine::emu::Counters, f64), ToolError>, simt::engine::emu::CheckReport) {
     use simt::engine::emu::{self, Trace};
+    let Some(path) = &opts.trace else {
+        let (r, _, report) = emu::run_observed(k, launch.grid, args, None, opts.check, progress);
+        return (r, report);
+    };
     let io = |e: std::io::Error| ToolError::Io { path: path.display().to_string(), message: format!("cannot write the trace: {e}") };
-    let file = std::fs::File::create(path).map_err(io)?;
+    let file = match std::fs::File::create(path) {
+        Ok(f) => f,
+        Err(e) => return (Err(io(e)), Default::default()),
+    };
     let grid = launch.grid;
     let dims = |d: [u64; 3]| d[..grid.work_dim as usize].iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let what = format!(
@@ -237,11 +304,9 @@ fn run_emu_traced(
         opts.repeat
     );
     let trace = Trace::new(Box::new(std::io::BufWriter::new(file)), &k.program, &what);
-    let (result, trace) = emu::run_traced(k, grid, args, trace);
-    let written = trace.finish().map_err(io);
-    let r = result?;
-    written?;
-    Ok(r)
+    let (result, trace, report) = emu::run_observed(k, grid, args, Some(trace), opts.check, progress);
+    let written = trace.map_or(Ok(()), |t| t.finish().map(drop).map_err(io));
+    (result.and_then(|r| written.map(|()| r)), report)
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
@@ -264,13 +329,7 @@ fn run_host(
 
     let groups = grid.total_groups();
     let all_groups = groups.saturating_mul(opts.repeat as u64);
-    let progress = (std::io::stderr().is_terminal() && all_groups >= PROGRESS_MIN_GROUPS).then(|| {
-        let pb = ProgressBar::with_draw_target(Some(all_groups), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} work-groups") {
-            pb.set_style(style);
-        }
-        pb
-    });
+    let progress = progress_bar(all_groups, PROGRESS_MIN_GROUPS);
 
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     for _ in 0..opts.repeat {

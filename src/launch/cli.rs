@@ -16,6 +16,15 @@ use std::sync::Arc;
 
 /// The syntax of `--arg`, the fills and the launch file, for `--help`.
 pub const LAUNCH_HELP: &str = "\
+EXAMPLE (a reduction in 256 work-groups of 256 on all cores, then the same
+launch on the SIMT emulator, checked for races and compared with the first):
+  simt-run test-ir/examples/reduce.ll --kernel reduce_sum --global 65536 \\
+    --local 256 --arg buf:f32:65536=rand:1 --arg buf:f32:256 \\
+    --arg local:f32:256 --dump out/
+  simt-run test-ir/examples/reduce.ll --kernel reduce_sum --global 65536 \\
+    --local 256 --arg buf:f32:65536=rand:1 --arg buf:f32:256 \\
+    --arg local:f32:256 --engine emu --check all --compare out/
+
 ARGUMENTS (--arg, one per kernel parameter, in parameter order):
   buf:TYPE:COUNT[=FILL]   global buffer of COUNT elements of TYPE
   local:TYPE:COUNT        __local pointer argument: COUNT elements of TYPE in
@@ -52,11 +61,19 @@ checks the lanes earliest in PC order run, lanes at one PC merge) or none.
 group of a warp runs and per policy decision (split, check, reconverge,
 barrier, exit): warp-instructions issued so far, warp, event, block, PC, and
 the lanes (lane 0 first, # in the group); at most 200000 lines.
+--check LIST (emu; alone it selects emu) checks the kernel while it runs, LIST
+a comma-separated list of: races (two work-items touch a byte of __local or
+__global memory, one with a plain (non-atomic) write, with no barrier between,
+or in different work-groups), uninit (a read of __local or private memory no
+work-item of the work-group wrote), bounds and barriers (always on in the
+emulator), uniformity (= --check-uniformity), all (all but uniformity).
+Findings are reported on stderr, each pair of instructions once, and make the
+exit status 1; the checks watch the first run of --repeat.
 
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
 global-offset, arg, repeat, engine, interleave, local-mem-limit, dump, compare,
-tolerance, stats, policy, warp-width, aot, trace), values as on the command line; `arg`
+tolerance, stats, policy, warp-width, aot, trace, check), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
 file's keys; if any --arg is given, the --arg flags replace all of the file's
@@ -90,70 +107,86 @@ pub struct Cli {
     pub module: Option<PathBuf>,
     /// Kernel to run (default: the module's only kernel). A C++ kernel's
     /// plain name finds its mangled one (saxpy → _Z5saxpyifPKfPf).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help_heading = "Launch")]
     pub kernel: Option<String>,
     /// Global size: work-items per dimension, 1 to 3 dimensions.
-    #[arg(long, value_name = "X[,Y,Z]", value_parser = sizes)]
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = sizes, help_heading = "Launch")]
     pub global: Option<Sizes>,
     /// Local size: work-items per work-group; must divide the global size.
-    #[arg(long, value_name = "X[,Y,Z]", value_parser = sizes)]
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = sizes, help_heading = "Launch")]
     pub local: Option<Sizes>,
     /// Global offset (get_global_offset); default 0.
-    #[arg(long = "global-offset", value_name = "X[,Y,Z]", value_parser = sizes)]
+    #[arg(long = "global-offset", value_name = "X[,Y,Z]", value_parser = sizes, help_heading = "Launch")]
     pub global_offset: Option<Sizes>,
     /// One kernel argument, in parameter order (repeat): buf:TYPE:COUNT[=FILL],
     /// local:TYPE:COUNT or TYPE:VALUE. See below.
-    #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true, value_parser = arg_specs())]
+    #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true, value_parser = arg_specs(), help_heading = "Kernel arguments")]
     pub args: Vec<(String, ArgSpec)>,
     /// Read `key = value` settings from FILE; flags override them. See below.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Launch")]
     pub launch: Option<PathBuf>,
     /// Engine that runs the kernel: host (this CPU), emu (the SIMT emulator)
     /// or gpu (an NVIDIA GPU; exits with 3 where none is present).
-    #[arg(long, value_name = "host|emu|gpu", value_parser = values::engine)]
+    #[arg(long, value_name = "host|emu|gpu", value_parser = values::engine, help_heading = "Engines")]
     pub engine: Option<Engine>,
     /// Host engine: link the kernel object with the system linker and load
     /// it, instead of the JIT (same object, same results).
-    #[arg(long)]
+    #[arg(long, help_heading = "Engines")]
     pub aot: bool,
     /// Run the launch N times (buffers filled once) and report best/median.
-    #[arg(long, value_name = "N", value_parser = values::positive)]
+    #[arg(long, value_name = "N", value_parser = values::positive, help_heading = "Launch")]
     pub repeat: Option<u32>,
     /// `json`: print one JSON object of timings and sizes on stdout.
-    #[arg(long, value_name = "json|text", value_parser = values::stats_format)]
+    #[arg(long, value_name = "json|text", value_parser = values::stats_format, help_heading = "Output")]
     pub stats: Option<StatsFormat>,
     /// Write each buffer argument after the last run to DIR/argN.bin. DIR may
     /// not be the --compare folder, however spelt (exit 2).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     pub dump: Option<PathBuf>,
     /// Compare each buffer argument with DIR/argN.bin, where present. The
     /// files are read, and their sizes checked, before the kernel runs.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Checks")]
     pub compare: Option<PathBuf>,
     /// Float tolerance of --compare, in ULPs (default 0).
-    #[arg(long, value_name = "ULPS", value_parser = values::ulps)]
+    #[arg(long, value_name = "ULPS", value_parser = values::ulps, help_heading = "Checks")]
     pub tolerance: Option<u64>,
     /// Host engine: work-groups interleaved in balanced loop groups (seed 001; 1 = off).
-    #[arg(long, value_name = "N", value_parser = values::positive)]
+    #[arg(long, value_name = "N", value_parser = values::positive, help_heading = "Engines")]
     pub interleave: Option<u32>,
     /// Emulator: reconvergence policy (default ipdom).
-    #[arg(long, value_name = "ipdom|markers|none", value_parser = values::policy)]
+    #[arg(long, value_name = "ipdom|markers|none", value_parser = values::policy, help_heading = "Engines")]
     pub policy: Option<Policy>,
     /// Emulator: check at run time that every value the uniformity analysis
     /// calls uniform is the same in all lanes running it together (an error
     /// names the first violation).
-    #[arg(long = "check-uniformity")]
+    #[arg(long = "check-uniformity", help_heading = "Checks")]
     pub check_uniformity: bool,
+    /// Emulator (selected by this flag alone): check the kernel as it runs:
+    /// races, uninit, bounds, barriers, uniformity, or all (see below).
+    #[arg(long, value_name = "LIST", value_parser = values::checks, help_heading = "Checks")]
+    pub check: Option<crate::engine::emu::check::Checks>,
     /// Emulator: lanes per warp, 1 to 64 (default 32).
-    #[arg(long = "warp-width", value_name = "N", value_parser = values::warp_width)]
+    #[arg(long = "warp-width", value_name = "N", value_parser = values::warp_width, help_heading = "Engines")]
     pub warp_width: Option<u32>,
     /// Emulator: write a trace of the first run to FILE: a line per block each
     /// lane group of a warp runs and per policy decision, with its lanes.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub trace: Option<PathBuf>,
     /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
-    #[arg(long = "local-mem-limit", value_name = "BYTES", value_parser = values::parse_bytes)]
+    #[arg(long = "local-mem-limit", value_name = "BYTES", value_parser = values::parse_bytes, help_heading = "Launch")]
     pub local_mem_limit: Option<u64>,
+    /// Kernel sources (.cl, .cu): define a macro for clang-22.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", help_heading = "Kernel sources")]
+    pub defines: Vec<String>,
+    /// Kernel sources: add an include folder for clang-22.
+    #[arg(short = 'I', value_name = "DIR", help_heading = "Kernel sources")]
+    pub include_dirs: Vec<PathBuf>,
+    /// OpenCL C sources: the language version (default CL2.0).
+    #[arg(long = "cl-std", value_name = "CL1.2|CL2.0|CL3.0", help_heading = "Kernel sources")]
+    pub cl_std: Option<String>,
+    /// Kernel sources: keep the module clang-22 made as DIR/NAME.ll.
+    #[arg(long = "keep-ir", value_name = "DIR", help_heading = "Kernel sources")]
+    pub keep_ir: Option<PathBuf>,
 }
 
 /// `X[,Y[,Z]]`: a newtype, since clap takes an `Option<Vec<_>>` field for
@@ -228,6 +261,7 @@ impl Cli {
             aot: switch(self.aot),
             trace: path(&self.trace),
             check_uniformity: switch(self.check_uniformity),
+            check: shown(&self.check),
         }
     }
 }

@@ -412,6 +412,8 @@ pub struct RunOptions {
     /// Emulator: check the uniformity analysis at run time
     /// (`--check-uniformity`, `simt-check-uniformity`).
     pub check_uniformity: bool,
+    /// Emulator: `--check LIST` (races, uninit, bounds, barriers, uniformity, all).
+    pub check: crate::engine::emu::check::Checks,
 }
 
 pub const DEFAULT_LOCAL_MEM_LIMIT: u64 = 256 * 1024;

@@ -36,6 +36,7 @@ pub const KEYS: &[&str] = &[
     "aot",
     "trace",
     "check-uniformity",
+    "check",
 ];
 
 /// Where a setting came from, for messages and relative paths.
@@ -110,6 +111,7 @@ pub struct Settings {
     pub aot: Option<Given<bool>>,
     pub trace: Option<Given<PathBuf>>,
     pub check_uniformity: Option<Given<bool>>,
+    pub check: Option<Given<crate::engine::emu::check::Checks>>,
 }
 
 fn canonical_key(key: &str) -> Option<&'static str> {
@@ -165,6 +167,7 @@ impl Settings {
             "aot" => self.aot = given(&text, origin, values::switch(&text)),
             "trace" => self.trace = given(&text, origin, path(&text)),
             "check-uniformity" => self.check_uniformity = given(&text, origin, values::switch(&text)),
+            "check" => self.check = given(&text, origin, values::checks(&text)),
             _ => unreachable!("every key in KEYS has a grammar: {k}"),
         }
         Ok(())
@@ -194,6 +197,7 @@ impl Settings {
         over(&mut self.aot, o.aot);
         over(&mut self.trace, o.trace);
         over(&mut self.check_uniformity, o.check_uniformity);
+        over(&mut self.check, o.check);
     }
 
     /// Checks everything and builds the launch and the run options.
@@ -230,7 +234,8 @@ impl Settings {
             .map(|(i, g)| g.value.clone().map_err(|e| g.usage("arg", format!("argument {i}: {e}"))))
             .collect::<Result<Vec<_>, _>>()?;
 
-        let engine = or(&self.engine, "engine", Engine::Host)?;
+        // A checker runs on the emulator: `--check` alone picks it.
+        let engine = or(&self.engine, "engine", if self.check.is_some() { Engine::Emu } else { Engine::Host })?;
         let repeat = or(&self.repeat, "repeat", 1)?;
         let interleave = or(&self.interleave, "interleave", 1)?;
         let local_mem_limit = or(&self.local_mem_limit, "local-mem-limit", DEFAULT_LOCAL_MEM_LIMIT)?;
@@ -239,7 +244,14 @@ impl Settings {
         let policy = or(&self.policy, "policy", Policy::Ipdom)?;
         let warp_width = or(&self.warp_width, "warp-width", DEFAULT_WARP_WIDTH)?;
         let aot = or(&self.aot, "aot", false)?;
-        let check_uniformity = or(&self.check_uniformity, "check-uniformity", false)?;
+        let check = or(&self.check, "check", Default::default())?;
+        if let (Some(g), false) = (&self.check, engine == Engine::Emu) {
+            return Err(g.usage(
+                "check",
+                format!("the checks watch the emulator's work-items: they need --engine emu (the engine is {})", engine.name()),
+            ));
+        }
+        let check_uniformity = or(&self.check_uniformity, "check-uniformity", check.uniformity)?;
         if let (Some(g), true, false) = (&self.check_uniformity, check_uniformity, engine == Engine::Emu) {
             return Err(g.usage(
                 "check-uniformity",
@@ -272,6 +284,7 @@ impl Settings {
                 warp_width,
                 trace,
                 check_uniformity,
+                check,
             },
         ))
     }
@@ -313,6 +326,7 @@ mod tests {
                 aot: false,
                 trace: None,
                 check_uniformity: false,
+                check: Default::default(),
             }
         );
         let (_, o) = cli(&[

@@ -202,6 +202,11 @@ pub fn policy(text: &str) -> Result<Policy, String> {
     Policy::parse(text.trim()).ok_or_else(|| format!("unknown policy (available: {})", Policy::ALL.map(Policy::name).join(", ")))
 }
 
+/// `--check`: a comma-separated list of the emulator's checks.
+pub fn checks(text: &str) -> Result<crate::engine::emu::check::Checks, String> {
+    crate::engine::emu::check::Checks::parse(text.trim())
+}
+
 /// `--repeat`, `--interleave`: 1 to `u32::MAX`.
 pub fn positive(text: &str) -> Result<u32, String> {
     match parse_u64(text) {

@@ -7,6 +7,7 @@ pub mod convergence;
 pub mod cycles;
 pub mod dominators;
 pub mod liveness;
+pub mod loop_ddg;
 pub mod loops;
 pub mod post_dominators;
 pub mod predicates;

@@ -110,6 +110,17 @@ pub fn has_fn_attribute(f: FunctionValue<'_>, name: &str) -> bool {
     unsafe { !LLVMGetEnumAttributeAtIndex(f.as_value_ref(), llvm_sys::LLVMAttributeFunctionIndex, enum_kind(name)).is_null() }
 }
 
+/// Whether parameter `index` (from 0) of `f` has the enum attribute `name`
+/// (`noalias`); false for an index past the last parameter.
+pub fn has_param_attribute(f: FunctionValue<'_>, index: u32, name: &str) -> bool {
+    if index >= f.count_params() {
+        return false;
+    }
+    // SAFETY: `f` is a live function and `index + 1` one of its parameter
+    // attribute indices (checked above).
+    unsafe { !LLVMGetEnumAttributeAtIndex(f.as_value_ref(), index + 1, enum_kind(name)).is_null() }
+}
+
 /// An operand bundle to attach: its tag and inputs.
 pub type Bundle<'a, 'ctx> = (&'a str, &'a [Value<'ctx>]);
 

@@ -48,7 +48,7 @@ pub mod value;
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use bridge::pointer_address_space;
 pub use build::{FloatOp, IntOp};
-pub use calls::{has_fn_attribute, CallBuilder};
+pub use calls::{has_fn_attribute, has_param_attribute, CallBuilder};
 pub use clone::Detached;
 pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};

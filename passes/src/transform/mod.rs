@@ -8,6 +8,7 @@ pub mod local_atomics;
 pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod strip_markers;
+pub mod swp;
 pub mod testing;
 pub mod to_nvptx;
 pub mod wiloops;

@@ -526,6 +526,9 @@ pub struct Program {
     /// Per instruction: index into `texts`, the IR it came from.
     inst_text: Vec<u32>,
     texts: Vec<String>,
+    /// Per text: the source location (`file:line`) of its IR instruction,
+    /// when the module has debug info.
+    text_locs: Vec<Option<String>>,
     /// Per instruction: its block.
     inst_block: Vec<u32>,
     blocks: Vec<BlockInfo>,
@@ -540,6 +543,8 @@ pub struct Program {
     private_bytes: u64,
     /// Bytes of the kernel's own local (`__local`, `__shared__`) variables.
     static_local_bytes: u64,
+    /// Those variables: name, offset in local memory, size in bytes.
+    local_vars: Vec<(String, u64, u64)>,
     globals: Vec<GlobalData>,
     /// Per barrier id: how errors name it.
     barrier_names: Vec<String>,
@@ -754,6 +759,24 @@ impl Program {
         &self.texts
     }
 
+    /// Where text `t` came from: `file:line` when the module has debug
+    /// info, else the IR instruction and its block.
+    pub fn text_place(&self, t: u32, block: u32) -> String {
+        match self.text_locs.get(t as usize) {
+            Some(Some(loc)) => loc.clone(),
+            _ => {
+                let text = self.texts.get(t as usize).map_or("?", String::as_str).trim();
+                let block = self.blocks.get(block as usize).map_or("?", |b| b.name.as_str());
+                format!("'{text}' in block {block}")
+            }
+        }
+    }
+
+    /// The kernel's local variables: name, offset in local memory, size.
+    pub fn local_vars(&self) -> &[(String, u64, u64)] {
+        &self.local_vars
+    }
+
     pub fn inst_block(&self) -> &[u32] {
         &self.inst_block
     }
@@ -861,6 +884,7 @@ struct Dec<'ctx> {
     inst_text: Vec<u32>,
     inst_block: Vec<u32>,
     texts: Vec<String>,
+    text_locs: Vec<Option<String>>,
     cur_text: u32,
     cur_block: u32,
     edges: Vec<Edge>,
@@ -924,6 +948,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             inst_text: Vec::new(),
             inst_block: Vec::new(),
             texts: Vec::new(),
+            text_locs: Vec::new(),
             cur_text: 0,
             cur_block: 0,
             edges: Vec::new(),
@@ -944,6 +969,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
         // Module-scope variables: local ones get offsets in local memory,
         // the others a region each.
         let mut static_local: u64 = 0;
+        let mut local_vars = Vec::new();
         let mut globals = Vec::new();
         let mut next_region = local_region + 1;
         for g in global_variables(module) {
@@ -964,6 +990,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             } else if aspace == crate::kernel_sig::LOCAL_ADDRSPACE {
                 static_local = static_local.div_ceil(align) * align;
                 d.globals.insert(g, addr(local_region, static_local));
+                local_vars.push((name.clone(), static_local, size));
                 static_local += size;
             } else {
                 let mut bytes = vec![0u8; size as usize];
@@ -1050,6 +1077,8 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             for i in instructions(*b) {
                 if !i.is_phi() {
                     d.cur_text = d.text(i.value().print());
+                    d.text_locs[d.cur_text as usize] =
+                        simt_passes::ir::metadata::debug_location(i).map(|(file, line, _)| format!("{file}:{line}"));
                     d.inst(i, policy).map_err(|e| format!("{e} in '{}'", i.value().print()))?;
                 }
             }
@@ -1084,6 +1113,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             insts: d.insts,
             inst_text: d.inst_text,
             texts: d.texts,
+            text_locs: d.text_locs,
             inst_block: d.inst_block,
             blocks: block_infos,
             edges: d.edges,
@@ -1094,6 +1124,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             specials: d.specials,
             private_bytes: d.private_bytes,
             static_local_bytes: static_local,
+            local_vars,
             globals,
             barrier_names: d.barrier_names,
             explicit_markers,
@@ -1119,6 +1150,7 @@ impl<'ctx> Dec<'ctx> {
 
     fn text(&mut self, t: String) -> u32 {
         self.texts.push(t);
+        self.text_locs.push(None);
         (self.texts.len() - 1) as u32
     }
 

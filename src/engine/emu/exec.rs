@@ -13,6 +13,7 @@
 //! barrier, or the launch fails naming the two barriers (or a barrier and
 //! the kernel's exit) as the host engine does.
 
+use super::check::{self, Checker, Checks, Kind};
 use super::decode::*;
 use super::memory::{ADDR_BITS, MAX_REGIONS, OFF_MASK};
 use super::policy::{self, Warp};
@@ -417,6 +418,12 @@ pub struct Machine<'a> {
     stop_pc: u32,
     /// `--trace`: where the lane groups' moves are written.
     pub trace: Option<Box<Trace>>,
+    /// `--check races,uninit`: the shadow-memory checks, when on.
+    pub check: Option<Box<Checker>>,
+    /// `__local` arguments: parameter, offset in local memory, bytes.
+    local_args: Vec<(usize, u64, u64)>,
+    /// Advanced by one per work-group run (a terminal's progress bar).
+    pub progress: Option<indicatif::ProgressBar>,
     _args: PhantomData<&'a mut KernelArgs>,
 }
 
@@ -433,6 +440,15 @@ impl<'a> Machine<'a> {
             return Err(format!("kernel '{}' takes {} parameters, {} arguments given", p.kernel(), p.params().len(), args.values.len()));
         }
         let layout = LocalLayout::for_args(p.static_local_bytes(), args);
+        let local_args = args
+            .values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| match (v, layout.offsets[i]) {
+                (ArgValue::Local { ty, count }, Some(off)) => Some((i, off, count * ty.size() as u64)),
+                _ => None,
+            })
+            .collect();
         items.checked_mul(p.private_bytes()).filter(|&t| t < 1 << 36).ok_or_else(|| {
             format!(
                 "{} bytes of private memory per work-item for {items} work-items is more than the emulator allocates",
@@ -497,17 +513,59 @@ impl<'a> Machine<'a> {
             targets: Vec::new(),
             stop_pc: 0,
             trace: None,
+            check: None,
+            local_args,
+            progress: None,
             _args: PhantomData,
         })
+    }
+
+    /// Turns on the shadow-memory checks of `checks` (see [`check`]).
+    pub fn enable_checks(&mut self, checks: Checks) {
+        if !checks.watches_memory() {
+            return;
+        }
+        let n = self.p.first_private_region() as u64 + self.items;
+        let layout = check::Layout {
+            lens: (0..n).map(|r| self.mem.len_of(r)).collect(),
+            local_region: self.p.local_region(),
+            first_private_region: self.p.first_private_region(),
+            items: self.items,
+        };
+        self.check = Some(Box::new(Checker::new(checks, layout)));
     }
 
     /// Runs every work-group.
     pub fn run(&mut self) -> Result<(), String> {
         for g in 0..self.grid.total_groups() {
             self.group = self.grid.group_id(g);
+            if let Some(c) = self.check.as_mut() {
+                c.begin_group(g);
+            }
             self.run_group()?;
+            if let Some(pb) = &self.progress {
+                pb.inc(1);
+            }
+            if let Some(c) = self.check.as_mut() {
+                c.end_group();
+                if c.host_bytes() > check::MAX_SHADOW_BYTES {
+                    return Err(format!(
+                        "kernel '{}': --check needs more than {} GiB of shadow memory for this launch (about 100 bytes per byte of __global memory touched): check a smaller launch",
+                        self.p.kernel(),
+                        check::MAX_SHADOW_BYTES >> 30
+                    ));
+                }
+            }
         }
         Ok(())
+    }
+
+    /// The findings of the checks so far, as text: one entry per report
+    /// kept, and the summary; `None` when no check watches memory.
+    pub fn check_report(&self) -> Option<(Vec<String>, check::Findings)> {
+        let c = self.check.as_ref()?;
+        let texts = c.findings.kept.iter().map(|f| check::report::render(f, self)).collect();
+        Some((texts, c.findings.clone()))
     }
 
     fn local_id(&self, lin: u64) -> [u64; 3] {
@@ -633,6 +691,9 @@ impl<'a> Machine<'a> {
                     self.c.merges += policy::release(self.policy, warp);
                 }
                 self.c.barriers += 1;
+                if let Some(c) = self.check.as_mut() {
+                    c.barrier();
+                }
                 Ok(false)
             }
             _ => {
@@ -653,7 +714,9 @@ impl<'a> Machine<'a> {
             if let Some(t) = self.trace.as_mut() {
                 t.run(self.c.warp_instructions, warp.index, entry.pc, mask);
             }
-            let ev = self.exec(warp, i)?;
+            // Two copies of the interpreter: the one without checks has no
+            // trace of them in its loop.
+            let ev = if self.check.is_some() { self.exec::<true>(warp, i)? } else { self.exec::<false>(warp, i)? };
             // Where the group stopped, for the trace.
             let (issued, at) = (self.c.warp_instructions, self.stop_pc);
             match ev {
@@ -706,8 +769,9 @@ impl<'a> Machine<'a> {
     }
 
     /// Runs lane group `i` of `warp` until the policy must decide.
+    /// `CHECKED`: call the [`Checker`] on every memory access.
     #[allow(clippy::needless_range_loop)]
-    fn exec(&mut self, warp: &mut Warp, i: usize) -> Result<Ev, Fault> {
+    fn exec<const CHECKED: bool>(&mut self, warp: &mut Warp, i: usize) -> Result<Ev, Fault> {
         let p = self.p;
         // At most 64 (`Program::validate`); saying so lets the compiler drop the
         // register file's lane mask.
@@ -716,12 +780,15 @@ impl<'a> Machine<'a> {
         let mem = self.mem.view();
         let targets = &mut self.targets;
         let mut trace = self.trace.as_deref_mut();
+        let mut check = if CHECKED { self.check.as_deref_mut() } else { None };
+        let inst_text = p.inst_text();
         let issued = self.c.warp_instructions;
         let entry = warp.entries[i];
         let mask = entry.mask & warp.live;
         let rpc = entry.rpc;
         let alone = warp.entries.len() == 1;
         let widx = warp.index;
+        let item0 = widx * w as u32;
         let priv0 = p.first_private_region() as u64 + widx as u64 * w as u64;
         let insts = p.insts();
         let edges = p.edges();
@@ -989,6 +1056,17 @@ impl<'a> Machine<'a> {
                     Inst::Load { d, p: pp, off, ty } => {
                         let mk = mask_of(ty.bits as u32);
                         let size = ty.size as u64;
+                        if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
+                            lanes!(mask, full, w, |l| {
+                                c.access(
+                                    item0 + l as u32,
+                                    reg!(r, pp, l).wrapping_add(off as u64),
+                                    size,
+                                    Kind::Read,
+                                    inst_text[pc as usize],
+                                );
+                            });
+                        }
                         lanes!(mask, full, w, |l| {
                             let at = reg!(r, pp, l).wrapping_add(off as u64);
                             match mem.load(at, ty.size) {
@@ -1000,6 +1078,17 @@ impl<'a> Machine<'a> {
                     }
                     Inst::Store { v, p: pp, off, ty } => {
                         let size = ty.size as u64;
+                        if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
+                            lanes!(mask, full, w, |l| {
+                                c.access(
+                                    item0 + l as u32,
+                                    reg!(r, pp, l).wrapping_add(off as u64),
+                                    size,
+                                    Kind::Write,
+                                    inst_text[pc as usize],
+                                );
+                            });
+                        }
                         lanes!(mask, full, w, |l| {
                             let at = reg!(r, pp, l).wrapping_add(off as u64);
                             match mem.store(at, ty.size, reg!(r, v, l)) {
@@ -1018,6 +1107,11 @@ impl<'a> Machine<'a> {
                     Inst::Rmw { op, ty, d, p: pp, v } => {
                         let mk = mask_of(ty.bits as u32);
                         let size = ty.size as u64;
+                        if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
+                            lanes!(mask, full, w, |l| {
+                                c.access(item0 + l as u32, reg!(r, pp, l), size, Kind::Atomic, inst_text[pc as usize]);
+                            });
+                        }
                         lanes!(mask, full, w, |l| {
                             let at = reg!(r, pp, l);
                             let x = reg!(r, v, l);
@@ -1031,6 +1125,11 @@ impl<'a> Machine<'a> {
                     Inst::CmpXchg { ty, d, ok, p: pp, cmp, new } => {
                         let mk = mask_of(ty.bits as u32);
                         let size = ty.size as u64;
+                        if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
+                            lanes!(mask, full, w, |l| {
+                                c.access(item0 + l as u32, reg!(r, pp, l), size, Kind::Atomic, inst_text[pc as usize]);
+                            });
+                        }
                         lanes!(mask, full, w, |l| {
                             let at = reg!(r, pp, l);
                             let (c, nv) = (reg!(r, cmp, l), reg!(r, new, l));
@@ -1048,6 +1147,9 @@ impl<'a> Machine<'a> {
                             let len = reg!(r, nr, l);
                             if len != 0 {
                                 let (da, sa) = (reg!(r, dst, l), reg!(r, src, l));
+                                if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
+                                    c.copy(item0 + l as u32, da, sa, len, inst_text[pc as usize]);
+                                }
                                 match mem.copy(da, sa, len) {
                                     Ok(()) => {}
                                     Err(Side::Dst) => {
@@ -1066,6 +1168,9 @@ impl<'a> Machine<'a> {
                             let len = reg!(r, nr, l);
                             if len != 0 {
                                 let da = reg!(r, dst, l);
+                                if let (true, Some(c)) = (CHECKED, check.as_deref_mut()) {
+                                    c.fill(item0 + l as u32, da, len, inst_text[pc as usize]);
+                                }
                                 if mem.fill(da, reg!(r, v, l) as u8, len).is_none() {
                                     return Err(fault(pc, Some(l), FaultKind::Mem { what: "memset", addr: da, size: len }));
                                 }
@@ -1253,6 +1358,18 @@ impl<'a> Machine<'a> {
         format!("kernel '{k}': {who}: {what} in '{}'", self.p.text_of(f.pc))
     }
 
+    /// Byte `off` of local memory: in which variable or `__local` argument.
+    fn describe_local(&self, off: u64) -> String {
+        let len = self.local_bytes;
+        if let Some((name, start, _)) = self.p.local_vars().iter().find(|&&(_, start, size)| off >= start && off < start + size) {
+            return format!("offset {} of @{name} (local memory offset {off} of {len} bytes)", off - start);
+        }
+        if let Some(&(i, start, _)) = self.local_args.iter().find(|&&(_, start, size)| off >= start && off < start + size) {
+            return format!("offset {} of __local argument {i} (local memory offset {off} of {len} bytes)", off - start);
+        }
+        format!("offset {off} of local memory ({len} bytes per work-group)")
+    }
+
     fn describe_addr(&self, a: u64) -> String {
         let p = self.p;
         let (r, off) = (a >> ADDR_BITS, a & OFF_MASK);
@@ -1288,5 +1405,33 @@ impl<'a> Machine<'a> {
 
     pub fn warps_per_group(&self) -> usize {
         self.warps.len()
+    }
+}
+
+/// How `--check` reports name the launch's instructions, work-items and
+/// addresses.
+impl check::report::Names for Machine<'_> {
+    fn place(&self, inst: u32) -> String {
+        // The block of the first instruction decoded from this text.
+        let block = self.p.inst_text().iter().position(|&t| t == inst).map_or(0, |pc| self.p.inst_block()[pc]);
+        self.p.text_place(inst, block)
+    }
+
+    fn work_item(&self, item: u32) -> String {
+        let [x, y, z] = self.local_id(item as u64);
+        format!("({x},{y},{z})")
+    }
+
+    fn work_group(&self, group: u64) -> String {
+        let [x, y, z] = self.grid.group_id(group);
+        format!("({x},{y},{z})")
+    }
+
+    fn address(&self, region: u32, off: u64) -> String {
+        if region == self.p.local_region() {
+            self.describe_local(off)
+        } else {
+            self.describe_addr(addr(region, off))
+        }
     }
 }

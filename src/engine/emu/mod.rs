@@ -13,9 +13,13 @@
 //! reconverge after a divergent branch is the `--policy` ([`policy`]); for
 //! race-free kernels every policy gives the same memory contents.
 //!
+//! `--check races,uninit` ([`check`]) watches every memory access through
+//! shadow memory and reports data races and uninitialised reads.
+//!
 //! Statistics ([`stats`]): warp-instructions issued, lane-instructions, SIMD
 //! efficiency, convergence checks, divergent branches per block.
 
+pub mod check;
 pub mod decode;
 pub mod exec;
 pub mod memory;
@@ -27,6 +31,7 @@ use crate::buffers::KernelArgs;
 use crate::diag::ToolError;
 use crate::frontend::EngineFront;
 use crate::launch::{Grid, Policy};
+use indicatif::ProgressBar;
 use inkwell::context::Context;
 use inkwell::module::Module;
 use std::time::Instant;
@@ -108,27 +113,55 @@ pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) 
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
 }
 
-/// Runs the launch once; returns what it did and how long it took.
-pub fn run(k: &EmuKernel, grid: Grid, args: &mut KernelArgs) -> Result<(Counters, f64), ToolError> {
+/// Runs the launch once, advancing `progress` by one per work-group; returns
+/// what it did and how long it took.
+pub fn run(k: &EmuKernel, grid: Grid, args: &mut KernelArgs, progress: Option<&ProgressBar>) -> Result<(Counters, f64), ToolError> {
     let mut m = exec::Machine::new(&k.program, grid, args).map_err(ToolError::Run)?;
+    m.progress = progress.cloned();
     let start = Instant::now();
     m.run().map_err(ToolError::Run)?;
     let seconds = start.elapsed().as_secs_f64();
     Ok((m.c.clone(), seconds))
 }
 
+/// What `--check` found in one launch: the reports kept, as text, and the
+/// counts.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    pub reports: Vec<String>,
+    pub findings: check::Findings,
+}
+
+/// [`run`] with the shadow-memory checks of `checks` on and, if given, a
+/// trace; the findings and the trace come back whether the launch succeeded
+/// or not (a race can explain a fault; the trace shows how it got there).
+pub fn run_observed(
+    k: &EmuKernel,
+    grid: Grid,
+    args: &mut KernelArgs,
+    trace: Option<Trace>,
+    checks: check::Checks,
+    progress: Option<&ProgressBar>,
+) -> (Result<(Counters, f64), ToolError>, Option<Trace>, CheckReport) {
+    let mut m = match exec::Machine::new(&k.program, grid, args) {
+        Ok(m) => m,
+        Err(e) => return (Err(ToolError::Run(e)), trace, CheckReport::default()),
+    };
+    m.progress = progress.cloned();
+    m.trace = trace.map(Box::new);
+    m.enable_checks(checks);
+    let start = Instant::now();
+    let r = m.run().map_err(ToolError::Run);
+    let seconds = start.elapsed().as_secs_f64();
+    let report = m.check_report().map(|(reports, findings)| CheckReport { reports, findings }).unwrap_or_default();
+    let trace = m.trace.take().map(|t| *t);
+    (r.map(|()| (m.c.clone(), seconds)), trace, report)
+}
+
 /// [`run`], writing what the lane groups do to `trace` (see [`trace`]); the
 /// trace comes back whether the launch succeeded or not, so that it shows
 /// how a failing launch got where it stopped.
 pub fn run_traced(k: &EmuKernel, grid: Grid, args: &mut KernelArgs, trace: Trace) -> (Result<(Counters, f64), ToolError>, Trace) {
-    let mut m = match exec::Machine::new(&k.program, grid, args) {
-        Ok(m) => m,
-        Err(e) => return (Err(ToolError::Run(e)), trace),
-    };
-    m.trace = Some(Box::new(trace));
-    let start = Instant::now();
-    let r = m.run().map_err(ToolError::Run);
-    let seconds = start.elapsed().as_secs_f64();
-    let trace = *m.trace.take().expect("the trace stays in the machine");
-    (r.map(|()| (m.c.clone(), seconds)), trace)
+    let (r, t, _) = run_observed(k, grid, args, Some(trace), check::Checks::default(), None);
+    (r, t.expect("the trace stays in the machine"))
 }

@@ -23,6 +23,8 @@ pub struct EmuStats {
     pub explicit_markers: usize,
     /// Blocks that start with a convergence check (`markers`, implicit).
     pub check_blocks: usize,
+    /// `--check races,uninit`: what the checks found (first run).
+    pub check: Option<super::check::Findings>,
 }
 
 impl EmuStats {
@@ -35,6 +37,7 @@ impl EmuStats {
             seconds,
             explicit_markers: p.explicit_markers(),
             check_blocks: p.blocks().iter().filter(|b| b.check).count(),
+            check: None,
         }
     }
 
