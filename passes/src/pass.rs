@@ -64,10 +64,12 @@ pub enum AnalysisKind {
     Convergence,
     Uniformity,
     Liveness,
+    /// Seed 003's memory dependences (reads instructions).
+    MemDeps,
 }
 
 impl AnalysisKind {
-    pub const ALL: [AnalysisKind; 8] = [
+    pub const ALL: [AnalysisKind; 9] = [
         AnalysisKind::Dominators,
         AnalysisKind::PostDominators,
         AnalysisKind::Loops,
@@ -76,6 +78,7 @@ impl AnalysisKind {
         AnalysisKind::Convergence,
         AnalysisKind::Uniformity,
         AnalysisKind::Liveness,
+        AnalysisKind::MemDeps,
     ];
 
     /// The analyses computed from the blocks and edges alone.
@@ -99,6 +102,7 @@ impl AnalysisKind {
             AnalysisKind::Convergence => "convergence points",
             AnalysisKind::Uniformity => "uniformity",
             AnalysisKind::Liveness => "liveness",
+            AnalysisKind::MemDeps => "memory dependences",
         }
     }
 
@@ -128,7 +132,7 @@ impl Preserved {
     }
 
     /// Instructions changed, blocks and edges did not: the CFG analyses stay,
-    /// uniformity and liveness go.
+    /// uniformity, liveness and memory dependences go.
     pub fn cfg_analyses() -> Self {
         Self::of(&AnalysisKind::CFG)
     }

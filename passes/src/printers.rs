@@ -8,6 +8,7 @@
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::control_deps::ControlEdge;
 use crate::analysis::convergence::DivergenceFacts;
+use crate::analysis::memdeps::{self, dataflow::State, model::Def, model::Ref, MemDeps};
 use crate::analysis::predicates::{PredId, Predicates};
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
@@ -24,6 +25,8 @@ pub enum Analysis {
     Uniformity,
     Convergence,
     Predicates,
+    MemDeps,
+    MemDepsPatent,
 }
 
 impl Analysis {
@@ -37,6 +40,8 @@ impl Analysis {
             Analysis::Uniformity => "simt-uniformity",
             Analysis::Convergence => "simt-convergence",
             Analysis::Predicates => "simt-predicates",
+            Analysis::MemDeps => "simt-memdeps",
+            Analysis::MemDepsPatent => "simt-memdeps-patent",
         }
     }
 }
@@ -57,6 +62,14 @@ pub const PRINTERS: &[PassDecl] = &[
     printer("print<simt-predicates>", "if-conversion predicates (seed 004, RK): ipdom, control dependences, R, K, Augment K", |_| {
         built(Analysis::Predicates)
     }),
+    printer("print<simt-memdeps>", "memory-descriptor use-def/def-use chains and kill sets at block exits (seed 003, sound rules)", |_| {
+        built(Analysis::MemDeps)
+    }),
+    printer(
+        "print<simt-memdeps-patent>",
+        "seed 003's rules as the patent states them, with the state after every memory instruction",
+        |_| built(Analysis::MemDepsPatent),
+    ),
     MODSCHED_PRINTER,
 ];
 
@@ -91,6 +104,11 @@ impl ModulePass for Printer {
                 Analysis::Uniformity => print_uniformity(fa, &names, &name, &mut text),
                 Analysis::Convergence => print_convergence(fa, &name, &mut text),
                 Analysis::Predicates => print_predicates(fa, &name, &mut text),
+                Analysis::MemDeps => print_memdeps(fa.memdeps(), &name, &mut text),
+                Analysis::MemDepsPatent => {
+                    let md = MemDeps::compute(&fa.cfg, fa.dom(), memdeps::dataflow::Config::PATENT);
+                    print_memdeps(&md, &name, &mut text)
+                }
             }
         }
         cx.out().write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
@@ -258,6 +276,89 @@ fn print_predicates(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String,
     }
     let init: Vec<String> = preds.init_false().iter().map(|p| format!("{p} = false")).collect();
     out.push_str(&format!("  augment K: {}\n", if init.is_empty() { "<none>".to_string() } else { init.join(", ") }));
+}
+
+fn def_name(d: &Def) -> String {
+    match d {
+        Def::Entry => "entry".into(),
+        Def::Access(a) => format!("#{}", a + 1),
+        Def::Any => "any".into(),
+    }
+}
+
+fn defs_text<'a>(defs: impl IntoIterator<Item = &'a Def>) -> String {
+    format!("{{{}}}", defs.into_iter().map(def_name).collect::<Vec<_>>().join(", "))
+}
+
+fn state_text(md: &MemDeps<'_>, st: &State) -> String {
+    if st.is_empty() {
+        return "<none>".into();
+    }
+    // By object, then by interval (an inexact descriptor spans its object).
+    let mut sorted: Vec<_> = st.iter().collect();
+    sorted.sort_by_key(|(d, _)| (md.program.descs[**d as usize].obj, md.program.span(**d)));
+    let records: Vec<String> = sorted
+        .into_iter()
+        .map(|(d, r)| {
+            let flag = if r.is_kill { " is_kill" } else { "" };
+            format!("{} {} kill {}{flag}", md.program.desc_name(*d), defs_text(&r.defs), r.kill)
+        })
+        .collect();
+    records.join("; ")
+}
+
+/// Seed 003: each memory instruction `#N` (layout order) with its must and
+/// may descriptors and, for a use, the definitions that may reach it; then
+/// def-use chains and the records at each block's exit (the patent printer
+/// adds the state after every instruction).
+fn print_memdeps(md: &MemDeps<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let p = &md.program;
+    let sol = &md.solution;
+    let objects: Vec<String> = p
+        .objects
+        .iter()
+        .map(|o| match o.size {
+            Some(n) if n > 0 => format!("{} [0,{}]", o.name, n - 1),
+            _ => format!("{} size unknown", o.name),
+        })
+        .collect();
+    out.push_str(&format!("  objects: {}\n", objects.join(", ")));
+    let describe = |r: &Ref| match r {
+        Ref::Must(d) => {
+            let may: Vec<String> = p.may_descs(*d).into_iter().map(|m| p.desc_name(m)).collect();
+            let may = if may.is_empty() { String::new() } else { format!(" may {}", may.join(" ")) };
+            format!("{}{may}", p.desc_name(*d))
+        }
+        Ref::May(objs) => {
+            let names: Vec<&str> = objs.iter().map(|&o| p.objects[o as usize].name.as_str()).collect();
+            format!("no must, may any of {}", names.join(" "))
+        }
+    };
+    for (k, (a, inst)) in p.accesses.iter().zip(&md.insts).enumerate() {
+        out.push_str(&format!("  #{} {}\n", k + 1, inst.value().print()));
+        if let Some(u) = &a.use_ {
+            let defs = sol.use_defs[k].as_ref().map_or("<unreachable>".to_string(), defs_text);
+            out.push_str(&format!("     use {} <- {defs}\n", describe(u)));
+        }
+        if let Some(d) = &a.def {
+            let kind = if a.predicated { "def (predicated)" } else { "def" };
+            out.push_str(&format!("     {kind} {}\n", describe(d)));
+        }
+        if let Some(st) = &sol.after[k] {
+            out.push_str(&format!("     state: {}\n", state_text(md, st)));
+        }
+    }
+    for (k, uses) in sol.def_uses().iter().enumerate() {
+        if p.accesses[k].def.is_some() {
+            let uses: Vec<String> = uses.iter().map(|u| format!("#{}", u + 1)).collect();
+            out.push_str(&format!("  def-use #{} -> {{{}}}\n", k + 1, uses.join(", ")));
+        }
+    }
+    for (b, st) in sol.block_out.iter().enumerate() {
+        if let Some(st) = st {
+            out.push_str(&format!("  exit {}: {}\n", name(BlockId(b as u32)), state_text(md, st)));
+        }
+    }
 }
 
 // ---------------------------------------------------------------- modsched

@@ -24,6 +24,7 @@ use crate::analysis::cycles::CycleInfo;
 use crate::analysis::dominators::DomTree;
 use crate::analysis::liveness::FunctionLiveness;
 use crate::analysis::loops::LoopInfo;
+use crate::analysis::memdeps::{dataflow::Config, MemDeps};
 use crate::analysis::post_dominators::PostDomTree;
 use crate::analysis::uniformity::Uniformity;
 use crate::function_cfg::FunctionCfg;
@@ -45,6 +46,7 @@ pub struct FunctionAnalyses<'ctx> {
     control_deps: OnceCell<ControlDeps>,
     uniformity: OnceCell<Uniformity>,
     liveness: OnceCell<FunctionLiveness<'ctx>>,
+    memdeps: OnceCell<MemDeps<'ctx>>,
 }
 
 impl<'ctx> FunctionAnalyses<'ctx> {
@@ -59,6 +61,7 @@ impl<'ctx> FunctionAnalyses<'ctx> {
             control_deps: OnceCell::new(),
             uniformity: OnceCell::new(),
             liveness: OnceCell::new(),
+            memdeps: OnceCell::new(),
         }
     }
 
@@ -95,6 +98,11 @@ impl<'ctx> FunctionAnalyses<'ctx> {
         self.liveness.get_or_init(|| FunctionLiveness::compute(&self.cfg))
     }
 
+    /// Seed 003's memory-descriptor dependences, with the sound rules.
+    pub fn memdeps(&self) -> &MemDeps<'ctx> {
+        self.memdeps.get_or_init(|| MemDeps::compute(&self.cfg, self.dom(), Config::SOUND))
+    }
+
     fn drop_analysis(&mut self, kind: AnalysisKind) {
         match kind {
             AnalysisKind::Dominators => self.dom = OnceCell::new(),
@@ -105,6 +113,7 @@ impl<'ctx> FunctionAnalyses<'ctx> {
             AnalysisKind::Convergence => self.convergence = OnceCell::new(),
             AnalysisKind::Uniformity => self.uniformity = OnceCell::new(),
             AnalysisKind::Liveness => self.liveness = OnceCell::new(),
+            AnalysisKind::MemDeps => self.memdeps = OnceCell::new(),
         }
     }
 
@@ -119,6 +128,7 @@ impl<'ctx> FunctionAnalyses<'ctx> {
             AnalysisKind::Convergence => self.convergence.get().is_some(),
             AnalysisKind::Uniformity => self.uniformity.get().is_some(),
             AnalysisKind::Liveness => self.liveness.get().is_some(),
+            AnalysisKind::MemDeps => self.memdeps.get().is_some(),
         }
     }
 
@@ -224,6 +234,7 @@ impl<'ctx> AnalysisCache<'ctx> {
             check!(convergence, AnalysisKind::Convergence);
             check!(uniformity, AnalysisKind::Uniformity);
             check!(liveness, AnalysisKind::Liveness);
+            check!(memdeps, AnalysisKind::MemDeps);
         }
         Ok(())
     }

@@ -9,6 +9,7 @@ pub mod dominators;
 pub mod liveness;
 pub mod loop_ddg;
 pub mod loops;
+pub mod memdeps;
 pub mod post_dominators;
 pub mod predicates;
 pub mod private_memory;

@@ -23,6 +23,7 @@
 //!   `build_ops`: more types, constants and builder operations.
 //! - [`globals`]: functions, declarations, global variables.
 //! - [`link`]: parsing into a context, linking, emptying a module, LLVM's passes.
+//! - `memory`: constant GEP offsets, store sizes, `noalias`, what calls do to memory.
 //! - `types`, `consts`, `inspect`: walking types and layouts, reading
 //!   constants and globals, and what instructions say beyond their operands.
 
@@ -39,6 +40,7 @@ pub mod globals;
 mod inspect;
 pub mod link;
 mod loop_metadata;
+mod memory;
 pub mod metadata;
 mod module;
 pub(crate) mod names;
@@ -54,6 +56,7 @@ pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
 pub use function::{run_passes, run_pipeline};
 pub use loop_metadata::AccessGroup;
+pub use memory::{data_layout_of, CallMemory};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
 pub use module::*;
 pub use names::*;

@@ -5,6 +5,7 @@ pub mod check_uniformity;
 pub mod converge;
 pub mod ifconvert;
 pub mod local_atomics;
+pub mod memdse;
 pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod strip_markers;

@@ -1,0 +1,539 @@
+//! Random functions over byte memory, as a description that is printed as
+//! LLVM IR and run by a byte-level interpreter (seed 003's oracle).
+//!
+//! A function has up to three `[N x i8]` allocas and sometimes a global,
+//! four `i64` arguments that pick offsets, branch directions, loop trip
+//! counts and masks, and a body of statements: stores and loads of 1–16
+//! bytes at constant or argument-dependent offsets, `memmove`/`memset`,
+//! masked stores of `<4 x i8>`, stores and loads through a `select` of two
+//! objects, if/else and counted loops (0–3 trips) nested two deep. Every
+//! memory statement is one memory instruction, numbered in layout order
+//! like the analysis numbers them. The interpreter records for every byte
+//! which statement wrote it last (`None`: nothing in this run).
+
+#![allow(dead_code)]
+
+use std::fmt::Write;
+
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x2545_f491_4f6c_dd1d)
+    }
+    pub fn next(&mut self) -> u64 {
+        // xorshift64*
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// An offset into an object: constant, or `args[arg] % modulus`.
+#[derive(Clone, Copy, Debug)]
+pub enum Off {
+    Const(u64),
+    Var { arg: usize, modulus: u64 },
+}
+
+/// A branch condition: bit `shift` of `args[arg]`, plus the innermost
+/// loop counter when inside a loop (so the direction changes per trip).
+#[derive(Clone, Copy, Debug)]
+pub struct Cond {
+    pub arg: usize,
+    pub shift: u32,
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Store {
+        id: u32,
+        obj: usize,
+        off: Off,
+        size: u64,
+    },
+    Load {
+        id: u32,
+        obj: usize,
+        off: Off,
+        size: u64,
+    },
+    Memmove {
+        id: u32,
+        dst: usize,
+        doff: Off,
+        src: usize,
+        soff: Off,
+        len: u64,
+    },
+    Memset {
+        id: u32,
+        obj: usize,
+        off: Off,
+        len: u64,
+    },
+    /// `<4 x i8>` masked store; lane k enabled iff bit `shift + k` of `args[arg]`.
+    Masked {
+        id: u32,
+        obj: usize,
+        off: u64,
+        arg: usize,
+        shift: u32,
+    },
+    /// Through `select cond, a + off_a, b + off_b`.
+    SelectStore {
+        id: u32,
+        cond: Cond,
+        a: usize,
+        b: usize,
+        off: u64,
+        size: u64,
+    },
+    SelectLoad {
+        id: u32,
+        cond: Cond,
+        a: usize,
+        b: usize,
+        off: u64,
+        size: u64,
+    },
+    If {
+        cond: Cond,
+        then: Vec<Stmt>,
+        els: Vec<Stmt>,
+    },
+    /// `(args[arg] >> shift) & 3` trips.
+    Loop {
+        arg: usize,
+        shift: u32,
+        body: Vec<Stmt>,
+    },
+}
+
+pub struct Func {
+    pub name: String,
+    /// Object sizes; the last is a global when `global` is set.
+    pub sizes: Vec<u64>,
+    pub global: bool,
+    pub body: Vec<Stmt>,
+    pub n_accesses: u32,
+}
+
+pub const N_ARGS: usize = 4;
+
+pub fn generate(rng: &mut Rng, name: &str) -> Func {
+    let n_objs = 1 + rng.below(3) as usize;
+    let mut sizes: Vec<u64> = (0..n_objs).map(|_| [8, 16, 24, 32][rng.below(4) as usize]).collect();
+    let global = rng.below(4) == 0;
+    if global {
+        sizes.push(16);
+    }
+    let mut g = Gen { rng, sizes: &sizes, next_id: 0 };
+    let n = 3 + g.rng.below(10) as usize;
+    let body = g.block(n, 0);
+    let n_accesses = g.next_id;
+    Func { name: name.into(), sizes, global, body, n_accesses }
+}
+
+struct Gen<'a> {
+    rng: &'a mut Rng,
+    sizes: &'a [u64],
+    next_id: u32,
+}
+
+impl Gen<'_> {
+    fn id(&mut self) -> u32 {
+        self.next_id += 1;
+        self.next_id - 1
+    }
+
+    fn size(&mut self, obj: usize) -> u64 {
+        let s = [1, 2, 4, 8, 16][self.rng.below(5) as usize];
+        s.min(self.sizes[obj])
+    }
+
+    fn off(&mut self, obj: usize, size: u64) -> Off {
+        let room = self.sizes[obj] - size + 1;
+        if self.rng.below(4) == 0 {
+            Off::Var { arg: self.rng.below(N_ARGS as u64) as usize, modulus: room }
+        } else {
+            Off::Const(self.rng.below(room))
+        }
+    }
+
+    fn cond(&mut self) -> Cond {
+        Cond { arg: self.rng.below(N_ARGS as u64) as usize, shift: self.rng.below(60) as u32 }
+    }
+
+    fn block(&mut self, n: usize, depth: u32) -> Vec<Stmt> {
+        (0..n).map(|_| self.stmt(depth)).collect()
+    }
+
+    fn obj(&mut self) -> usize {
+        self.rng.below(self.sizes.len() as u64) as usize
+    }
+
+    fn stmt(&mut self, depth: u32) -> Stmt {
+        let k = self.rng.below(if depth < 2 { 20 } else { 16 });
+        let obj = self.obj();
+        match k {
+            0..=4 => {
+                let size = self.size(obj);
+                let off = self.off(obj, size);
+                Stmt::Store { id: self.id(), obj, off, size }
+            }
+            5..=8 => {
+                let size = self.size(obj);
+                let off = self.off(obj, size);
+                Stmt::Load { id: self.id(), obj, off, size }
+            }
+            9 => {
+                let src = self.obj();
+                let len = 1 + self.rng.below(self.sizes[obj].min(self.sizes[src]));
+                let doff = self.off(obj, len);
+                let soff = self.off(src, len);
+                Stmt::Memmove { id: self.id(), dst: obj, doff, src, soff, len }
+            }
+            10 => {
+                let len = 1 + self.rng.below(self.sizes[obj]);
+                let off = self.off(obj, len);
+                Stmt::Memset { id: self.id(), obj, off, len }
+            }
+            11 | 12 => {
+                let off = self.rng.below(self.sizes[obj] - 3);
+                let arg = self.rng.below(N_ARGS as u64) as usize;
+                Stmt::Masked { id: self.id(), obj, off, arg, shift: self.rng.below(60) as u32 }
+            }
+            13 | 14 => {
+                let b = self.obj();
+                let size = self.size(obj).min(self.sizes[b]);
+                let off = self.rng.below(self.sizes[obj].min(self.sizes[b]) - size + 1);
+                let cond = self.cond();
+                if k == 13 {
+                    Stmt::SelectStore { id: self.id(), cond, a: obj, b, off, size }
+                } else {
+                    Stmt::SelectLoad { id: self.id(), cond, a: obj, b, off, size }
+                }
+            }
+            15 => {
+                let size = self.size(obj);
+                let off = self.off(obj, size);
+                Stmt::Load { id: self.id(), obj, off, size }
+            }
+            16..=17 => {
+                let cond = self.cond();
+                let n1 = self.rng.below(4) as usize;
+                let then = self.block(n1, depth + 1);
+                let n2 = self.rng.below(4) as usize;
+                let els = self.block(n2, depth + 1);
+                Stmt::If { cond, then, els }
+            }
+            _ => {
+                let arg = self.rng.below(N_ARGS as u64) as usize;
+                let shift = self.rng.below(60) as u32;
+                let n1 = 1 + self.rng.below(4) as usize;
+                let body = self.block(n1, depth + 1);
+                Stmt::Loop { arg, shift, body }
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------ IR
+
+pub fn module_ir(funcs: &[Func]) -> String {
+    let mut s = String::from(
+        "target datalayout = \"e-m:e-i64:64-n8:16:32:64-S128\"\n\
+         declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)\n\
+         declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)\n\
+         declare void @llvm.masked.store.v4i8.p0(<4 x i8>, ptr, <4 x i1>)\n",
+    );
+    for f in funcs {
+        if f.global {
+            let _ = writeln!(s, "@{}.g = internal global [16 x i8] zeroinitializer", f.name);
+        }
+        s += &function_ir(f);
+    }
+    s
+}
+
+struct Emit<'f> {
+    f: &'f Func,
+    out: String,
+    tmp: u32,
+    /// Innermost loop counter, if any.
+    counter: Option<String>,
+}
+
+impl Emit<'_> {
+    fn t(&mut self) -> String {
+        self.tmp += 1;
+        format!("%t{}", self.tmp)
+    }
+
+    fn obj(&self, k: usize) -> String {
+        if self.f.global && k == self.f.sizes.len() - 1 {
+            format!("@{}.g", self.f.name)
+        } else {
+            format!("%o{k}")
+        }
+    }
+
+    fn ptr(&mut self, obj: usize, off: Off) -> String {
+        let base = self.obj(obj);
+        let idx = match off {
+            Off::Const(0) => return base,
+            Off::Const(c) => c.to_string(),
+            Off::Var { arg, modulus } => {
+                let r = self.t();
+                let _ = writeln!(self.out, "  {r} = urem i64 %x{arg}, {modulus}");
+                r
+            }
+        };
+        let p = self.t();
+        let _ = writeln!(self.out, "  {p} = getelementptr i8, ptr {base}, i64 {idx}");
+        p
+    }
+
+    fn cond(&mut self, c: Cond) -> String {
+        let sh = self.t();
+        let _ = writeln!(self.out, "  {sh} = lshr i64 %x{}, {}", c.arg, c.shift);
+        let v = match self.counter.clone() {
+            Some(i) => {
+                let a = self.t();
+                let _ = writeln!(self.out, "  {a} = add i64 {sh}, {i}");
+                a
+            }
+            None => sh,
+        };
+        let b = self.t();
+        let _ = writeln!(self.out, "  {b} = trunc i64 {v} to i1");
+        b
+    }
+
+    fn label(&mut self) -> String {
+        self.tmp += 1;
+        format!("b{}", self.tmp)
+    }
+
+    fn stmts(&mut self, body: &[Stmt]) {
+        for s in body {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match *s {
+            Stmt::Store { obj, off, size, .. } => {
+                let p = self.ptr(obj, off);
+                let _ = writeln!(self.out, "  store i{} {}, ptr {p}, align 1", size * 8, self.tmp);
+            }
+            Stmt::Load { obj, off, size, .. } => {
+                let p = self.ptr(obj, off);
+                let v = self.t();
+                let _ = writeln!(self.out, "  {v} = load i{}, ptr {p}, align 1", size * 8);
+            }
+            Stmt::Memmove { dst, doff, src, soff, len, .. } => {
+                let d = self.ptr(dst, doff);
+                let sp = self.ptr(src, soff);
+                let _ = writeln!(self.out, "  call void @llvm.memmove.p0.p0.i64(ptr {d}, ptr {sp}, i64 {len}, i1 false)");
+            }
+            Stmt::Memset { obj, off, len, .. } => {
+                let p = self.ptr(obj, off);
+                let _ = writeln!(self.out, "  call void @llvm.memset.p0.i64(ptr {p}, i8 7, i64 {len}, i1 false)");
+            }
+            Stmt::Masked { obj, off, arg, shift, .. } => {
+                let p = self.ptr(obj, Off::Const(off));
+                let sh = self.t();
+                let tr = self.t();
+                let m = self.t();
+                let _ = writeln!(self.out, "  {sh} = lshr i64 %x{arg}, {shift}");
+                let _ = writeln!(self.out, "  {tr} = trunc i64 {sh} to i4");
+                let _ = writeln!(self.out, "  {m} = bitcast i4 {tr} to <4 x i1>");
+                let _ = writeln!(
+                    self.out,
+                    "  call void @llvm.masked.store.v4i8.p0(<4 x i8> <i8 1, i8 2, i8 3, i8 4>, ptr align 1 {p}, <4 x i1> {m})"
+                );
+            }
+            Stmt::SelectStore { cond, a, b, off, size, .. } | Stmt::SelectLoad { cond, a, b, off, size, .. } => {
+                let pa = self.ptr(a, Off::Const(off));
+                let pb = self.ptr(b, Off::Const(off));
+                let c = self.cond(cond);
+                let p = self.t();
+                let _ = writeln!(self.out, "  {p} = select i1 {c}, ptr {pa}, ptr {pb}");
+                if matches!(s, Stmt::SelectStore { .. }) {
+                    let _ = writeln!(self.out, "  store i{} 5, ptr {p}, align 1", size * 8);
+                } else {
+                    let v = self.t();
+                    let _ = writeln!(self.out, "  {v} = load i{}, ptr {p}, align 1", size * 8);
+                }
+            }
+            Stmt::If { cond, ref then, ref els } => {
+                let c = self.cond(cond);
+                let (lt, le, lj) = (self.label(), self.label(), self.label());
+                let _ = writeln!(self.out, "  br i1 {c}, label %{lt}, label %{le}\n{lt}:");
+                self.stmts(then);
+                let _ = writeln!(self.out, "  br label %{lj}\n{le}:");
+                self.stmts(els);
+                let _ = writeln!(self.out, "  br label %{lj}\n{lj}:");
+            }
+            Stmt::Loop { arg, shift, ref body } => {
+                let (pre, head, lb, latch, exit) = (self.label(), self.label(), self.label(), self.label(), self.label());
+                let sh = self.t();
+                let n = self.t();
+                let i = self.t();
+                let next = self.t();
+                let go = self.t();
+                let _ = writeln!(
+                    self.out,
+                    "  {sh} = lshr i64 %x{arg}, {shift}\n  {n} = and i64 {sh}, 3\n  br label %{pre}\n{pre}:\n  br label %{head}"
+                );
+                let _ = writeln!(self.out, "{head}:\n  {i} = phi i64 [ 0, %{pre} ], [ {next}, %{latch} ]");
+                let _ = writeln!(self.out, "  {go} = icmp ult i64 {i}, {n}\n  br i1 {go}, label %{lb}, label %{exit}\n{lb}:");
+                let saved = self.counter.replace(i.clone());
+                self.stmts(body);
+                self.counter = saved;
+                let _ = writeln!(self.out, "  br label %{latch}\n{latch}:\n  {next} = add i64 {i}, 1\n  br label %{head}\n{exit}:");
+            }
+        }
+    }
+}
+
+pub fn function_ir(f: &Func) -> String {
+    let mut e = Emit { f, out: String::new(), tmp: 0, counter: None };
+    let args: Vec<String> = (0..N_ARGS).map(|k| format!("i64 %x{k}")).collect();
+    let _ = writeln!(e.out, "define void @{}({}) {{\nentry:", f.name, args.join(", "));
+    let n_alloca = f.sizes.len() - usize::from(f.global);
+    for (k, size) in f.sizes.iter().enumerate().take(n_alloca) {
+        let _ = writeln!(e.out, "  %o{k} = alloca [{size} x i8], align 1");
+    }
+    e.stmts(&f.body);
+    e.out += "  ret void\n}\n";
+    e.out
+}
+
+// ---------------------------------------------------------- interpreter
+
+/// One byte read by a memory instruction, the store that wrote it last and
+/// its value.
+pub struct Read {
+    pub access: u32,
+    pub writer: Option<u32>,
+    pub value: u64,
+}
+
+/// A byte: who wrote it last, and what it holds (`memmove` copies values).
+#[derive(Clone, Copy)]
+struct Byte {
+    writer: Option<u32>,
+    value: u64,
+}
+
+/// Runs `f` on `args`, reporting every byte each load (and memmove) reads
+/// with its last writer.
+pub fn run(f: &Func, args: &[u64; N_ARGS], read: &mut dyn FnMut(Read)) {
+    run_without(f, args, &[], read)
+}
+
+/// Runs `f` as if the memory statements `removed` were not there.
+pub fn run_without(f: &Func, args: &[u64; N_ARGS], removed: &[u32], read: &mut dyn FnMut(Read)) {
+    let mut mem: Vec<Vec<Byte>> =
+        f.sizes.iter().enumerate().map(|(o, &n)| (0..n).map(|k| Byte { writer: None, value: (o as u64) << 32 | k }).collect()).collect();
+    let mut x = Exec { args, removed, mem: &mut mem, read };
+    x.block(&f.body, None);
+}
+
+fn written(id: u32, k: usize) -> Byte {
+    Byte { writer: Some(id), value: (u64::from(id) << 16) + 1_000_000 + k as u64 }
+}
+
+fn offset(off: Off, args: &[u64; N_ARGS]) -> usize {
+    match off {
+        Off::Const(c) => c as usize,
+        Off::Var { arg, modulus } => (args[arg] % modulus) as usize,
+    }
+}
+
+fn cond(c: Cond, args: &[u64; N_ARGS], counter: Option<u64>) -> bool {
+    ((args[c.arg] >> c.shift).wrapping_add(counter.unwrap_or(0))) & 1 == 1
+}
+
+struct Exec<'a> {
+    args: &'a [u64; N_ARGS],
+    removed: &'a [u32],
+    mem: &'a mut [Vec<Byte>],
+    read: &'a mut dyn FnMut(Read),
+}
+
+impl Exec<'_> {
+    fn write(&mut self, id: u32, obj: usize, lo: usize, n: usize) {
+        if !self.removed.contains(&id) {
+            for k in lo..lo + n {
+                self.mem[obj][k] = written(id, k);
+            }
+        }
+    }
+
+    fn load(&mut self, id: u32, obj: usize, lo: usize, n: usize) {
+        for k in lo..lo + n {
+            let b = self.mem[obj][k];
+            (self.read)(Read { access: id, writer: b.writer, value: b.value });
+        }
+    }
+
+    fn block(&mut self, body: &[Stmt], counter: Option<u64>) {
+        let args = self.args;
+        for s in body {
+            match *s {
+                Stmt::Store { id, obj, off, size } => self.write(id, obj, offset(off, args), size as usize),
+                Stmt::Load { id, obj, off, size } => self.load(id, obj, offset(off, args), size as usize),
+                Stmt::Memmove { id, dst, doff, src, soff, len } => {
+                    let (d, so, n) = (offset(doff, args), offset(soff, args), len as usize);
+                    self.load(id, src, so, n);
+                    if !self.removed.contains(&id) {
+                        let copy: Vec<Byte> = self.mem[src][so..so + n].to_vec();
+                        for (k, b) in copy.into_iter().enumerate() {
+                            self.mem[dst][d + k] = Byte { writer: Some(id), value: b.value };
+                        }
+                    }
+                }
+                Stmt::Memset { id, obj, off, len } => {
+                    let o = offset(off, args);
+                    if !self.removed.contains(&id) {
+                        self.mem[obj][o..o + len as usize].fill(Byte { writer: Some(id), value: 7 });
+                    }
+                }
+                Stmt::Masked { id, obj, off, arg, shift } => {
+                    for lane in 0..4u32 {
+                        if (args[arg] >> (shift + lane)) & 1 == 1 {
+                            self.write(id, obj, off as usize + lane as usize, 1);
+                        }
+                    }
+                }
+                Stmt::SelectStore { id, cond: c, a, b, off, size } => {
+                    let obj = if cond(c, args, counter) { a } else { b };
+                    self.write(id, obj, off as usize, size as usize);
+                }
+                Stmt::SelectLoad { id, cond: c, a, b, off, size } => {
+                    let obj = if cond(c, args, counter) { a } else { b };
+                    self.load(id, obj, off as usize, size as usize);
+                }
+                Stmt::If { cond: c, ref then, ref els } => {
+                    let body = if cond(c, args, counter) { then } else { els };
+                    self.block(body, counter);
+                }
+                Stmt::Loop { arg, shift, ref body } => {
+                    for i in 0..((args[arg] >> shift) & 3) {
+                        self.block(body, Some(i));
+                    }
+                }
+            }
+        }
+    }
+}
