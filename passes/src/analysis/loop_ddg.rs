@@ -30,13 +30,20 @@
 //!   another base: none; otherwise conservative, both X -> Y (omega 0)
 //!   and Y -> X (omega 1) for X before Y. Latency: the store's from a store,
 //!   0 from a load (an anti dependence may share a cycle in order).
-//!   (Memory descriptors, seed 003, will sharpen the conservative case.)
+//!   Where the function's memory-descriptor chains (seed 003,
+//!   [`MemoryFacts`]) know more, the conservative case is sharpened: two
+//!   accesses whose objects differ have no arc, and a store that supplies no
+//!   byte a load reads, in any iteration (it is not among the load's
+//!   reaching definitions at the loop's fixed point), has no flow arc to it;
+//!   the anti arc stays.
 //!
 //! Not eligible (the reason is reported): bodies of several blocks (run
 //! `simt-ifconvert` first), calls other than a few pure intrinsics,
 //! volatile or atomic accesses, and ops of a class the model lacks.
 
 use crate::analysis::cache::FunctionAnalyses;
+use crate::analysis::memdeps::model::{AccessId, Def, ObjId, Ref};
+use crate::analysis::memdeps::MemDeps;
 use crate::cfg::BlockId;
 use crate::ir::{instructions, Inst, SlotNames, Value};
 use crate::sched::ddg::{Arc, Ddg, Op};
@@ -53,6 +60,7 @@ pub struct LoopGraph {
 /// The graphs of every innermost loop of the function, by header order.
 pub fn innermost_loop_graphs(fa: &FunctionAnalyses<'_>, names: &SlotNames, m: &Machine) -> Vec<LoopGraph> {
     let li = fa.loops();
+    let facts = MemoryFacts::new(fa.memdeps());
     let mut out: Vec<LoopGraph> = li
         .loops()
         .filter(|(_, l)| l.children.is_empty())
@@ -60,13 +68,58 @@ pub fn innermost_loop_graphs(fa: &FunctionAnalyses<'_>, names: &SlotNames, m: &M
             let graph = if l.blocks.len() != 1 {
                 Err(format!("body has {} blocks (run simt-ifconvert first)", l.blocks.len()))
             } else {
-                body_graph(fa.cfg.block(l.header), names, m).map(|(g, _)| g)
+                body_graph(fa.cfg.block(l.header), names, m, Some(&facts)).map(|(g, _)| g)
             };
             LoopGraph { header: l.header, graph }
         })
         .collect();
     out.sort_by_key(|g| g.header);
     out
+}
+
+/// What the memory-descriptor chains of a function say about pairs of its
+/// memory instructions.
+pub struct MemoryFacts<'a, 'ctx> {
+    deps: &'a MemDeps<'ctx>,
+    access: HashMap<llvm_sys::prelude::LLVMValueRef, AccessId>,
+}
+
+impl<'a, 'ctx> MemoryFacts<'a, 'ctx> {
+    pub fn new(deps: &'a MemDeps<'ctx>) -> Self {
+        let access = deps.insts.iter().enumerate().map(|(n, i)| (i.raw(), n as AccessId)).collect();
+        MemoryFacts { deps, access }
+    }
+
+    fn objects(&self, r: &Ref) -> Vec<ObjId> {
+        match r {
+            Ref::Must(d) => vec![self.deps.program.descs[*d as usize].obj],
+            Ref::May(objs) => objs.clone(),
+        }
+    }
+
+    /// The objects an access may touch (use and definition).
+    fn touched(&self, i: Inst<'_>) -> Option<Vec<ObjId>> {
+        let a = &self.deps.program.accesses[*self.access.get(&i.raw())? as usize];
+        Some([&a.use_, &a.def].into_iter().flatten().flat_map(|r| self.objects(r)).collect())
+    }
+
+    /// Whether `x` and `y` touch no object in common.
+    pub fn disjoint(&self, x: Inst<'_>, y: Inst<'_>) -> bool {
+        match (self.touched(x), self.touched(y)) {
+            (Some(a), Some(b)) => a.iter().all(|o| !b.contains(o)),
+            _ => false,
+        }
+    }
+
+    /// Whether the store `store` supplies no byte that `load` reads, in any
+    /// execution (not among the load's reaching definitions).
+    pub fn never_supplies(&self, store: Inst<'_>, load: Inst<'_>) -> bool {
+        let (Some(&s), Some(&l)) = (self.access.get(&store.raw()), self.access.get(&load.raw())) else { return false };
+        match &self.deps.solution.use_defs[l as usize] {
+            Some(defs) => !defs.iter().any(|d| matches!(d, Def::Any) || *d == Def::Access(s)),
+            None => false,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -112,7 +165,12 @@ fn class_of(i: Inst<'_>) -> Result<Option<&'static str>, String> {
 }
 
 /// The graph of a single-block loop body, with the instruction of each op.
-pub fn body_graph<'c>(body: inkwell::basic_block::BasicBlock<'c>, names: &SlotNames, m: &Machine) -> Result<(Ddg, Vec<Inst<'c>>), String> {
+pub fn body_graph<'c>(
+    body: inkwell::basic_block::BasicBlock<'c>,
+    names: &SlotNames,
+    m: &Machine,
+    facts: Option<&MemoryFacts<'_, '_>>,
+) -> Result<(Ddg, Vec<Inst<'c>>), String> {
     let insts: Vec<Inst<'c>> = instructions(body).collect();
     let in_body = |v: Value<'c>| v.as_inst().filter(|i| i.block() == body);
     let users_in = |i: Inst<'c>| -> Vec<Inst<'c>> { i.users() };
@@ -226,9 +284,17 @@ pub fn body_graph<'c>(body: inkwell::basic_block::BasicBlock<'c>, names: &SlotNa
                 Dist::None => {}
                 Dist::Exact(d) if d >= 0 => arcs.push(Arc { from: x, to: y, latency: lat(x, stores.0), omega: d as u32 }),
                 Dist::Exact(d) => arcs.push(Arc { from: y, to: x, latency: lat(y, stores.1), omega: (-d) as u32 }),
+                Dist::Unknown if facts.is_some_and(|f| f.disjoint(ix, iy)) => {}
                 Dist::Unknown => {
-                    arcs.push(Arc { from: x, to: y, latency: lat(x, stores.0), omega: 0 });
-                    arcs.push(Arc { from: y, to: x, latency: lat(y, stores.1), omega: 1 });
+                    // A flow arc (store to load) is dropped where the chains
+                    // show the store never supplies the load.
+                    let flow_free = |s: Inst<'_>, l: Inst<'_>| facts.is_some_and(|f| f.never_supplies(s, l));
+                    if !(stores.0 && !stores.1 && flow_free(ix, iy)) {
+                        arcs.push(Arc { from: x, to: y, latency: lat(x, stores.0), omega: 0 });
+                    }
+                    if !(stores.1 && !stores.0 && flow_free(iy, ix)) {
+                        arcs.push(Arc { from: y, to: x, latency: lat(y, stores.1), omega: 1 });
+                    }
                 }
             }
         }

@@ -183,8 +183,13 @@ fn pipeline<'c>(
     };
     let start = ivp.incoming().into_iter().find(|(_, b)| *b == pre).ok_or("counter has no preheader value")?.0;
 
-    // Schedule.
-    let (g, op_inst) = body_graph(body, names, m)?;
+    // Schedule, with the memory chains of the function as it is now (earlier
+    // loops of it may have been pipelined already).
+    let fc = crate::function_cfg::FunctionCfg::new(f);
+    let dom = crate::analysis::dominators::DomTree::dominators(&fc.cfg);
+    let deps = crate::analysis::memdeps::MemDeps::compute(&fc, &dom, crate::analysis::memdeps::dataflow::Config::SOUND);
+    let facts = crate::analysis::loop_ddg::MemoryFacts::new(&deps);
+    let (g, op_inst) = body_graph(body, names, m, Some(&facts))?;
     let k = Kernel::build(m, a, &g, Bundler::Cyclic).map_err(|e| e.to_string())?;
     let stages = k.schedule.stage_count();
     if stages < 2 {
