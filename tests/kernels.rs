@@ -676,7 +676,7 @@ fn region_private_opencl() {
                 acc = (0..local)
                     .map(|l| {
                         let win: Vec<i32> = (0..8).map(|j| tile[(l + j) % local]).collect();
-                        let m: i32 = (0..8).map(|k| win[((acc[l] + 3 * k as i32) & 7) as usize] * (k as i32 + 1)).sum();
+                        let m: i32 = (0..8i32).map(|k| win[((acc[l] + 3 * k) & 7) as usize] * (k + 1)).sum();
                         m & 0xfffff
                     })
                     .collect();
