@@ -1,0 +1,448 @@
+//! Seed 003's use-def sets beside LLVM's MemorySSA, load by load, on the
+//! corpus (`test-ir/kernels/*.ll`) and on functions of the oracle's
+//! generator (`memdeps_gen`, as `memdeps_oracle.rs` builds them).
+//!
+//! MemorySSA gives each load one defining access, not a set, so what is
+//! compared is a set derived from it. **MemorySSA's set** of a load `L`
+//! (`MemoryUse(D)` in `opt -passes='print<memoryssa>'`, uses optimized) is
+//! what this walk collects, starting at `D`:
+//!
+//! - `liveOnEntry`: `entry`;
+//! - `MemoryPhi`: the walk of each incoming access;
+//! - `MemoryDef` of instruction `S`: if LLVM's alias analysis says `S` may
+//!   write `L`'s location (`opt -passes=aa-eval`: a store not `NoAlias`
+//!   with the load, a call whose mod/ref on the load's location has Mod),
+//!   `S` is in the set; the walk goes on to `S`'s defining access unless
+//!   `S` is a store `MustAlias` with `L` at least as wide as `L` (a full
+//!   overwrite). Calls (`memset`, `memmove`, masked stores) never end it:
+//!   `aa-eval` gives no must-alias answer for them.
+//!
+//! That is the set a client would get from MemorySSA plus the alias
+//! analysis it was built with, walking past partial clobbers. A load whose
+//! walk meets a definition `aa-eval` says nothing about (`atomicrmw`,
+//! constant-expression pointers) is not compared; nor is one whose simt set
+//! holds `any` (a capped record). **simt's set** is the analysis' use-def
+//! set of the load (`entry` and stores). Each load is then: simt fewer (its
+//! set a strict subset of MemorySSA's), equal, MemorySSA fewer, or neither.
+//!
+//! Soundness on generated functions: the interpreter records the last
+//! writer of every byte each load reads; every such writer must be in
+//! simt's set (asserted for every "simt fewer" load, the ones where being
+//! more precise could mean being wrong) and in MemorySSA's set (asserted
+//! for all loads: it checks the walk above). Counts go to stderr:
+//! `cargo test -p simt-passes --test memdeps_vs_memoryssa -- --nocapture`.
+//! Needs `opt` of LLVM 22 (`LLVM_BIN`, default /usr/lib/llvm-22/bin).
+
+mod memdeps_gen;
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::process::Command;
+
+use inkwell::context::Context;
+use llvm_sys::LLVMOpcode;
+use memdeps_gen::{generate, module_ir, run, Func, Rng, N_ARGS};
+use simt_passes::analysis::cache::AnalysisCache;
+use simt_passes::analysis::memdeps::model::Def;
+use simt_passes::ir::{instructions, parse_ir};
+
+const GEN_MODULES: usize = 10;
+const PER_MODULE: usize = 100;
+const RUNS: usize = 12;
+
+/// An element of a reaching set: `None` is `entry`, `Some(k)` the k-th
+/// instruction of the function in layout order.
+type Elem = Option<usize>;
+
+fn opt() -> String {
+    let bin = std::env::var("LLVM_BIN").unwrap_or_else(|_| "/usr/lib/llvm-22/bin".into());
+    let opt = format!("{bin}/opt");
+    assert!(Path::new(&opt).exists(), "{opt} not found: set LLVM_BIN to LLVM 22's bin directory");
+    opt
+}
+
+fn opt_output(file: &Path, args: &[&str]) -> String {
+    let out = Command::new(opt()).args(args).arg("-disable-output").arg(file).output().expect("opt runs");
+    assert!(out.status.success(), "opt {args:?} {}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
+    // print<memoryssa> writes to stderr, aa-eval to stdout.
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+// ------------------------------------------------------- print<memoryssa>
+
+#[derive(Clone, Debug)]
+enum Acc {
+    Live,
+    Id(u32),
+}
+
+fn acc(s: &str) -> Acc {
+    if s == "liveOnEntry" {
+        Acc::Live
+    } else {
+        Acc::Id(s.parse().unwrap_or_else(|_| panic!("memory access id {s:?}")))
+    }
+}
+
+/// One function of `print<memoryssa>`: its instruction texts in order,
+/// each MemoryDef's instruction and defining access, each MemoryPhi's
+/// incoming accesses, each MemoryUse's defining access by instruction.
+#[derive(Default)]
+struct Mssa {
+    insts: Vec<String>,
+    defs: HashMap<u32, (usize, Acc)>,
+    phis: HashMap<u32, Vec<Acc>>,
+    uses: HashMap<usize, Acc>,
+}
+
+fn between<'a>(s: &'a str, open: &str, close: char) -> &'a str {
+    let a = s.find(open).unwrap() + open.len();
+    let b = a + s[a..].find(close).unwrap();
+    &s[a..b]
+}
+
+fn parse_mssa(text: &str) -> HashMap<String, Mssa> {
+    let mut out = HashMap::new();
+    let mut cur: Option<(String, Mssa)> = None;
+    let mut pending_def: Option<(u32, Acc)> = None;
+    let mut pending_use: Option<Acc> = None;
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("MemorySSA for function: ") {
+            if let Some((n, m)) = cur.take() {
+                out.insert(n, m);
+            }
+            cur = Some((name.trim().to_string(), Mssa::default()));
+            continue;
+        }
+        let Some((_, m)) = cur.as_mut() else { continue };
+        if let Some(a) = line.strip_prefix("; ") {
+            if a.contains("= MemoryPhi(") {
+                let id = a.split(' ').next().unwrap().parse().unwrap();
+                let ops = between(a, "MemoryPhi(", ')');
+                let ops = ops.split("},{").map(|p| acc(p.trim_matches(['{', '}']).rsplit(',').next().unwrap())).collect();
+                m.phis.insert(id, ops);
+            } else if a.contains("= MemoryDef(") {
+                let id = a.split(' ').next().unwrap().parse().unwrap();
+                pending_def = Some((id, acc(between(a, "MemoryDef(", ')'))));
+            } else if a.starts_with("MemoryUse(") {
+                pending_use = Some(acc(between(a, "MemoryUse(", ')')));
+            }
+        } else if line.starts_with("  ") && !line.trim().is_empty() {
+            let k = m.insts.len();
+            m.insts.push(line.trim().to_string());
+            if let Some((id, d)) = pending_def.take() {
+                m.defs.insert(id, (k, d));
+            }
+            if let Some(u) = pending_use.take() {
+                m.uses.insert(k, u);
+            }
+        }
+    }
+    if let Some((n, m)) = cur {
+        out.insert(n, m);
+    }
+    out
+}
+
+// ---------------------------------------------------------------- aa-eval
+
+/// `aa-eval -print-all-alias-modref-info -evaluate-aa-metadata`: alias
+/// results of (load, store) pairs by their texts, mod/ref of (pointer
+/// type, pointer, call) triples.
+#[derive(Default)]
+struct Aa {
+    load_store: HashMap<(String, String), String>,
+    ptr_call: HashMap<(String, String, String), String>,
+}
+
+/// `aa-eval`'s results, by function (texts repeat across functions).
+fn parse_aa(text: &str) -> HashMap<String, Aa> {
+    let mut out: HashMap<String, Aa> = HashMap::new();
+    let mut name = String::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("Function: ") {
+            name = rest.rsplit_once(": ").map_or(rest, |x| x.0).to_string();
+            continue;
+        }
+        let aa = out.entry(name.clone()).or_default();
+        let Some((left, right)) = line.split_once("<->") else { continue };
+        let Some((result, lhs)) = left.split_once(':') else { continue };
+        let (result, lhs, right) = (result.trim().to_string(), lhs.trim(), right.trim().to_string());
+        if let Some(p) = lhs.strip_prefix("Ptr: ") {
+            let Some((ty, ptr)) = p.rsplit_once("* ") else { continue };
+            aa.ptr_call.insert((ty.to_string(), ptr.to_string(), right), result);
+        } else if lhs.contains(" = load ") || lhs.starts_with("load ") {
+            aa.load_store.insert((lhs.to_string(), right), result);
+        }
+    }
+    out
+}
+
+/// The type and pointer operand of a load's text.
+fn load_type_ptr(load: &str) -> Option<(String, String)> {
+    let rest = load.split_once("load ")?.1;
+    let rest = rest.strip_prefix("volatile ").unwrap_or(rest);
+    let (ty, ptr) = rest.split_once(", ptr ")?;
+    let ptr = ptr.strip_prefix("addrspace(").map_or(Some(ptr), |p| p.split_once(") ").map(|x| x.1))?;
+    Some((ty.to_string(), ptr.split(',').next()?.trim().to_string()))
+}
+
+fn type_bytes(ty: &str) -> Option<u64> {
+    let ty = ty.trim();
+    if let Some(bits) = ty.strip_prefix('i') {
+        return bits.parse::<u64>().ok().map(|b| b.div_ceil(8));
+    }
+    if let Some(v) = ty.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+        let (n, elem) = v.split_once(" x ")?;
+        return Some(n.trim().parse::<u64>().ok()? * type_bytes(elem)?);
+    }
+    match ty {
+        "half" | "bfloat" => Some(2),
+        "float" => Some(4),
+        "double" => Some(8),
+        _ if ty.starts_with("ptr") => Some(8),
+        _ => None,
+    }
+}
+
+fn store_type(store: &str) -> Option<&str> {
+    let rest = store.strip_prefix("store ")?;
+    let rest = rest.strip_prefix("volatile ").unwrap_or(rest);
+    // The value may be a vector constant with commas: the type ends at its
+    // first space, or at the closing `>` of a vector type.
+    if rest.starts_with('<') {
+        return Some(&rest[..=rest.find('>')?]);
+    }
+    rest.split(' ').next()
+}
+
+enum Clobber {
+    No,
+    Partial,
+    Full,
+    Unknown,
+}
+
+fn clobbers(aa: &Aa, load: &str, def: &str) -> Clobber {
+    if def.starts_with("store ") {
+        let Some(r) = aa.load_store.get(&(load.to_string(), def.to_string())) else { return Clobber::Unknown };
+        if r == "NoAlias" {
+            return Clobber::No;
+        }
+        let wide = match (load_type_ptr(load), store_type(def)) {
+            (Some((lt, _)), Some(st)) => matches!((type_bytes(&lt), type_bytes(st)), (Some(l), Some(s)) if s >= l),
+            _ => false,
+        };
+        return if r == "MustAlias" && wide { Clobber::Full } else { Clobber::Partial };
+    }
+    if def.contains("call ") {
+        let Some((ty, ptr)) = load_type_ptr(load) else { return Clobber::Unknown };
+        return match aa.ptr_call.get(&(ty, ptr, def.to_string())).map(String::as_str) {
+            None => Clobber::Unknown,
+            Some("NoModRef" | "Just Ref") => Clobber::No,
+            Some(_) => Clobber::Partial,
+        };
+    }
+    Clobber::Unknown
+}
+
+/// MemorySSA's set of the load at `k` (header), or `None` when the walk met
+/// a definition the alias results do not cover.
+fn mssa_set(m: &Mssa, aa: &Aa, k: usize) -> Option<HashSet<Elem>> {
+    let load = &m.insts[k];
+    let mut set = HashSet::new();
+    let mut seen = HashSet::new();
+    let mut work = vec![m.uses.get(&k)?.clone()];
+    while let Some(a) = work.pop() {
+        let id = match a {
+            Acc::Live => {
+                set.insert(None);
+                continue;
+            }
+            Acc::Id(id) => id,
+        };
+        if !seen.insert(id) {
+            continue;
+        }
+        if let Some(ops) = m.phis.get(&id) {
+            work.extend(ops.iter().cloned());
+            continue;
+        }
+        let (at, up) = &m.defs[&id];
+        match clobbers(aa, load, &m.insts[*at]) {
+            Clobber::Unknown => return None,
+            Clobber::No => {}
+            Clobber::Partial => {
+                set.insert(Some(*at));
+            }
+            Clobber::Full => {
+                set.insert(Some(*at));
+                continue;
+            }
+        }
+        work.push(up.clone());
+    }
+    Some(set)
+}
+
+// ------------------------------------------------------------- comparison
+
+#[derive(Default, Debug)]
+struct Counts {
+    loads: usize,
+    not_compared: usize,
+    simt_fewer: usize,
+    equal: usize,
+    mssa_fewer: usize,
+    neither: usize,
+    /// Interpreter reads whose writer was missing from simt's set of a
+    /// "simt fewer" load / from MemorySSA's set of any load.
+    simt_fewer_reads: usize,
+    simt_unsound: Vec<String>,
+    mssa_reads: usize,
+    mssa_missing: Vec<String>,
+}
+
+/// Compares every load of every function in `file` (already parsed as
+/// `module_text`); `funcs` are the generated functions of the module, to
+/// run, when it is generated.
+fn compare(file: &Path, module_text: &str, funcs: Option<&[Func]>, c: &mut Counts, examples: &mut Vec<String>) {
+    let mssa = parse_mssa(&opt_output(file, &["-passes=print<memoryssa>"]));
+    let aa = parse_aa(&opt_output(file, &["-passes=aa-eval", "-print-all-alias-modref-info", "-evaluate-aa-metadata"]));
+    let ctx = Context::create();
+    let module = parse_ir(&ctx, &file.display().to_string(), module_text.as_bytes()).expect("module parses");
+    let mut cache = AnalysisCache::new();
+    let mut rng = Rng::new(17);
+    for fv in module.get_functions().filter(|f| f.count_basic_blocks() > 0) {
+        let name = fv.get_name().to_string_lossy().into_owned();
+        let m = &mssa[&name];
+        let no_pairs = Aa::default();
+        let aa = aa.get(&name).unwrap_or(&no_pairs);
+        let fa = cache.get(fv);
+        let pos: HashMap<_, usize> =
+            fa.cfg.blocks().iter().flat_map(|&bb| instructions(bb)).enumerate().map(|(k, i)| (i.raw(), k)).collect();
+        assert_eq!(pos.len(), m.insts.len(), "{name}: opt printed as many instructions as the module has");
+        let md = fa.memdeps();
+        let elem = |d: &Def| match d {
+            Def::Entry => Some(None),
+            Def::Access(a) => Some(Some(pos[&md.insts[*a as usize].raw()])),
+            Def::Any => None,
+        };
+        let func = funcs.and_then(|fs| fs.iter().find(|f| f.name == name));
+        let mut fewer = Vec::new();
+        let mut sets = HashMap::new();
+        for (a, inst) in md.insts.iter().enumerate() {
+            if inst.opcode() != LLVMOpcode::LLVMLoad {
+                continue;
+            }
+            c.loads += 1;
+            let k = pos[&inst.raw()];
+            let ours: Option<HashSet<Elem>> = md.solution.use_defs[a].as_deref().unwrap_or(&[]).iter().map(elem).collect();
+            let (Some(ours), Some(theirs)) = (ours, mssa_set(m, aa, k)) else {
+                c.not_compared += 1;
+                continue;
+            };
+            if ours == theirs {
+                c.equal += 1;
+            } else if ours.is_subset(&theirs) {
+                c.simt_fewer += 1;
+                fewer.push(a as u32);
+                if examples.len() < 6 {
+                    let show = |s: &HashSet<Elem>| {
+                        let mut v: Vec<String> =
+                            s.iter().map(|e| e.map_or("entry".into(), |k| m.insts[k].clone())).collect();
+                        v.sort();
+                        v
+                    };
+                    let extra: HashSet<Elem> = theirs.difference(&ours).copied().collect();
+                    examples.push(format!("{name}: `{}` MemorySSA also has {:?}", m.insts[k], show(&extra)));
+                }
+            } else if theirs.is_subset(&ours) {
+                c.mssa_fewer += 1;
+            } else {
+                c.neither += 1;
+            }
+            sets.insert(a as u32, (ours, theirs));
+        }
+        let Some(f) = func else { continue };
+        for _ in 0..RUNS {
+            let args: [u64; N_ARGS] = std::array::from_fn(|_| rng.next());
+            run(f, &args, &mut |r| {
+                let Some((ours, theirs)) = sets.get(&r.access) else { return };
+                let w = r.writer.map(|id| pos[&md.insts[id as usize].raw()]);
+                c.mssa_reads += 1;
+                if !theirs.contains(&w) && c.mssa_missing.is_empty() {
+                    c.mssa_missing.push(format!(
+                        "{name}: #{} read a byte of #{:?} (args {args:?})\n{}",
+                        r.access + 1,
+                        r.writer.map(|x| x + 1),
+                        memdeps_gen::function_ir(f)
+                    ));
+                }
+                if fewer.contains(&r.access) {
+                    c.simt_fewer_reads += 1;
+                    if !ours.contains(&w) {
+                        c.simt_unsound.push(format!("{name}: #{} read a byte of #{:?} (args {args:?})", r.access + 1, r.writer.map(|x| x + 1)));
+                    }
+                }
+            });
+        }
+    }
+}
+
+fn report(what: &str, c: &Counts, examples: &[String]) {
+    eprintln!(
+        "{what}: {} loads, {} compared: simt fewer {}, equal {}, MemorySSA fewer {}, neither {}; {} not compared",
+        c.loads,
+        c.loads - c.not_compared,
+        c.simt_fewer,
+        c.equal,
+        c.mssa_fewer,
+        c.neither,
+        c.not_compared
+    );
+    for e in examples {
+        eprintln!("  {e}");
+    }
+}
+
+#[test]
+fn generated_functions_simt_fewer_is_sound() {
+    let dir = std::env::temp_dir().join(format!("simt-memdeps-vs-mssa-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng::new(3);
+    let (mut c, mut examples) = (Counts::default(), Vec::new());
+    for m in 0..GEN_MODULES {
+        let funcs: Vec<Func> = (0..PER_MODULE).map(|k| generate(&mut rng, &format!("f{m}_{k}"))).collect();
+        let ir = module_ir(&funcs);
+        let file = dir.join(format!("gen{m}.ll"));
+        std::fs::write(&file, &ir).unwrap();
+        compare(&file, &ir, Some(&funcs), &mut c, &mut examples);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    report("generated", &c, &examples);
+    eprintln!(
+        "generated: {} byte reads of 'simt fewer' loads checked, {} writers missing from simt's set; {} byte reads checked against MemorySSA's set",
+        c.simt_fewer_reads,
+        c.simt_unsound.len(),
+        c.mssa_reads
+    );
+    assert!(c.loads - c.not_compared > 1000, "most generated loads are compared: {c:?}");
+    assert!(c.simt_fewer > 0 && c.simt_fewer_reads > 0, "the generator has loads where simt is more precise");
+    assert!(c.simt_unsound.is_empty(), "simt's smaller set misses a real writer:\n{}", c.simt_unsound.join("\n"));
+    assert!(c.mssa_missing.is_empty(), "the MemorySSA walk misses a real writer:\n{}", c.mssa_missing.join("\n"));
+}
+
+#[test]
+fn corpus() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-ir/kernels");
+    let mut files: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ll")).collect();
+    files.sort();
+    let (mut c, mut examples) = (Counts::default(), Vec::new());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        compare(f, &text, None, &mut c, &mut examples);
+    }
+    report(&format!("corpus ({} modules)", files.len()), &c, &examples);
+    assert!(c.loads > 50, "the corpus has loads: {c:?}");
+}
