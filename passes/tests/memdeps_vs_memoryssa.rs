@@ -14,8 +14,11 @@
 //!   with the load, a call whose mod/ref on the load's location has Mod),
 //!   `S` is in the set; the walk goes on to `S`'s defining access unless
 //!   `S` is a store `MustAlias` with `L` at least as wide as `L` (a full
-//!   overwrite). Calls (`memset`, `memmove`, masked stores) never end it:
-//!   `aa-eval` gives no must-alias answer for them.
+//!   overwrite). A `memset`/`memcpy`/`memmove` ends it only when its
+//!   destination is the load's pointer operand itself and its constant
+//!   length covers the load (`aa-eval` gives no must-alias answer for
+//!   calls); masked stores never do. `llvm.lifetime.*` that may write the
+//!   location ends it with `entry` (undefined bytes, as simt counts them).
 //!
 //! That is the set a client would get from MemorySSA plus the alias
 //! analysis it was built with, walking past partial clobbers. A load whose
@@ -106,7 +109,13 @@ fn parse_mssa(text: &str) -> HashMap<String, Mssa> {
     let mut cur: Option<(String, Mssa)> = None;
     let mut pending_def: Option<(u32, Acc)> = None;
     let mut pending_use: Option<Acc> = None;
+    // A `switch` prints its cases on the lines up to `]`.
+    let mut in_switch = false;
     for line in text.lines() {
+        if in_switch {
+            in_switch = line.trim() != "]";
+            continue;
+        }
         if let Some(name) = line.strip_prefix("MemorySSA for function: ") {
             if let Some((n, m)) = cur.take() {
                 out.insert(n, m);
@@ -130,6 +139,7 @@ fn parse_mssa(text: &str) -> HashMap<String, Mssa> {
         } else if line.starts_with("  ") && !line.trim().is_empty() {
             let k = m.insts.len();
             m.insts.push(line.trim().to_string());
+            in_switch = line.trim_end().ends_with('[');
             if let Some((id, d)) = pending_def.take() {
                 m.defs.insert(id, (k, d));
             }
@@ -220,7 +230,23 @@ enum Clobber {
     No,
     Partial,
     Full,
+    /// `llvm.lifetime.start/end` on the load's location: its bytes are
+    /// undefined from there, which simt calls `entry`.
+    Lifetime,
     Unknown,
+}
+
+/// The destination pointer and constant length of a `memset`, `memcpy` or
+/// `memmove` call's text.
+fn mem_intrinsic_dest(call: &str) -> Option<(&str, u64)> {
+    let args = call.split_once("@llvm.mem")?.1;
+    if !["set", "cpy", "move"].iter().any(|k| args.starts_with(k)) {
+        return None;
+    }
+    let args = args.split_once('(')?.1;
+    let dest = args.split(',').next()?.rsplit(' ').next()?;
+    let len = args.rsplit_once(", i1 ")?.0.rsplit_once("i64 ")?.1.parse().ok()?;
+    Some((dest, len))
 }
 
 fn clobbers(aa: &Aa, load: &str, def: &str) -> Clobber {
@@ -237,9 +263,15 @@ fn clobbers(aa: &Aa, load: &str, def: &str) -> Clobber {
     }
     if def.contains("call ") {
         let Some((ty, ptr)) = load_type_ptr(load) else { return Clobber::Unknown };
-        return match aa.ptr_call.get(&(ty, ptr, def.to_string())).map(String::as_str) {
+        let full = match (mem_intrinsic_dest(def), type_bytes(&ty)) {
+            (Some((dest, len)), Some(size)) => dest == ptr && len >= size,
+            _ => false,
+        };
+        return match aa.ptr_call.get(&(ty, ptr.clone(), def.to_string())).map(String::as_str) {
             None => Clobber::Unknown,
             Some("NoModRef" | "Just Ref") => Clobber::No,
+            Some(_) if def.contains("@llvm.lifetime.") => Clobber::Lifetime,
+            Some(_) if full => Clobber::Full,
             Some(_) => Clobber::Partial,
         };
     }
@@ -279,6 +311,10 @@ fn mssa_set(m: &Mssa, aa: &Aa, k: usize) -> Option<HashSet<Elem>> {
                 set.insert(Some(*at));
                 continue;
             }
+            Clobber::Lifetime => {
+                set.insert(None);
+                continue;
+            }
         }
         work.push(up.clone());
     }
@@ -306,7 +342,7 @@ struct Counts {
 /// Compares every load of every function in `file` (already parsed as
 /// `module_text`); `funcs` are the generated functions of the module, to
 /// run, when it is generated.
-fn compare(file: &Path, module_text: &str, funcs: Option<&[Func]>, c: &mut Counts, examples: &mut Vec<String>) {
+fn compare(file: &Path, module_text: &str, funcs: Option<&[Func]>, c: &mut Counts, examples: &mut Vec<String>, max_examples: usize) {
     let mssa = parse_mssa(&opt_output(file, &["-passes=print<memoryssa>"]));
     let aa = parse_aa(&opt_output(file, &["-passes=aa-eval", "-print-all-alias-modref-info", "-evaluate-aa-metadata"]));
     let ctx = Context::create();
@@ -330,7 +366,7 @@ fn compare(file: &Path, module_text: &str, funcs: Option<&[Func]>, c: &mut Count
         };
         let func = funcs.and_then(|fs| fs.iter().find(|f| f.name == name));
         let mut fewer = Vec::new();
-        let mut sets = HashMap::new();
+        let mut sets = Sets::new();
         for (a, inst) in md.insts.iter().enumerate() {
             if inst.opcode() != LLVMOpcode::LLVMLoad {
                 continue;
@@ -342,27 +378,32 @@ fn compare(file: &Path, module_text: &str, funcs: Option<&[Func]>, c: &mut Count
                 c.not_compared += 1;
                 continue;
             };
-            if ours == theirs {
+            let show = |s: &HashSet<Elem>| {
+                let mut v: Vec<String> = s.iter().map(|e| e.map_or("entry".into(), |k| m.insts[k].clone())).collect();
+                v.sort();
+                v
+            };
+            let only_theirs: HashSet<Elem> = theirs.difference(&ours).copied().collect();
+            let only_ours: HashSet<Elem> = ours.difference(&theirs).copied().collect();
+            let (what, extra) = if ours == theirs {
                 c.equal += 1;
+                continue_with(&mut sets, a, ours, theirs);
+                continue;
             } else if ours.is_subset(&theirs) {
                 c.simt_fewer += 1;
                 fewer.push(a as u32);
-                if examples.len() < 6 {
-                    let show = |s: &HashSet<Elem>| {
-                        let mut v: Vec<String> =
-                            s.iter().map(|e| e.map_or("entry".into(), |k| m.insts[k].clone())).collect();
-                        v.sort();
-                        v
-                    };
-                    let extra: HashSet<Elem> = theirs.difference(&ours).copied().collect();
-                    examples.push(format!("{name}: `{}` MemorySSA also has {:?}", m.insts[k], show(&extra)));
-                }
+                ("MemorySSA also has", &only_theirs)
             } else if theirs.is_subset(&ours) {
                 c.mssa_fewer += 1;
+                ("simt also has", &only_ours)
             } else {
                 c.neither += 1;
+                ("neither is a subset; MemorySSA also has", &only_theirs)
+            };
+            if examples.len() < max_examples {
+                examples.push(format!("{name}: `{}` {what} {:?}", m.insts[k], show(extra)));
             }
-            sets.insert(a as u32, (ours, theirs));
+            continue_with(&mut sets, a, ours, theirs);
         }
         let Some(f) = func else { continue };
         for _ in 0..RUNS {
@@ -382,12 +423,22 @@ fn compare(file: &Path, module_text: &str, funcs: Option<&[Func]>, c: &mut Count
                 if fewer.contains(&r.access) {
                     c.simt_fewer_reads += 1;
                     if !ours.contains(&w) {
-                        c.simt_unsound.push(format!("{name}: #{} read a byte of #{:?} (args {args:?})", r.access + 1, r.writer.map(|x| x + 1)));
+                        c.simt_unsound.push(format!(
+                            "{name}: #{} read a byte of #{:?} (args {args:?})",
+                            r.access + 1,
+                            r.writer.map(|x| x + 1)
+                        ));
                     }
                 }
             });
         }
     }
+}
+
+type Sets = HashMap<u32, (HashSet<Elem>, HashSet<Elem>)>;
+
+fn continue_with(sets: &mut Sets, a: usize, ours: HashSet<Elem>, theirs: HashSet<Elem>) {
+    sets.insert(a as u32, (ours, theirs));
 }
 
 fn report(what: &str, c: &Counts, examples: &[String]) {
@@ -417,7 +468,7 @@ fn generated_functions_simt_fewer_is_sound() {
         let ir = module_ir(&funcs);
         let file = dir.join(format!("gen{m}.ll"));
         std::fs::write(&file, &ir).unwrap();
-        compare(&file, &ir, Some(&funcs), &mut c, &mut examples);
+        compare(&file, &ir, Some(&funcs), &mut c, &mut examples, 6);
     }
     let _ = std::fs::remove_dir_all(&dir);
     report("generated", &c, &examples);
@@ -436,12 +487,13 @@ fn generated_functions_simt_fewer_is_sound() {
 #[test]
 fn corpus() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-ir/kernels");
-    let mut files: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ll")).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ll")).collect();
     files.sort();
     let (mut c, mut examples) = (Counts::default(), Vec::new());
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
-        compare(f, &text, None, &mut c, &mut examples);
+        compare(f, &text, None, &mut c, &mut examples, usize::MAX);
     }
     report(&format!("corpus ({} modules)", files.len()), &c, &examples);
     assert!(c.loads > 50, "the corpus has loads: {c:?}");
