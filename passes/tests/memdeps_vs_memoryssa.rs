@@ -379,6 +379,9 @@ fn compare(file: &Path, module_text: &str, funcs: Option<&[Func]>, c: &mut Count
             let ours: Option<HashSet<Elem>> = md.solution.use_defs[a].as_deref().unwrap_or(&[]).iter().map(elem).collect();
             let (Some(ours), Some(theirs)) = (ours, mssa_set(m, aa, k)) else {
                 c.not_compared += 1;
+                if examples.len() < max_examples {
+                    examples.push(format!("{name}: `{}` not compared", m.insts[k]));
+                }
                 continue;
             };
             let show = |s: &HashSet<Elem>| {
