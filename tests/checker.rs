@@ -7,6 +7,9 @@
 //!   and barrier epochs, never on lanes or warps. (What each report must say
 //!   is checked, from the kernels' sources, by the lit tests beside them.)
 
+mod corpus;
+
+use corpus::LAUNCHES as CORPUS;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -22,32 +25,6 @@ fn simt_run(module: &Path, global: &str, local: &str, args: &[&str], extra: &[&s
     }
     c.args(extra).output().expect("cannot start simt-run")
 }
-
-/// The corpus launches of `scripts/bench-emu`: file, global, local, args.
-const CORPUS: &[(&str, &str, &str, &[&str])] = &[
-    ("vecadd.ll", "20480", "128", &["buf:f32:20000=rand:1", "buf:f32:20000=rand:2", "buf:f32:20000", "i32:20000"]),
-    ("vecadd.cu.ll", "20480", "128", &["buf:f32:20000=rand:1", "buf:f32:20000=rand:2", "buf:f32:20000", "i32:20000"]),
-    ("saxpy.ll", "16384", "64", &["i32:16384", "f32:2.5", "buf:f32:16384=rand:3", "buf:f32:16384=rand:4"]),
-    ("reduction.ll", "4096", "128", &["buf:f32:40037=rand:5", "buf:f32:32", "local:f32:128", "u32:40037"]),
-    ("reduction.cu.ll", "4096", "128", &["buf:f32:40037=rand:5", "buf:f32:32", "u32:40037"]),
-    ("matmul.ll", "80,112", "16,16", &["buf:f32:5200=rand:6", "buf:f32:3744=rand:7", "buf:f32:7200", "i32:100", "i32:72", "i32:52"]),
-    ("matmul.cu.ll", "80,112", "16,16", &["buf:f32:5200=rand:6", "buf:f32:3744=rand:7", "buf:f32:7200", "i32:100", "i32:72", "i32:52"]),
-    ("transpose.ll", "112,64", "16,16", &["buf:f32:6000=rand:8", "buf:f32:6000", "i32:100", "i32:60"]),
-    ("scan.ll", "8192", "128", &["buf:u32:8192=rand:9", "buf:u32:8192", "buf:u32:64", "local:u32:256"]),
-    ("histogram.ll", "2048", "128", &["buf:u8:50013=rand:10", "u32:50013", "buf:u32:256=rand:11"]),
-    ("stencil1d.ll", "8192", "128", &["buf:f32:8192=rand:12", "buf:f32:8192", "local:f32:130", "i32:8192"]),
-    ("stencil2d.ll", "256,144", "16,16", &["buf:f32:32500=rand:13", "buf:f32:32500", "i32:250", "i32:130"]),
-    ("uniform_if_barrier.ll", "2048", "64", &["buf:i32:2048=rand:14", "buf:i32:2048", "local:i32:64", "i32:0"]),
-    ("loop_break_barrier.ll", "2048", "64", &["buf:i32:2048=rand:15", "buf:i32:2048", "buf:i32:32", "local:i32:64", "i32:65536", "i32:64"]),
-    ("live_across_barriers.ll", "2048", "64", &["buf:i32:16384=rand:16", "buf:i32:16384", "local:i32:64"]),
-    ("varying_trip_barrier.ll", "1920", "96", &["buf:u32:1920=rand:17", "buf:u32:1920", "buf:u32:1920", "local:u32:96"]),
-    ("nested_exit.ll", "2048", "128", &["buf:i32:2048=rand:31", "buf:i32:2048", "i32:2048", "i32:16", "i32:5"]),
-    ("short_circuit.ll", "2048", "128", &["buf:i32:2048=rand:32", "buf:i32:2048=rand:33", "buf:i32:2048", "i32:2048", "i32:24"]),
-    ("break_continue.cu.ll", "2048", "128", &["buf:i32:2000=rand:34", "buf:i32:2000", "i32:2000", "i32:32"]),
-    ("state_machine.cu.ll", "2048", "128", &["buf:i32:2000=rand:35", "buf:i32:2000", "i32:2000", "i32:32"]),
-    // Not in scripts/bench-emu: the launch of tests/kernels.rs (8 work-groups).
-    ("local_atomics.ll", "1024", "128", &["buf:i32:1024=rand:1", "buf:i32:104", "buf:i32:1024"]),
-];
 
 #[test]
 fn every_corpus_launch_is_listed() {

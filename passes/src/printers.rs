@@ -6,8 +6,10 @@
 //! `opt` names them.
 
 use crate::analysis::cache::FunctionAnalyses;
+use crate::analysis::control_deps::ControlEdge;
 use crate::analysis::convergence::DivergenceFacts;
 use crate::analysis::memdeps::{self, dataflow::State, model::Def, model::Ref, MemDeps};
+use crate::analysis::predicates::{PredId, Predicates};
 use crate::cfg::BlockId;
 use crate::ir::{defined_functions, function_name, SlotNames};
 use crate::kernel_model::is_kernel;
@@ -22,6 +24,7 @@ pub enum Analysis {
     ControlDeps,
     Uniformity,
     Convergence,
+    Predicates,
     MemDeps,
     MemDepsPatent,
 }
@@ -36,6 +39,7 @@ impl Analysis {
             Analysis::ControlDeps => "simt-ctrldeps",
             Analysis::Uniformity => "simt-uniformity",
             Analysis::Convergence => "simt-convergence",
+            Analysis::Predicates => "simt-predicates",
             Analysis::MemDeps => "simt-memdeps",
             Analysis::MemDepsPatent => "simt-memdeps-patent",
         }
@@ -54,6 +58,9 @@ pub const PRINTERS: &[PassDecl] = &[
     printer("print<simt-uniformity>", "divergent values, branches, join blocks and loops of SIMT kernels", |_| built(Analysis::Uniformity)),
     printer("print<simt-convergence>", "convergence markers of seed 000's queue walk, with reasons; all vs divergent-only counts", |_| {
         built(Analysis::Convergence)
+    }),
+    printer("print<simt-predicates>", "if-conversion predicates (seed 004, RK): ipdom, control dependences, R, K, Augment K", |_| {
+        built(Analysis::Predicates)
     }),
     printer("print<simt-memdeps>", "memory-descriptor use-def/def-use chains and kill sets at block exits (seed 003, sound rules)", |_| {
         built(Analysis::MemDeps)
@@ -96,6 +103,7 @@ impl ModulePass for Printer {
                 Analysis::ControlDeps => print_ctrldeps(fa, &name, &mut text),
                 Analysis::Uniformity => print_uniformity(fa, &names, &name, &mut text),
                 Analysis::Convergence => print_convergence(fa, &name, &mut text),
+                Analysis::Predicates => print_predicates(fa, &name, &mut text),
                 Analysis::MemDeps => print_memdeps(fa.memdeps(), &name, &mut text),
                 Analysis::MemDepsPatent => {
                     let md = MemDeps::compute(&fa.cfg, fa.dom(), memdeps::dataflow::Config::PATENT);
@@ -235,6 +243,39 @@ fn print_convergence(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String
     }
     out.push_str(&format!("  markers: {} all, {} divergent-only\n", c.marked().len(), divergent.len()));
     out.push_str(&format!("  divergent-only: {}\n", join(divergent.iter().copied(), name)));
+}
+
+/// Seed 004's four steps for the whole function, linearised in reverse
+/// post-order: ipdom, control dependences with labels, R per block, K per
+/// predicate, and Augment K's initialisations.
+fn print_predicates(fa: &FunctionAnalyses<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+    let cfg = &fa.cfg.cfg;
+    let pdt = fa.postdom();
+    let cd = fa.control_deps();
+    let preds = Predicates::compute(cfg, cd);
+    let edge = |e: &ControlEdge| format!("[{}, {}, {}]", name(e.from), name(e.to), fa.cfg.edge_label(e.from, e.to));
+    let edges = |es: &[ControlEdge]| if es.is_empty() { "<none>".to_string() } else { es.iter().map(edge).collect::<Vec<_>>().join(", ") };
+    for b in cfg.blocks() {
+        match pdt.ipdom(b) {
+            Some(d) => out.push_str(&format!("  ipdom({}) = {}\n", name(b), name(d))),
+            None => out.push_str(&format!("  ipdom({}) = <exit>\n", name(b))),
+        }
+    }
+    for b in cfg.blocks() {
+        out.push_str(&format!("  CD({}) = {}\n", name(b), edges(cd.of(b))));
+    }
+    for b in cfg.blocks() {
+        match preds.try_r(b) {
+            Some(PredId::TRUE) => out.push_str(&format!("  R({}) = {} (true)\n", name(b), PredId::TRUE)),
+            Some(p) => out.push_str(&format!("  R({}) = {}\n", name(b), p)),
+            None => out.push_str(&format!("  R({}) = <unreachable>\n", name(b))),
+        }
+    }
+    for p in preds.predicates().skip(1) {
+        out.push_str(&format!("  K({}) = {}\n", p, edges(preds.k(p))));
+    }
+    let init: Vec<String> = preds.init_false().iter().map(|p| format!("{p} = false")).collect();
+    out.push_str(&format!("  augment K: {}\n", if init.is_empty() { "<none>".to_string() } else { init.join(", ") }));
 }
 
 fn def_name(d: &Def) -> String {

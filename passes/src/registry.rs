@@ -7,7 +7,7 @@
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
-    check_uniformity, converge, local_atomics, memdse, ocl_builtins, rpo_layout, strip_markers, swp, testing, to_nvptx, wiloops,
+    check_uniformity, converge, ifconvert, local_atomics, memdse, ocl_builtins, rpo_layout, strip_markers, swp, testing, to_nvptx, wiloops,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
@@ -18,6 +18,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),
     PassDecl::of::<to_nvptx::ToNvptx>(),
     PassDecl::of::<converge::Converge>(),
+    PassDecl::of::<ifconvert::IfConvert>(),
     PassDecl::of::<strip_markers::StripMarkers>(),
     PassDecl::of::<rpo_layout::RpoLayout>(),
     PassDecl::of::<memdse::MemDse>(),

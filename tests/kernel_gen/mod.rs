@@ -778,3 +778,19 @@ impl Gen {
         *env = self.join(exit, &[(a_end, ea), (b_end, eb)]);
     }
 }
+
+/// A launch for generated kernel `seed`: work-group size, number of
+/// work-groups, and `simt-run` argument specs for its parameters (`out`
+/// zeroed, `in`/`in1` random, `n` small).
+pub fn launch(seed: u64) -> (u64, u64, Vec<String>) {
+    let local = [8u64, 32, 64][(seed % 3) as usize];
+    let groups = 2 + (seed / 3) % 2;
+    let items = local * groups;
+    let args = vec![
+        format!("buf:i32:{}=zero", items * K as u64),
+        format!("buf:i32:{IN_LEN}=rand:{seed}"),
+        format!("buf:i32:{IN_LEN}=rand:{}", seed + 1),
+        format!("i32:{}", seed % 7),
+    ];
+    (local, groups, args)
+}

@@ -11,6 +11,7 @@ pub mod loop_ddg;
 pub mod loops;
 pub mod memdeps;
 pub mod post_dominators;
+pub mod predicates;
 pub mod private_memory;
 pub mod scc;
 pub mod uniformity;

@@ -36,6 +36,12 @@ impl<'ctx> Ty<'ctx> {
         ty(unsafe { LLVMIntTypeInContext(LLVMGetTypeContext(self.raw), bits) })
     }
 
+    /// The pointer type `ptr addrspace(n)` of this type's context.
+    pub fn pointer_in_context_of(self, addrspace: u32) -> Ty<'ctx> {
+        // SAFETY: `raw` is a live type, so its context is live.
+        ty(unsafe { LLVMPointerTypeInContext(LLVMGetTypeContext(self.raw), addrspace) })
+    }
+
     /// `[n x self]`.
     pub fn array(self, n: u64) -> Ty<'ctx> {
         assert!(self.is_sized_first_class(), "an array of a type that has no size");

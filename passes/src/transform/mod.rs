@@ -3,6 +3,7 @@
 pub mod call_graph;
 pub mod check_uniformity;
 pub mod converge;
+pub mod ifconvert;
 pub mod local_atomics;
 pub mod memdse;
 pub mod ocl_builtins;
