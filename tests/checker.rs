@@ -9,21 +9,12 @@
 
 mod corpus;
 
-use corpus::LAUNCHES as CORPUS;
+use corpus::{simt_run, LAUNCHES as CORPUS};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn simt_run(module: &Path, global: &str, local: &str, args: &[&str], extra: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_simt-run"));
-    c.arg(module).args(["--global", global, "--local", local]);
-    for a in args {
-        c.args(["--arg", a]);
-    }
-    c.args(extra).output().expect("cannot start simt-run")
 }
 
 #[test]

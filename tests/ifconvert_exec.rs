@@ -14,6 +14,8 @@
 
 mod kernel_gen;
 
+mod corpus;
+
 use inkwell::context::Context;
 use simt::buffers::{ArgValue, KernelArgs};
 use simt::engine::emu::{self, EmuKernel, EmuOptions, UniformityCheck};
@@ -207,7 +209,7 @@ fn corpus_kernels_compute_the_same_after_ifconvert() {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("corpus kernel");
-        for (kernel, args) in generic_launches(&ctx, &text) {
+        for (kernel, args) in corpus::generic_launches(&text, "100") {
             let l = Launch { kernel, global: vec![128], local: vec![64], args };
             // A launch the original cannot run (a size it needs) tells nothing.
             if emu_run(&ctx, &text, &l, Policy::Ipdom).is_err() {
@@ -223,30 +225,4 @@ fn corpus_kernels_compute_the_same_after_ifconvert() {
     eprintln!("ifconvert exec: {ran} corpus kernels, {} emulator runs after the pass, {} host runs", seen.emu_runs, seen.host_runs);
     assert!(ran >= 15, "only {ran} corpus kernels ran");
     assert!(failures.is_empty(), "corpus kernels differ after simt-ifconvert:\n{}", failures.join("\n"));
-}
-
-/// Every kernel of `text` and arguments for it from its parameter types.
-fn generic_launches(ctx: &Context, text: &str) -> Vec<(String, Vec<String>)> {
-    let Ok(module) = simt_passes::ir::parse_ir(ctx, "corpus", text.as_bytes()) else { return Vec::new() };
-    let mut out = Vec::new();
-    for f in simt_passes::ir::defined_functions(&module) {
-        if !simt_passes::kernel_model::is_kernel(f) {
-            continue;
-        }
-        let args = simt_passes::ir::parameters(f)
-            .into_iter()
-            .map(|p| match p.ty().print().as_str() {
-                "ptr addrspace(3)" => "local:i32:256".to_string(),
-                t if t.starts_with("ptr") => "buf:i32:4096=rand:9".to_string(),
-                "float" => "f32:1.5".to_string(),
-                "double" => "f64:1.5".to_string(),
-                "i64" => "i64:100".to_string(),
-                "i16" => "i16:100".to_string(),
-                "i8" => "i8:100".to_string(),
-                _ => "i32:100".to_string(),
-            })
-            .collect();
-        out.push((simt_passes::ir::function_name(f), args));
-    }
-    out
 }

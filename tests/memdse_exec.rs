@@ -8,7 +8,8 @@
 //! The number of stores removed is asserted positive, so the test cannot
 //! pass by the pass doing nothing.
 
-use inkwell::context::Context;
+mod corpus;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -26,33 +27,6 @@ fn stores(text: &str) -> usize {
                 || l.contains("call void @llvm.memmove")
         })
         .count()
-}
-
-/// Each kernel of `text` with generic arguments from its parameter types.
-fn launches(text: &str) -> Vec<(String, Vec<String>)> {
-    let ctx = Context::create();
-    let Ok(module) = simt_passes::ir::parse_ir(&ctx, "corpus", text.as_bytes()) else { return Vec::new() };
-    let mut out = Vec::new();
-    for f in simt_passes::ir::defined_functions(&module) {
-        if !simt_passes::kernel_model::is_kernel(f) {
-            continue;
-        }
-        let args = simt_passes::ir::parameters(f)
-            .into_iter()
-            .map(|p| match p.ty().print().as_str() {
-                "ptr addrspace(3)" => "local:i32:256".to_string(),
-                t if t.starts_with("ptr") => "buf:i32:4096=rand:9".to_string(),
-                "float" => "f32:1.5".to_string(),
-                "double" => "f64:1.5".to_string(),
-                "i64" => "i64:16".to_string(),
-                "i16" => "i16:16".to_string(),
-                "i8" => "i8:16".to_string(),
-                _ => "i32:16".to_string(),
-            })
-            .collect();
-        out.push((simt_passes::ir::function_name(f), args));
-    }
-    out
 }
 
 fn simt_run(file: &Path, kernel: &str, args: &[String], extra: &[&str]) -> Result<(), String> {
@@ -109,7 +83,7 @@ fn memdse_changes_no_buffer_on_the_corpus() {
         let before_text = std::fs::read_to_string(m).unwrap();
         let after_text = std::fs::read_to_string(&after).unwrap();
         let gone = stores(&before_text) - stores(&after_text);
-        for (kernel, args) in launches(&before_text) {
+        for (kernel, args) in corpus::generic_launches(&before_text, "16") {
             let dump = dir.path().join(format!("{name}.{kernel}.dump"));
             if let Err(e) = simt_run(m, &kernel, &args, &["--dump", dump.to_str().unwrap()]) {
                 eprintln!("memdse exec: {name} {kernel}: original does not run generically, skipped: {}", e.lines().last().unwrap_or(""));

@@ -12,12 +12,7 @@ use std::process::{Command, Output};
 
 fn simt_run(module: &Path, launch: &corpus::Launch, extra: &[&str]) -> Output {
     let (_, global, local, args) = *launch;
-    let mut c = Command::new(env!("CARGO_BIN_EXE_simt-run"));
-    c.arg(module).args(["--global", global, "--local", local]);
-    for a in args {
-        c.args(["--arg", a]);
-    }
-    c.args(extra).output().expect("simt-run runs")
+    corpus::simt_run(module, global, local, args, extra)
 }
 
 #[test]

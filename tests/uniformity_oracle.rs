@@ -22,6 +22,8 @@
 
 mod kernel_gen;
 
+mod corpus;
+
 use kernel_gen::Sources;
 
 use inkwell::context::Context;
@@ -288,7 +290,7 @@ fn corpus_kernels_have_no_violations() {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("corpus kernel");
-        for (kernel, args) in generic_launches(&ctx, &text) {
+        for (kernel, args) in corpus::generic_launches(&text, "100") {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             generic += 1;
             match run_text(&ctx, &text, &kernel, &[128], &[64], 64, UniformityCheck::On, &args) {
@@ -303,33 +305,6 @@ fn corpus_kernels_have_no_violations() {
     eprintln!("uniformity oracle: {} corpus kernels with their launches, {generic} generically, {checks} checks executed", ran.len());
     assert!(checks > 0);
     assert!(failures.is_empty(), "uniformity violations in the corpus:\n{}", failures.join("\n"));
-}
-
-/// Every kernel of `text` and arguments for it from its parameter types.
-fn generic_launches(ctx: &Context, text: &str) -> Vec<(String, Vec<String>)> {
-    let Ok(module) = simt_passes::ir::parse_ir(ctx, "corpus", text.as_bytes()) else { return Vec::new() };
-    let mut out = Vec::new();
-    for f in simt_passes::ir::defined_functions(&module) {
-        if !simt_passes::kernel_model::is_kernel(f) {
-            continue;
-        }
-        let mut args = Vec::new();
-        for p in simt_passes::ir::parameters(f) {
-            let ty = p.ty().print();
-            args.push(match ty.as_str() {
-                "ptr addrspace(3)" => "local:i32:256".to_string(),
-                t if t.starts_with("ptr") => "buf:i32:4096=rand:9".to_string(),
-                "float" => "f32:1.5".to_string(),
-                "double" => "f64:1.5".to_string(),
-                "i64" => "i64:100".to_string(),
-                "i16" => "i16:100".to_string(),
-                "i8" => "i8:100".to_string(),
-                _ => "i32:100".to_string(),
-            });
-        }
-        out.push((simt_passes::ir::function_name(f), args));
-    }
-    out
 }
 
 /// (c) A wrong claim is seen: `<assume-uniform>` calls `tid` uniform.

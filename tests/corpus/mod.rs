@@ -1,11 +1,13 @@
 //! The corpus launches (`test-ir/kernels`), one per kernel: those of
-//! `scripts/bench-emu` and one for `local_atomics`. Shared by the tests that
-//! run every corpus kernel (`checker.rs`, `swp_corpus.rs`); `checker.rs`
-//! checks that every kernel of the folder is listed.
+//! `scripts/bench-emu` and one for `local_atomics`, shared by the tests that
+//! run every corpus kernel (`checker.rs` checks that every kernel of the
+//! folder is listed); and generic launches made from a kernel's parameter
+//! types, for tests that run every kernel of a module whatever it is.
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// File, global size, local size, `--arg` specs.
 pub type Launch = (&'static str, &'static str, &'static str, &'static [&'static str]);
@@ -39,3 +41,41 @@ pub const LAUNCHES: &[Launch] = &[
     // Not in scripts/bench-emu: the launch of tests/kernels.rs (8 work-groups).
     ("local_atomics.ll", "1024", "128", &["buf:i32:1024=rand:1", "buf:i32:104", "buf:i32:1024"]),
 ];
+
+/// Every kernel of the module `text` with arguments made from its parameter
+/// types: a buffer of 4096 random `i32` per global pointer, 256 `i32` of
+/// local memory per local pointer, 1.5 per float, and `int` (`"100"`,
+/// `"16"`…) per integer, which bounds the loops that count to it.
+pub fn generic_launches(text: &str, int: &str) -> Vec<(String, Vec<String>)> {
+    let ctx = inkwell::context::Context::create();
+    let Ok(module) = simt_passes::ir::parse_ir(&ctx, "corpus", text.as_bytes()) else { return Vec::new() };
+    let mut out = Vec::new();
+    for f in simt_passes::ir::defined_functions(&module) {
+        if !simt_passes::kernel_model::is_kernel(f) {
+            continue;
+        }
+        let args = simt_passes::ir::parameters(f)
+            .into_iter()
+            .map(|p| match p.ty().print().as_str() {
+                "ptr addrspace(3)" => "local:i32:256".to_string(),
+                t if t.starts_with("ptr") => "buf:i32:4096=rand:9".to_string(),
+                "float" => "f32:1.5".to_string(),
+                "double" => "f64:1.5".to_string(),
+                t @ ("i64" | "i16" | "i8") => format!("{t}:{int}"),
+                _ => format!("i32:{int}"),
+            })
+            .collect();
+        out.push((simt_passes::ir::function_name(f), args));
+    }
+    out
+}
+
+/// `simt-run MODULE --global G --local L --arg A… EXTRA…`.
+pub fn simt_run(module: &Path, global: &str, local: &str, args: &[&str], extra: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_simt-run"));
+    c.arg(module).args(["--global", global, "--local", local]);
+    for a in args {
+        c.args(["--arg", a]);
+    }
+    c.args(extra).output().expect("cannot start simt-run")
+}
