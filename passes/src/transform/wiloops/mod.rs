@@ -66,6 +66,7 @@ use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
 use inkwell::targets::TargetData;
 use inkwell::values::FunctionValue;
+use llvm_sys::LLVMOpcode;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]
@@ -172,8 +173,9 @@ fn lower_kernel<'ctx>(
     // work-items of a region run one after another, so such a read would see
     // a later work-item's update... Each region instead reads the slot once,
     // before its work-item loop (emit.rs), and only writes follow.
+    let private_addresses = private_addresses(fa);
     let shareable = |v: Value<'ctx>| {
-        if uniformity.is_divergent(v) {
+        if uniformity.is_divergent(v) || private_addresses.may_hold(v) {
             return false;
         }
         let Some(def) = v.as_inst().and_then(|i| cfg.id(i.block())) else { return false };
@@ -357,4 +359,51 @@ impl crate::pass::DeclaredPass for WorkItemLoops {
         }
         Ok(())
     }
+}
+
+/// The values that may hold the address of a private `alloca`, or a number
+/// made from one. The uniformity analysis calls such an address uniform (as
+/// LLVM's does: on a GPU each lane has its own private memory at the same
+/// address), but here each work-item's copy lives at its own address, so
+/// one slot per work-group cannot carry it across a barrier. Found by
+/// following each alloca's address forward through what computes with it;
+/// an address stored to memory makes every pointer loaded in the function
+/// suspect.
+struct PrivateAddresses<'ctx> {
+    tainted: HashSet<Value<'ctx>>,
+    stored: bool,
+}
+
+impl<'ctx> PrivateAddresses<'ctx> {
+    fn may_hold(&self, v: Value<'ctx>) -> bool {
+        self.tainted.contains(&v) || (self.stored && v.ty().is_pointer() && v.as_inst().is_some_and(|i| i.opcode() == LLVMOpcode::LLVMLoad))
+    }
+}
+
+fn private_addresses<'ctx>(fa: &FunctionAnalyses<'ctx>) -> PrivateAddresses<'ctx> {
+    use LLVMOpcode::*;
+    let mut work: Vec<Value<'ctx>> =
+        fa.cfg.blocks().iter().flat_map(|&b| crate::ir::instructions(b)).filter(|i| i.is_alloca()).map(|i| i.value()).collect();
+    let mut tainted: HashSet<Value<'ctx>> = work.iter().copied().collect();
+    let mut stored = false;
+    while let Some(v) = work.pop() {
+        for (user, operand) in v.uses() {
+            let carries = match user.opcode() {
+                LLVMGetElementPtr => operand == 0,
+                LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToInt | LLVMIntToPtr | LLVMPHI | LLVMFreeze => true,
+                LLVMSelect => operand != 0,
+                LLVMAdd | LLVMSub | LLVMMul | LLVMAnd | LLVMOr | LLVMXor | LLVMShl | LLVMLShr | LLVMAShr | LLVMTrunc | LLVMZExt
+                | LLVMSExt => true,
+                LLVMStore if operand == 0 => {
+                    stored = true;
+                    false
+                }
+                _ => false,
+            };
+            if carries && tainted.insert(user.value()) {
+                work.push(user.value());
+            }
+        }
+    }
+    PrivateAddresses { tainted, stored }
 }
