@@ -173,7 +173,11 @@ fn lower_kernel<'ctx>(
     // work-items of a region run one after another, so such a read would see
     // a later work-item's update... Each region instead reads the slot once,
     // before its work-item loop (emit.rs), and only writes follow.
-    let private_addresses = private_addresses(fa);
+    let mut barrier_blocks: Vec<BlockId> = barrier_ids.keys().copied().collect();
+    barrier_blocks.sort();
+    // Before demotion adds its slots: those cross barriers by construction.
+    let region_local = region_local::region_local_allocas(fa, &barrier_blocks);
+    let private_addresses = private_addresses(fa, &region_local);
     let shareable = |v: Value<'ctx>| {
         if uniformity.is_divergent(v) || private_addresses.may_hold(v) {
             return false;
@@ -189,10 +193,6 @@ fn lower_kernel<'ctx>(
         let uses: Vec<BlockId> = prepare::use_blocks(v).into_iter().filter_map(|u| cfg.id(u)).collect();
         !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(&cfg.cfg, def, u, r)))
     };
-    let mut barrier_blocks: Vec<BlockId> = barrier_ids.keys().copied().collect();
-    barrier_blocks.sort();
-    // Before demotion adds its slots: those cross barriers by construction.
-    let region_local = region_local::region_local_allocas(fa, &barrier_blocks);
     let demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &shareable)?;
     let regions: Vec<Region> = region_blocks
         .into_iter()
@@ -361,8 +361,8 @@ impl crate::pass::DeclaredPass for WorkItemLoops {
     }
 }
 
-/// The values that may hold the address of a private `alloca`, or a number
-/// made from one. The uniformity analysis calls such an address uniform (as
+/// The values that may hold the address of a private `alloca` that has a
+/// copy per work-item (not `region_local`), or a number made from one. The uniformity analysis calls such an address uniform (as
 /// LLVM's does: on a GPU each lane has its own private memory at the same
 /// address), but here each work-item's copy lives at its own address, so
 /// one slot per work-group cannot carry it across a barrier. Found by
@@ -380,10 +380,16 @@ impl<'ctx> PrivateAddresses<'ctx> {
     }
 }
 
-fn private_addresses<'ctx>(fa: &FunctionAnalyses<'ctx>) -> PrivateAddresses<'ctx> {
+fn private_addresses<'ctx>(fa: &FunctionAnalyses<'ctx>, region_local: &HashSet<crate::ir::Inst<'ctx>>) -> PrivateAddresses<'ctx> {
     use LLVMOpcode::*;
-    let mut work: Vec<Value<'ctx>> =
-        fa.cfg.blocks().iter().flat_map(|&b| crate::ir::instructions(b)).filter(|i| i.is_alloca()).map(|i| i.value()).collect();
+    let mut work: Vec<Value<'ctx>> = fa
+        .cfg
+        .blocks()
+        .iter()
+        .flat_map(|&b| crate::ir::instructions(b))
+        .filter(|i| i.is_alloca() && !region_local.contains(i))
+        .map(|i| i.value())
+        .collect();
     let mut tainted: HashSet<Value<'ctx>> = work.iter().copied().collect();
     let mut stored = false;
     while let Some(v) = work.pop() {
