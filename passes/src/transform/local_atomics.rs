@@ -85,19 +85,20 @@ fn lower(i: Inst<'_>) -> bool {
     b.position_before(i);
     let pointer = i.operand(0);
     let align = i.value().alignment();
+    // The atomic's type: cmpxchg's compared value, atomicrmw's operand.
+    let value_ty = i.operand(1).ty();
+    let load = b.load(value_ty, pointer, "local.old");
+    let old = load.value();
     let (result, stored) = if i.opcode() == LLVMOpcode::LLVMAtomicCmpXchg {
         let (expected, replacement) = (i.operand(1), i.operand(2));
-        let old = b.load(expected.ty(), pointer, "local.old").value();
         let equal = b.icmp(LLVMIntPredicate::LLVMIntEQ, old, expected, "local.eq");
         let new = b.select(equal, replacement, old, "local.new");
         let pair = b.insert_value(i.value().ty().poison(), old, 0, "");
         (b.insert_value(pair, equal, 1, "local.cmpxchg"), new)
     } else {
-        let operand = i.operand(1);
-        let old = b.load(operand.ty(), pointer, "local.old").value();
-        let Some(new) = apply(&b, i.atomic_rmw_op(), old, operand) else {
+        let Some(new) = apply(&b, i.atomic_rmw_op(), old, i.operand(1)) else {
             // Nothing stored yet: drop the load again.
-            old.as_inst().expect("a load").erase();
+            load.erase();
             return false;
         };
         (old, new)
@@ -105,23 +106,11 @@ fn lower(i: Inst<'_>) -> bool {
     let store = b.store(stored, pointer);
     if align != 0 {
         store.set_alignment(align);
-        if let Some(load) = result_load(result) {
-            load.set_alignment(align);
-        }
+        load.set_alignment(align);
     }
     i.value().replace_all_uses_with(result);
     i.erase();
     true
-}
-
-/// The load at the root of a lowered result, to give it the atomic's alignment.
-fn result_load(v: Value<'_>) -> Option<Inst<'_>> {
-    let i = v.as_inst()?;
-    match i.opcode() {
-        LLVMOpcode::LLVMLoad => Some(i),
-        LLVMOpcode::LLVMInsertValue => result_load(i.operand(1)).or_else(|| result_load(i.operand(0))),
-        _ => None,
-    }
 }
 
 /// What `atomicrmw op` stores, given the value `old` it found and its operand `v`
