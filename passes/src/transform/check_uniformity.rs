@@ -92,6 +92,8 @@ fn instrument(cx: &mut PassContext<'_, '_>, assume_uniform: bool) -> usize {
         let fa = cx.analyses(f);
         let u = fa.uniformity();
         let uniform = |v: Value<'_>| assume_uniform || !u.is_divergent(v);
+        // One print of the function, not one per use site (quadratic).
+        let text = crate::ir::InstructionText::new(f);
         let mut list = Vec::new();
         for (bi, &bb) in fa.cfg.blocks().iter().enumerate() {
             let block_id = crate::cfg::BlockId(bi as u32);
@@ -136,7 +138,7 @@ fn instrument(cx: &mut PassContext<'_, '_>, assume_uniform: bool) -> usize {
                         if !checkable(op) {
                             continue;
                         }
-                        list.push(Plan { value: op, before: i, use_text: i.value().print() });
+                        list.push(Plan { value: op, before: i, use_text: text.of(i) });
                         checked.insert(op);
                     }
                 }
