@@ -6,6 +6,7 @@ pub mod control_deps;
 pub mod convergence;
 pub mod cycles;
 pub mod dominators;
+pub mod likely_uniform;
 pub mod liveness;
 pub mod loop_ddg;
 pub mod loops;

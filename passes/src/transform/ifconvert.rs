@@ -78,15 +78,17 @@
 //! and loads from SPIR's constant address space bound a region.
 
 use crate::analysis::cache::FunctionAnalyses;
+use crate::analysis::likely_uniform::LikelyUniform;
 use crate::analysis::predicates::{PredId, Predicates};
 use crate::cfg::{BlockId, Cfg};
 use crate::ir::{defined_functions, delete_block, instructions, target_triple, terminator, Builder, Inst, Ty, Value};
 use crate::kernel_model::{builtin_of, Builtin};
 use crate::pass::{unknown_option, ModulePass, PassContext, PassError, Preserved};
+use crate::transform::select_tree::{self, Arms, Node, Tree};
 use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -163,6 +165,9 @@ pub struct Region<'ctx> {
     preds: Predicates,
     /// The types of the guarded accesses (none: no scratch slot needed).
     scratch_types: Vec<Ty<'ctx>>,
+    /// The successors of the head and the body's blocks.
+    arms: HashMap<BlockId, Arms>,
+    sinks: Vec<SinkGroup<'ctx>>,
 }
 
 /// The blocks of a function as handles, with the CFG over them: what the
@@ -243,6 +248,7 @@ impl Target {
 /// inner branches itself.
 fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Target) -> Vec<Region<'ctx>> {
     let cfg = &fa.cfg.cfg;
+    let likely = LikelyUniform::compute(fa);
     let mut cands: Vec<Region<'ctx>> = Vec::new();
     for &x in cfg.rpo() {
         if cfg.succs(x).len() < 2 {
@@ -251,7 +257,7 @@ fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Targ
         if opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(x) {
             continue;
         }
-        if let Some(r) = region_at(fa, x, opts, target) {
+        if let Some(r) = region_at(fa, x, opts, target, &likely) {
             cands.push(r);
         }
     }
@@ -274,7 +280,7 @@ fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Targ
 /// Regions larger than this are left alone (and bound the search's cost).
 const MAX_REGION_BLOCKS: usize = 256;
 
-fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, target: Target) -> Option<Region<'ctx>> {
+fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, target: Target, likely: &LikelyUniform) -> Option<Region<'ctx>> {
     let cfg = &fa.cfg.cfg;
     let dom = fa.dom();
     let join = fa.postdom().ipdom(x)?;
@@ -310,6 +316,11 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, targe
         }
         branch_kind(&fid, fa.cfg.block(b))?;
     }
+    let mut scope = vec![x];
+    scope.extend(&order);
+    let arms: HashMap<BlockId, Arms> = scope.iter().map(|&b| (b, arms_of(&fid, fa.cfg.block(b)).expect("checked"))).collect();
+    let sinks = sink_groups(fa, &scope, join, &arms);
+    let sunk: HashSet<Inst<'ctx>> = sinks.iter().flat_map(|g| g.stores.iter().flatten().copied()).collect();
     let mut scratch_types = Vec::new();
     let mut cost = Cost::default();
     for &b in &order {
@@ -317,7 +328,11 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, targe
             if i.is_phi() || i.is_terminator() {
                 continue;
             }
-            match classify(i, target).ok()? {
+            let guard = classify(i, target).ok()?;
+            if sunk.contains(&i) {
+                continue;
+            }
+            match guard {
                 Guard::Address(idx) => {
                     let ty = access_type(i);
                     if !scratch_types.contains(&ty) {
@@ -333,16 +348,130 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, targe
             }
         }
     }
-    let mut scope = vec![x];
-    scope.extend(&order);
     let preds = Predicates::for_region(fa.control_deps(), &scope, |e| inside(e.from));
+    for g in &sinks {
+        if preds.r(g.guard_block) == PredId::TRUE {
+            continue;
+        }
+        for s in g.stores.iter().map(|row| row[0]) {
+            let ty = access_type(s);
+            if !scratch_types.contains(&ty) {
+                scratch_types.push(ty);
+            }
+            cost.guards += 1 + u64::from(s.operand(1).ty().pointer_address_space() != Some(target.generic));
+        }
+        cost.guarded_blocks.push(g.guard_block);
+    }
+    let region = Region { head: x, body: order, join, preds, scratch_types, arms, sinks };
     if let Some(limit) = opts.max_cost {
-        let (divergent, predicated) = cost.estimate(fa, &scope, join, &preds);
+        let (divergent, predicated) = cost.estimate(fa, &region, &sunk, likely);
         if predicated >= divergent + limit {
             return None;
         }
     }
-    Some(Region { head: x, body: order, join, preds, scratch_types })
+    Some(region)
+}
+
+/// The successors of a block as the select trees see them.
+fn arms_of<'ctx>(id: &dyn Fn(BasicBlock<'ctx>) -> BlockId, bb: BasicBlock<'ctx>) -> Option<Arms> {
+    let t = terminator(bb)?;
+    let s: Vec<BlockId> = t.successors().into_iter().map(id).collect();
+    match t.opcode() {
+        LLVMOpcode::LLVMBr if s.len() == 1 => Some(Arms::Jump(s[0])),
+        LLVMOpcode::LLVMBr => Some(Arms::Cond { on_true: s[0], on_false: s[1] }),
+        LLVMOpcode::LLVMSwitch => Some(Arms::Switch { default: s[0], cases: s[1..].to_vec() }),
+        _ => None,
+    }
+}
+
+/// Stores common to the ends of a region's arms, sunk past them: the
+/// arms `from` (blocks of the region, each ending in a jump to `to`, in
+/// topological order) end with the same stores, `stores[k][j]` the k-th of
+/// arm j, to the same pointer value and of the same type, with nothing after
+/// them in the arm that touches memory. Linearised, the k-th store is made
+/// once, of the select tree of the arms' values, right after the last arm:
+/// as if the edges into `to` were split by a block holding the stores
+/// (InstCombine's mergeStoreIntoSuccessor does one store of a diamond into
+/// its join; SimplifyCFG's sinking splits the join the same way).
+pub struct SinkGroup<'ctx> {
+    from: Vec<BlockId>,
+    to: BlockId,
+    stores: Vec<Vec<Inst<'ctx>>>,
+    /// The arms' nearest common dominator, which that block would
+    /// post-dominate: every lane running it runs exactly one arm, so its
+    /// predicate guards the sunk stores (none when it is the head).
+    guard_block: BlockId,
+}
+
+fn sink_groups<'ctx>(fa: &FunctionAnalyses<'ctx>, scope: &[BlockId], join: BlockId, arms: &HashMap<BlockId, Arms>) -> Vec<SinkGroup<'ctx>> {
+    let cfg = &fa.cfg.cfg;
+    let dom = fa.dom();
+    let head = scope[0];
+    let mut out = Vec::new();
+    let targets = scope[1..].iter().copied().chain(std::iter::once(join));
+    for to in targets {
+        let from: Vec<BlockId> =
+            scope[1..].iter().copied().filter(|p| arms.get(p) == Some(&Arms::Jump(to)) && cfg.preds(to).contains(p)).collect();
+        if from.len() < 2 {
+            continue;
+        }
+        // Each arm's trailing stores, last first.
+        let trailing: Vec<Vec<Inst<'ctx>>> = from
+            .iter()
+            .map(|&p| {
+                let mut st = Vec::new();
+                for i in instructions(fa.cfg.block(p)).collect::<Vec<_>>().into_iter().rev() {
+                    match i.opcode() {
+                        LLVMOpcode::LLVMStore if !i.is_volatile() && !i.is_atomic() => st.push(i),
+                        LLVMOpcode::LLVMStore | LLVMOpcode::LLVMLoad => break,
+                        _ if i.is_call() && !is_pure_call(i) => break,
+                        _ => {}
+                    }
+                }
+                st
+            })
+            .collect();
+        let mut common = 0;
+        while trailing.iter().all(|t| t.len() > common) {
+            let s0 = trailing[0][common];
+            let same = |s: &Inst<'ctx>| s.operand(1) == s0.operand(1) && s.operand(0).ty() == s0.operand(0).ty();
+            if !trailing.iter().all(|t| same(&t[common])) {
+                break;
+            }
+            common += 1;
+        }
+        if common == 0 {
+            continue;
+        }
+        let mut n = from[0];
+        for &p in &from[1..] {
+            while !dom.dominates(n.0, p.0) {
+                n = BlockId(dom.idom(n.0).expect("the head dominates the region"));
+            }
+        }
+        // The split block must post-dominate n: from n, `to` is reached only
+        // through the arms, and the region's join only through `to`.
+        let mut seen: HashSet<BlockId> = HashSet::from([n]);
+        let mut stack = vec![n];
+        let mut ok = scope.contains(&n);
+        while let Some(q) = stack.pop() {
+            for &s in cfg.succs(q) {
+                if s == to {
+                    ok &= from.contains(&q);
+                } else if s == join || !scope.contains(&s) || s == head {
+                    ok = false;
+                } else if seen.insert(s) {
+                    stack.push(s);
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let stores = (0..common).rev().map(|k| trailing.iter().map(|t| t[k]).collect()).collect();
+        out.push(SinkGroup { from, to, stores, guard_block: n });
+    }
+    out
 }
 
 /// The estimate of `max-cost`, in issued warp-instructions.
@@ -353,47 +482,66 @@ struct Cost {
     guarded_blocks: Vec<BlockId>,
 }
 
+/// Warp-instructions of `i` on the emulator: phis are edge copies and
+/// work-item queries are read from registers filled per work-group.
+fn issued(i: Inst<'_>) -> u64 {
+    u64::from(!i.is_phi() && !builtin_of(i).is_some_and(|b| b != Builtin::Barrier))
+}
+
 impl Cost {
-    /// (divergent, predicated). Divergently under IPDOM every block of the
-    /// region issues once with its terminator. Predicated, the same
-    /// non-terminators issue, plus what the emission makes: the guards, a
-    /// `select` per phi entry beyond the last, the edge predicates those
-    /// and the guards read (an `and` when guarded, a `not` on a false edge,
-    /// a compare per switch case), an `or` per extra K entry, and a `br`
-    /// unless the join is merged into the head.
-    fn estimate(&self, fa: &FunctionAnalyses<'_>, scope: &[BlockId], join: BlockId, preds: &Predicates) -> (i64, i64) {
+    /// (divergent, predicated). Divergently under IPDOM, a warp runs every
+    /// block of the region once with its terminator, except at a branch
+    /// that is likely uniform at run time (`LikelyUniform`: bounds checks),
+    /// where a warp that does not diverge runs only the cheaper side
+    /// ([`warp_cost`]). Predicated, the same non-terminators issue, less the
+    /// sunk stores' copies, plus what the emission makes: the guards, the
+    /// select trees of the phis and of the sunk stores, the edge predicates
+    /// the guards read (an `and` when guarded, a `not` on a false edge, a
+    /// compare per switch case), an `or` per extra K entry, and a `br` unless
+    /// the join is merged into the head.
+    fn estimate(&self, fa: &FunctionAnalyses<'_>, r: &Region<'_>, sunk: &HashSet<Inst<'_>>, likely: &LikelyUniform) -> (i64, i64) {
         let cfg = &fa.cfg.cfg;
+        let preds = &r.preds;
+        let mut scope = vec![r.head];
+        scope.extend(&r.body);
         let inside = |b: BlockId| scope.contains(&b);
-        let mut divergent = 0u64;
+        let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
+        let own = |b: BlockId| instructions(fa.cfg.block(b)).map(issued).sum::<u64>();
+        let divergent = warp_cost(fa, &scope, r.join, &own, likely);
         let mut predicated = self.guards;
-        let mut wanted: Vec<(BlockId, BlockId)> = Vec::new();
-        let phi_edges = |b: BlockId, only_inside: bool, wanted: &mut Vec<(BlockId, BlockId)>| {
-            let mut selects = 0;
-            for phi in instructions(fa.cfg.block(b)).take_while(|i| i.is_phi()) {
-                let entries: Vec<BlockId> = phi_entries(&|bb| fa.cfg.id(bb).expect("a block of the function"), phi)
-                    .into_iter()
-                    .map(|e| e.1)
-                    .filter(|&a| !only_inside || inside(a))
-                    .collect();
-                for &a in entries.iter().take(entries.len().saturating_sub(1)) {
-                    wanted.push((a, b));
-                    selects += 1;
+        let mut compares: HashSet<(BlockId, usize)> = HashSet::new();
+        let arms = |b: BlockId| r.arms[&b].clone();
+        let mut tree = |to: BlockId, entries: &[(Value<'_>, BlockId)]| {
+            let t = select_tree::build(&scope, &arms, to, entries).map_or(0, |t| {
+                compares.extend(t.case_compares());
+                t.selects()
+            });
+            t as u64
+        };
+        for &b in &scope {
+            let bb = fa.cfg.block(b);
+            predicated += instructions(bb).filter(|&i| !i.is_terminator() && !sunk.contains(&i)).map(issued).sum::<u64>();
+            if b != r.head {
+                for phi in instructions(bb).take_while(|i| i.is_phi()) {
+                    predicated += tree(b, &phi_entries(&fid, phi));
                 }
             }
-            selects
-        };
-        for &b in scope {
-            let plain = instructions(fa.cfg.block(b)).filter(|i| !i.is_phi() && !i.is_terminator()).count() as u64;
-            divergent += plain + 1;
-            predicated += plain;
-            if b != scope[0] {
-                predicated += phi_edges(b, false, &mut wanted);
+        }
+        for phi in instructions(fa.cfg.block(r.join)).take_while(|i| i.is_phi()) {
+            let entries: Vec<_> = phi_entries(&fid, phi).into_iter().filter(|&(_, a)| inside(a)).collect();
+            predicated += tree(r.join, &entries);
+        }
+        for g in &r.sinks {
+            for row in &g.stores {
+                let entries: Vec<_> = row.iter().zip(&g.from).map(|(s, &a)| (s.operand(0), a)).collect();
+                predicated += 1 + tree(g.to, &entries);
             }
         }
-        predicated += phi_edges(join, true, &mut wanted);
-        if !cfg.preds(join).iter().all(|&p| inside(p)) {
+        predicated += compares.len() as u64;
+        if !cfg.preds(r.join).iter().all(|&p| inside(p)) {
             predicated += 1;
         }
+        let mut wanted: Vec<(BlockId, BlockId)> = Vec::new();
         let mut made_preds: Vec<PredId> = Vec::new();
         let mut want_pred = |p: PredId, wanted: &mut Vec<(BlockId, BlockId)>| {
             if p != PredId::TRUE && !made_preds.contains(&p) {
@@ -424,6 +572,40 @@ impl Cost {
         }
         (divergent as i64, predicated as i64)
     }
+}
+
+/// Warp-instructions a warp issues from the head of a region (`scope`,
+/// topological, head first) to its join when it diverges at every divergent
+/// branch but at none of the likely-uniform ones: at a divergent branch it
+/// runs every block up to the branch's post-dominator once (IPDOM), at a
+/// likely-uniform one only the cheaper side. Without likely-uniform branches
+/// this is every block of the region once. `own(b)`: b's issued
+/// instructions less its terminator.
+fn warp_cost(fa: &FunctionAnalyses<'_>, scope: &[BlockId], join: BlockId, own: &dyn Fn(BlockId) -> u64, likely: &LikelyUniform) -> u64 {
+    let cfg = &fa.cfg.cfg;
+    let own = |b: BlockId| own(b) + 1;
+    if !scope.iter().any(|&b| likely.is_likely_uniform(b)) {
+        return scope.iter().map(|&b| own(b)).sum();
+    }
+    let mut cost: HashMap<BlockId, u64> = HashMap::from([(join, 0)]);
+    for &n in scope.iter().rev() {
+        let succs = cfg.succs(n);
+        let c = if succs.len() == 1 || likely.is_likely_uniform(n) {
+            own(n) + succs.iter().map(|s| cost[s]).min().unwrap_or(0)
+        } else {
+            let pd = fa.postdom().ipdom(n).unwrap_or(join);
+            let mut seen: HashSet<BlockId> = HashSet::new();
+            let mut stack: Vec<BlockId> = succs.iter().copied().filter(|&s| s != pd && s != join).collect();
+            while let Some(b) = stack.pop() {
+                if seen.insert(b) {
+                    stack.extend(cfg.succs(b).iter().copied().filter(|&s| s != pd && s != join));
+                }
+            }
+            own(n) + seen.iter().map(|&b| own(b)).sum::<u64>() + cost.get(&pd).copied().unwrap_or(0)
+        };
+        cost.insert(n, c);
+    }
+    cost[&scope[0]]
 }
 
 /// What a speculated instruction needs when its block's predicate is false.
@@ -572,6 +754,8 @@ struct Emit<'a, 'ctx> {
     /// `g ∧ (a took the edge to s)` per edge out of the region's blocks.
     edge: HashMap<(BlockId, BlockId), Value<'ctx>>,
     pred: HashMap<PredId, Value<'ctx>>,
+    /// Switch case compares of the select trees, per (block, case).
+    cases: HashMap<(BlockId, usize), Value<'ctx>>,
 }
 
 impl<'ctx> Emit<'_, 'ctx> {
@@ -649,15 +833,52 @@ impl<'ctx> Emit<'_, 'ctx> {
         v
     }
 
-    /// `select` chain picking the entry whose edge into `to` was taken; the
-    /// last entry is the fallback, so its edge predicate is never made.
-    fn pick(&mut self, entries: &[(Value<'ctx>, BlockId)], to: BlockId) -> Value<'ctx> {
-        let (mut v, _) = entries[entries.len() - 1];
-        for &(val, from) in entries[..entries.len() - 1].iter().rev() {
-            let c = self.edge(from, to);
-            v = self.bld.select(c, val, v, "ifc.phi");
+    /// The value of a phi at `to` (or of stores sunk into it) from its
+    /// select tree (`select_tree.rs`): one `select` per branch whose arms
+    /// differ, conditions read from the branches already linearised (every
+    /// block of the tree comes before `to`).
+    fn phi(&mut self, entries: &[(Value<'ctx>, BlockId)], to: BlockId) -> Value<'ctx> {
+        let mut scope = vec![self.region.head];
+        scope.extend(&self.region.body);
+        let arms = |b: BlockId| self.region.arms[&b].clone();
+        match select_tree::build(&scope, &arms, to, entries) {
+            Some(t) => self.tree_value(&t, t.root),
+            None => entries[0].0,
         }
-        v
+    }
+
+    fn tree_value(&mut self, t: &Tree<Value<'ctx>>, n: select_tree::NodeId) -> Value<'ctx> {
+        match &t.nodes[n] {
+            Node::Leaf(v) => *v,
+            &Node::Cond { at, on_true, on_false } => {
+                let a = self.tree_value(t, on_true);
+                let b = self.tree_value(t, on_false);
+                let Some(Branch::Cond { c, .. }) = self.branches.get(&at) else { unreachable!("a conditional branch before the phi") };
+                let c = *c;
+                self.bld.select(c, a, b, "ifc.phi")
+            }
+            Node::Switch { at, default, cases } => {
+                let mut v = self.tree_value(t, *default);
+                for &(k, arm) in cases {
+                    let a = self.tree_value(t, arm);
+                    let eq = self.case(*at, k);
+                    v = self.bld.select(eq, a, v, "ifc.phi");
+                }
+                v
+            }
+        }
+    }
+
+    /// `x == case_k` of the switch ending block `at`, made once.
+    fn case(&mut self, at: BlockId, k: usize) -> Value<'ctx> {
+        if let Some(&v) = self.cases.get(&(at, k)) {
+            return v;
+        }
+        let Some(Branch::Switch { v, cases, .. }) = self.branches.get(&at) else { unreachable!("a switch before the phi") };
+        let (v, case) = (*v, cases[k].0);
+        let eq = self.bld.icmp(LLVMIntPredicate::LLVMIntEQ, v, case, "ifc.case");
+        self.cases.insert((at, k), eq);
+        eq
     }
 }
 
@@ -685,16 +906,29 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
         branches: HashMap::new(),
         edge: HashMap::new(),
         pred: HashMap::new(),
+        cases: HashMap::new(),
     };
     e.branches.insert(r.head, branch_kind(&|bb| bl.id(bb), head).expect("checked"));
     head_term.erase();
     e.bld.position_at_end(head);
+    // The sunk stores, read as their arms are linearised (operands as the
+    // moves before them left them) and made after the last arm.
+    let mut sunk: HashMap<Inst<'ctx>, (usize, usize)> = HashMap::new();
+    for (gi, g) in r.sinks.iter().enumerate() {
+        for (k, row) in g.stores.iter().enumerate() {
+            sunk.extend(row.iter().map(|&s| (s, (gi, k))));
+        }
+    }
+    let mut read: Vec<Vec<SunkStore<'ctx>>> = r.sinks.iter().map(|g| vec![SunkStore::default(); g.stores.len()]).collect();
     for &b in &r.body {
         let bb = bl.block(b);
         let insts: Vec<Inst<'ctx>> = instructions(bb).collect();
         for i in insts {
-            if i.is_phi() {
-                let v = e.pick(&phi_entries(&|bb| bl.id(bb), i), b);
+            if let Some(&(gi, k)) = sunk.get(&i) {
+                read[gi][k].read(i, b);
+                i.erase();
+            } else if i.is_phi() {
+                let v = e.phi(&phi_entries(&|bb| bl.id(bb), i), b);
                 i.value().replace_all_uses_with(v);
                 i.erase();
             } else if i.is_terminator() {
@@ -706,6 +940,21 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
                 move_guarded(&mut e.bld, i, g, head, scratch, target);
             }
         }
+        for (g, stores) in r.sinks.iter().zip(&read) {
+            if g.from.last() != Some(&b) {
+                continue;
+            }
+            let guard = e.guard(r.preds.r(g.guard_block));
+            for st in stores {
+                let v = e.phi(&st.values, g.to);
+                let ptr = st.ptr.expect("every arm's store was read");
+                let new = e.bld.store(v, ptr);
+                if let Some(a) = st.align {
+                    new.set_alignment(a);
+                }
+                move_guarded(&mut e.bld, new, guard, head, scratch, target);
+            }
+        }
     }
     // The join's phis: entries from the region become one from the head.
     let join = bl.block(r.join);
@@ -714,7 +963,7 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
     for phi in phis {
         let (inside, outside): (Vec<_>, Vec<_>) =
             phi_entries(&|bb| bl.id(bb), phi).into_iter().partition(|&(_, a)| a == r.head || r.body.contains(&a));
-        let v = e.pick(&inside, r.join);
+        let v = e.phi(&inside, r.join);
         if outside.is_empty() {
             // The head is the join's only way in: the value itself.
             phi.value().replace_all_uses_with(v);
@@ -734,6 +983,26 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
     e.bld.br(join);
     for &b in &r.body {
         delete_block(bl.block(b));
+    }
+}
+
+/// A sunk store as its arms' copies are read: the value per arm, the
+/// pointer (one value), the smallest alignment.
+#[derive(Clone, Default)]
+struct SunkStore<'ctx> {
+    values: Vec<(Value<'ctx>, BlockId)>,
+    ptr: Option<Value<'ctx>>,
+    align: Option<u32>,
+}
+
+impl<'ctx> SunkStore<'ctx> {
+    fn read(&mut self, store: Inst<'ctx>, arm: BlockId) {
+        self.values.push((store.operand(0), arm));
+        self.ptr = Some(store.operand(1));
+        let a = store.value().alignment();
+        if a > 0 {
+            self.align = Some(self.align.map_or(a, |b| b.min(a)));
+        }
     }
 }
 

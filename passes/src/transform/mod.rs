@@ -8,6 +8,7 @@ pub mod local_atomics;
 pub mod memdse;
 pub mod ocl_builtins;
 pub mod rpo_layout;
+pub mod select_tree;
 pub mod strip_markers;
 pub mod swp;
 pub mod testing;
