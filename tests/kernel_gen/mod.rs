@@ -91,6 +91,9 @@ struct Gen {
     divergent_roots: Vec<String>,
     /// Loads through the generic `%in` as well as `addrspace(1)`.
     generic_loads: bool,
+    /// The shapes `simt-ifconvert`'s cost model looks for ([`module_ifc`]):
+    /// off elsewhere, so other tests' kernels stay as they were.
+    ifc_shapes: bool,
 }
 
 /// A kernel named `name`: its definition (no declarations, see [`DECLS`]).
@@ -112,6 +115,24 @@ pub enum Sources {
 
 /// [`kernel`] drawing on `sources` only.
 pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
+    generate(seed, name, sources, false)
+}
+
+/// A module of kernels as [`module`] makes them, plus the shapes
+/// `simt-ifconvert` treats specially: two-armed diamonds whose arms end
+/// with stores to the same pointers (an `out` slot, a private array element
+/// at an index chosen before the branch), and bounds checks (`gid + u < v`,
+/// `tid - u <u v`, uniform `u`, `v`) as conditions.
+pub fn module_ifc(kernels: &[(u64, String)]) -> String {
+    let mut s = String::from(HEADER);
+    for (seed, name) in kernels {
+        s += &generate(*seed, name, Sources::All, true);
+        s += "\n";
+    }
+    s + DECLS
+}
+
+fn generate(seed: u64, name: &str, sources: Sources, ifc_shapes: bool) -> String {
     let all = sources == Sources::All;
     let mut g = Gen {
         rng: Rng(seed ^ 0x5eed_0f0a_c1e0_u64),
@@ -125,6 +146,7 @@ pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
         uniform_roots: Vec::new(),
         divergent_roots: Vec::new(),
         generic_loads: true,
+        ifc_shapes,
     };
     g.budget = 8 + g.rng.below(14) as i32;
     g.new_block("entry");
@@ -289,6 +311,20 @@ impl Gen {
 
     /// An i1 condition, uniform or divergent as the dice say.
     fn cond(&mut self, env: &Env) -> (String, bool) {
+        if self.ifc_shapes && self.rng.chance(20) {
+            // A bounds check: a work-item id plus or minus a uniform value
+            // against a uniform value.
+            let id = if self.rng.chance(50) { "%gid" } else { "%tid" };
+            let u = self.operand(env, true);
+            let v = self.operand(env, true);
+            let (op, p) = if self.rng.chance(50) { ("add", "slt") } else { ("sub", "ult") };
+            let x = self.fresh("bx");
+            let c = self.fresh("c");
+            self.emit(format!("{x} = {op} i32 {id}, {}", u.v));
+            let bound = if self.rng.chance(50) { v.v } else { format!("{}", self.rng.below(80)) };
+            self.emit(format!("{c} = icmp {p} i32 {x}, {bound}"));
+            return (c, true);
+        }
         let uniform = self.rng.chance(50);
         if !self.loops.is_empty() && self.rng.chance(35) {
             // Against a loop's trip counter: work-items that differ in `a`
@@ -497,6 +533,7 @@ impl Gen {
         let j = self.new_block("join");
         let one_armed = self.rng.chance(30);
         let f = if one_armed { j } else { self.new_block("else") };
+        let common = if self.ifc_shapes && !one_armed && self.rng.chance(40) { self.common_store_ptrs(env) } else { Vec::new() };
         let from = self.cur;
         let term = format!("br i1 {c}, label {}, label {}", self.name(t), self.name(f));
         self.term(term);
@@ -507,6 +544,7 @@ impl Gen {
             te.ptr = Var { v: if self.rng.chance(50) { "%pb".into() } else { "%pa".into() }, div: false };
         }
         self.seq(&mut te, depth + 1);
+        self.common_stores(&te, &common);
         incoming.push((self.cur, te));
         self.br(j);
         if one_armed {
@@ -515,11 +553,49 @@ impl Gen {
             self.cur = f;
             let mut fe = env.clone();
             self.seq(&mut fe, depth + 1);
+            self.common_stores(&fe, &common);
             incoming.push((self.cur, fe));
             self.br(j);
         }
         self.cur = j;
         *env = self.join(j, &incoming);
+    }
+
+    /// Pointers made before a diamond that both its arms store to last: a
+    /// fresh `out` slot (one store per work-item: race-free), and sometimes
+    /// an element of `%pa` at an index known before the branch.
+    fn common_store_ptrs(&mut self, env: &Env) -> Vec<(String, &'static str)> {
+        let mut ptrs = Vec::new();
+        if self.slot < K {
+            let s = self.slot;
+            self.slot += 1;
+            let i = self.fresh("ci");
+            let p = self.fresh("cp");
+            self.emit(format!("{i} = add i32 %obase, {s}"));
+            self.emit(format!("{p} = getelementptr i32, ptr addrspace(1) %out, i32 {i}"));
+            ptrs.push((p, "ptr addrspace(1)"));
+        }
+        if ptrs.is_empty() || self.rng.chance(50) {
+            let a = self.operand(env, false);
+            let m = self.fresh("ci");
+            let p = self.fresh("cp");
+            self.emit(format!("{m} = and i32 {}, 7", a.v));
+            self.emit(format!("{p} = getelementptr [8 x i32], ptr %pa, i32 0, i32 {m}"));
+            ptrs.push((p, "ptr"));
+        }
+        if self.rng.chance(50) {
+            ptrs.reverse();
+        }
+        ptrs
+    }
+
+    /// The stores of [`Self::common_store_ptrs`] at the end of an arm, of
+    /// values the arm chose.
+    fn common_stores(&mut self, env: &Env, ptrs: &[(String, &'static str)]) {
+        for (p, ty) in ptrs {
+            let v = self.operand(env, false);
+            self.emit(format!("store i32 {}, {ty} {p}, align 4", v.v));
+        }
     }
 
     fn switch(&mut self, env: &mut Env, depth: u32) {
