@@ -981,8 +981,39 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
         new.value().set_name(&name);
     }
     e.bld.br(join);
+    // A branch condition no select tree or predicate read (an inner branch
+    // with equal arms) is dead now.
+    let conditions = e.branches.values().filter_map(|br| match br {
+        Branch::Cond { c, .. } => Some(*c),
+        Branch::Switch { v, .. } => Some(*v),
+        Branch::Jump => None,
+    });
+    erase_dead(conditions.collect(), head);
     for &b in &r.body {
         delete_block(bl.block(b));
+    }
+}
+
+/// Erases the values of `cands` that are unused computations of `head`
+/// with no side effect, then their operands the same way. A value is
+/// erased only through the set, so no erased value is looked at again.
+fn erase_dead<'ctx>(mut cands: BTreeSet<Value<'ctx>>, head: BasicBlock<'ctx>) {
+    use LLVMOpcode::*;
+    let dead = |v: Value<'ctx>| {
+        v.as_inst().is_some_and(|i| {
+            !matches!(
+                i.opcode(),
+                LLVMLoad | LLVMStore | LLVMCall | LLVMAlloca | LLVMPHI | LLVMFence | LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMVAArg
+            ) && !i.is_terminator()
+                && i.block() == head
+                && v.uses().is_empty()
+        })
+    };
+    while let Some(v) = cands.iter().copied().find(|&v| dead(v)) {
+        cands.remove(&v);
+        let i = v.as_inst().expect("an instruction");
+        cands.extend(i.operands());
+        i.erase();
     }
 }
 
