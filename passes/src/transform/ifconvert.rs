@@ -15,21 +15,33 @@
 //! topological order:
 //!
 //! ```text
-//!        x: br %c                    x:  %p1 = %c                 ; K(p1) = {x->a}
-//!       /      \                         %p2 = !%c                ; K(p2) = {x->b}
-//!      a        b          ==>           a's code (speculated)
-//!      | \      |                        %pc = select %p1, %c2, false
-//!      |  c     |                        c's code, guarded by %pc
-//!       \ |    /                         b's code, guarded by %p2
-//!         d: phi                         %v = select … (d's phi)
-//!                                        br d
+//!        x: br %c                    x:  a's code (speculated)
+//!       /      \                         %pc = select %c, %c2, false ; K(pc) = {a->c}
+//!      a        b          ==>           c's code, guarded by %pc
+//!      | \      |                        %p2 = !%c                    ; K(p2) = {x->b}
+//!      |  c     |                        b's code, guarded by %p2
+//!       \ |    /                         %v = select %c, (select %c2, vc, va), vb
+//!         d: phi                         br d                         ; d's phi
 //! ```
 //!
 //! - predicates are `i1` values defined where K says, as `select`s
 //!   (`select g, c, false` for `g ∧ c`): a predicate false in a lane hides
-//!   the poison a speculated condition may hold there;
-//! - phis become chains of `select`s on the edge predicates; d's phis keep
-//!   their entries from outside the region and get one from x;
+//!   the poison a speculated condition may hold there. They are made on
+//!   first use, by the guards only, so a region without guarded work makes
+//!   none;
+//! - phis become gated select trees (`select_tree.rs`): the value follows
+//!   the branches the lane passed, one `select` per branch whose arms
+//!   differ, no edge predicate; that file's header argues why poison in an
+//!   arm not taken never reaches a lane. d's phis keep their entries from
+//!   outside the region and get one from x. Branch conditions no tree or
+//!   guard reads are erased;
+//! - stores common to the ends of the arms (same pointer value and type,
+//!   in the same order, nothing after them in the arm touching memory) are
+//!   sunk: made once after the arms, of the select tree of the arms' values,
+//!   guarded only by the predicate of the arms' common dominator (none when
+//!   it is x). It is SimplifyCFG's sinking into a split join, done while
+//!   linearising ([`SinkGroup`]): bitonic's compare-exchange then stores
+//!   two selected values instead of four guarded ones;
 //! - side-effect-free instructions are speculated; divisions get the divisor
 //!   `select g, y, 1`; loads that may trap and every store get the address
 //!   `select g, p, scratch`, where `scratch` is a private per-lane slot
@@ -63,17 +75,29 @@
 //!   regions converted). `mode=all` converts every branch it can, the blog's
 //!   algorithm as written.
 //! - `max-cost=N` (default 0): the region is converted only when its
-//!   predicated form, counted in issued warp-instructions (one per
-//!   non-phi instruction, as the emulator counts: phis are edge copies),
-//!   costs less than N plus running every block of it divergently under
-//!   IPDOM (each block once, with its branch): at 0, only strict savings in
-//!   the worst case, since a warp whose lanes happen to agree runs just one
-//!   side of the branchy code. `max-cost=none` turns the
-//!   model off. BENCHMARKS.md has the calibration.
+//!   predicated form costs less than N plus its branchy form, both counted
+//!   in issued warp-instructions as the emulator issues them (one per
+//!   instruction and terminator; phis are edge copies and work-item queries
+//!   registers, both free). The branchy form is what a warp runs under
+//!   IPDOM when it diverges at every divergent branch (each block once)
+//!   except those likely uniform at run time (`analysis/likely_uniform.rs`:
+//!   bounds checks such as `gid < n`), where it runs only the cheaper side:
+//!   most warps never split at a bounds check, so predicating one must beat
+//!   the path they take, not the worst case. The predicated form is counted
+//!   exactly as `convert_region` emits it (the same select trees, sinks,
+//!   guards and predicates; only dead branch conditions are not subtracted),
+//!   so at 0 a converted region issues fewer warp-instructions than the
+//!   branchy one for every warp that diverges where the model assumed.
+//!   `max-cost=none` turns the model off. BENCHMARKS.md has the
+//!   calibration: the counts the model uses are the emulator's, checked
+//!   kernel by kernel against its counters.
 //!
 //! Limits: regions are found per branch (O(region) each, so deep nests cost
-//! the sum of their sizes); a region whose join is the virtual exit (several
-//! returns) is kept; uniform branches inside a divergent region keep the
+//! the sum of their sizes; the likely-uniform pricing is O(region²) and runs
+//! only for regions holding such a branch); a region whose join is the
+//! virtual exit (several returns) is kept; the model has no profile: a
+//! data-dependent branch that happens to agree within most warps is priced
+//! as divergent; uniform branches inside a divergent region keep the
 //! whole region branchy (Moll & Hack would keep just them); vector divisions
 //! and loads from SPIR's constant address space bound a region.
 
@@ -393,6 +417,15 @@ fn arms_of<'ctx>(id: &dyn Fn(BasicBlock<'ctx>) -> BlockId, bb: BasicBlock<'ctx>)
 /// as if the edges into `to` were split by a block holding the stores
 /// (InstCombine's mergeStoreIntoSuccessor does one store of a diamond into
 /// its join; SimplifyCFG's sinking splits the join the same way).
+///
+/// Why it is exact: every lane of the guard block runs exactly one arm, and
+/// runs nothing of the region after it but `to`; the arms' stores were the
+/// last memory accesses of the arm, so the lane's own accesses keep their
+/// order, with the value its arm chose (the select tree). The blocks
+/// linearised between its arm and the stores are ones the lane does not
+/// run: their accesses go to its scratch slot. Other lanes' accesses in
+/// those blocks are unordered with its store in the original too (no
+/// barrier can be in a region), so a race-free kernel stays race-free.
 pub struct SinkGroup<'ctx> {
     from: Vec<BlockId>,
     to: BlockId,
