@@ -233,3 +233,47 @@ fn corpus_kernels_compute_the_same_after_ifconvert() {
     assert!(ran >= 15, "only {ran} corpus kernels ran");
     assert!(failures.is_empty(), "corpus kernels differ after simt-ifconvert:\n{}", failures.join("\n"));
 }
+
+/// The cost model counts what the pass emits: after converting every
+/// region it chose (`mode=all;max-cost=none`), a generated kernel issues,
+/// instruction by instruction as the emulator counts them
+/// (`ifconvert::issued`), the blocks outside the regions plus each region's
+/// predicated estimate plus the scratch slot's `alloca`, exactly (the
+/// estimate knows the select trees, chains, sinks, guards, predicates and
+/// the dead branch conditions the pass erases). An estimate below what was
+/// emitted would let the model convert a region that costs more than it
+/// said; one above would keep regions that pay.
+#[test]
+fn cost_model_counts_what_the_pass_emits() {
+    use simt_passes::transform::ifconvert::{apply_plan, issued, plan_function, Mode, Options};
+    simt::llvm_init::init();
+    let ctx = Context::create();
+    let n = env_u64("SIMT_IFC_KERNELS", 1000);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for seed in 0..n {
+        let name = format!("g{seed}");
+        let text = kernel_gen::module_ifc(&[(seed, name.clone())]);
+        let mut module = simt_passes::ir::parse_ir(&ctx, "k", text.as_bytes()).expect("parses");
+        let f =
+            simt_passes::ir::defined_functions(&module).into_iter().find(|f| simt_passes::ir::function_name(*f) == name).expect("kernel");
+        let mut cache = AnalysisCache::new();
+        let count = |bb: inkwell::basic_block::BasicBlock<'_>| simt_passes::ir::instructions(bb).map(issued).sum::<u64>() as i64;
+        let Some(plan) = plan_function(cache.get(f), Options { mode: Mode::All, max_cost: None }) else { continue };
+        let fa = cache.get(f);
+        let inside: std::collections::HashSet<_> =
+            plan.regions().iter().flat_map(|r| std::iter::once(r.head).chain(r.body.iter().copied())).collect();
+        let outside: i64 = fa.cfg.cfg.blocks().filter(|b| !inside.contains(b)).map(|b| count(fa.cfg.block(b))).sum();
+        let predicted = outside + plan.regions().iter().map(|r| r.cost.1).sum::<i64>();
+        apply_plan(&mut module, &plan);
+        let after: i64 = f.get_basic_block_iter().map(count).sum();
+        let scratch = i64::from(module.print_to_string().to_string().contains("%ifc.scratch = alloca"));
+        checked += 1;
+        if after != predicted + scratch {
+            failures.push(format!("seed {seed}: {after} issued after, {} predicted", predicted + scratch));
+        }
+    }
+    eprintln!("ifconvert cost model: {checked} kernels converted, {} miscounted", failures.len());
+    assert!(checked > 0);
+    assert!(failures.is_empty(), "the cost model miscounts {} of {checked} kernels:\n{}", failures.len(), failures.join("\n"));
+}

@@ -192,6 +192,12 @@ pub struct Region<'ctx> {
     /// The successors of the head and the body's blocks.
     arms: HashMap<BlockId, Arms>,
     sinks: Vec<SinkGroup<'ctx>>,
+    /// Phis made as a chain of selects on edge predicates the guards make
+    /// anyway (cheaper than their select tree), with their entries' order.
+    chains: HashMap<Inst<'ctx>, Vec<BlockId>>,
+    /// The cost model's estimates (warp-instructions): the branchy form
+    /// and the predicated one (head and body, less the join).
+    pub cost: (i64, i64),
 }
 
 /// The blocks of a function as handles, with the CFG over them: what the
@@ -224,6 +230,13 @@ pub struct Plan<'ctx> {
     regions: Vec<Region<'ctx>>,
     target: Target,
     entry: BasicBlock<'ctx>,
+}
+
+impl<'ctx> Plan<'ctx> {
+    /// The regions to convert.
+    pub fn regions(&self) -> &[Region<'ctx>] {
+        &self.regions
+    }
 }
 
 /// Chooses the regions of one function; `None` when there is nothing to do.
@@ -386,13 +399,13 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, targe
         }
         cost.guarded_blocks.push(g.guard_block);
     }
-    let region = Region { head: x, body: order, join, preds, scratch_types, arms, sinks };
-    if let Some(limit) = opts.max_cost {
-        let (divergent, predicated) = cost.estimate(fa, &region, &sunk, likely);
-        if predicated >= divergent + limit {
-            return None;
-        }
+    let mut region = Region { head: x, body: order, join, preds, scratch_types, arms, sinks, chains: HashMap::new(), cost: (0, 0) };
+    let (divergent, predicated, chains) = cost.estimate(fa, &region, &sunk, likely);
+    if opts.max_cost.is_some_and(|limit| predicated >= divergent + limit) {
+        return None;
     }
+    region.chains = chains;
+    region.cost = (divergent, predicated);
     Some(region)
 }
 
@@ -517,7 +530,7 @@ struct Cost {
 
 /// Warp-instructions of `i` on the emulator: phis are edge copies and
 /// work-item queries are read from registers filled per work-group.
-fn issued(i: Inst<'_>) -> u64 {
+pub fn issued(i: Inst<'_>) -> u64 {
     u64::from(!i.is_phi() && !builtin_of(i).is_some_and(|b| b != Builtin::Barrier))
 }
 
@@ -532,7 +545,13 @@ impl Cost {
     /// the guards read (an `and` when guarded, a `not` on a false edge, a
     /// compare per switch case), an `or` per extra K entry, and a `br` unless
     /// the join is merged into the head.
-    fn estimate(&self, fa: &FunctionAnalyses<'_>, r: &Region<'_>, sunk: &HashSet<Inst<'_>>, likely: &LikelyUniform) -> (i64, i64) {
+    fn estimate<'ctx>(
+        &self,
+        fa: &FunctionAnalyses<'ctx>,
+        r: &Region<'ctx>,
+        sunk: &HashSet<Inst<'ctx>>,
+        likely: &LikelyUniform,
+    ) -> (i64, i64, HashMap<Inst<'ctx>, Vec<BlockId>>) {
         let cfg = &fa.cfg.cfg;
         let preds = &r.preds;
         let mut scope = vec![r.head];
@@ -542,38 +561,11 @@ impl Cost {
         let own = |b: BlockId| instructions(fa.cfg.block(b)).map(issued).sum::<u64>();
         let divergent = warp_cost(fa, &scope, r.join, &own, likely);
         let mut predicated = self.guards;
+        // Switch case compares, made once per (block, case) for edges and
+        // trees alike.
         let mut compares: HashSet<(BlockId, usize)> = HashSet::new();
-        let arms = |b: BlockId| r.arms[&b].clone();
-        let mut tree = |to: BlockId, entries: &[(Value<'_>, BlockId)]| {
-            let t = select_tree::build(&scope, &arms, to, entries).map_or(0, |t| {
-                compares.extend(t.case_compares());
-                t.selects()
-            });
-            t as u64
-        };
-        for &b in &scope {
-            let bb = fa.cfg.block(b);
-            predicated += instructions(bb).filter(|&i| !i.is_terminator() && !sunk.contains(&i)).map(issued).sum::<u64>();
-            if b != r.head {
-                for phi in instructions(bb).take_while(|i| i.is_phi()) {
-                    predicated += tree(b, &phi_entries(&fid, phi));
-                }
-            }
-        }
-        for phi in instructions(fa.cfg.block(r.join)).take_while(|i| i.is_phi()) {
-            let entries: Vec<_> = phi_entries(&fid, phi).into_iter().filter(|&(_, a)| inside(a)).collect();
-            predicated += tree(r.join, &entries);
-        }
-        for g in &r.sinks {
-            for row in &g.stores {
-                let entries: Vec<_> = row.iter().zip(&g.from).map(|(s, &a)| (s.operand(0), a)).collect();
-                predicated += 1 + tree(g.to, &entries);
-            }
-        }
-        predicated += compares.len() as u64;
-        if !cfg.preds(r.join).iter().all(|&p| inside(p)) {
-            predicated += 1;
-        }
+        // The guards' predicates and the edges they are made of, first:
+        // a phi whose edges are all among them is cheaper as a chain.
         let mut wanted: Vec<(BlockId, BlockId)> = Vec::new();
         let mut made_preds: Vec<PredId> = Vec::new();
         let mut want_pred = |p: PredId, wanted: &mut Vec<(BlockId, BlockId)>| {
@@ -594,17 +586,117 @@ impl Cost {
             let guarded = preds.r(a) != PredId::TRUE;
             want_pred(preds.r(a), &mut wanted);
             predicated += u64::from(guarded && cfg.succs(a).len() > 1);
-            match terminator(fa.cfg.block(a)) {
-                Some(t) if t.opcode() == LLVMOpcode::LLVMSwitch => predicated += t.successors().len() as u64,
-                Some(t) if t.is_conditional_terminator() && t.successors()[0] != fa.cfg.block(s) => predicated += 1,
+            match &r.arms[&a] {
+                Arms::Switch { default, cases } => {
+                    let picked: Vec<usize> =
+                        (0..cases.len()).filter(|&k| if s == *default { cases[k] != *default } else { cases[k] == s }).collect();
+                    compares.extend(picked.iter().map(|&k| (a, k)));
+                    // The ORs of the cases, a `not` for the default, an
+                    // `and` with the guard only when a case is picked.
+                    predicated += picked.len().saturating_sub(1) as u64;
+                    predicated += u64::from(s == *default && !picked.is_empty());
+                    predicated -= u64::from(guarded && picked.is_empty());
+                }
+                Arms::Cond { on_true, on_false } if on_true != on_false && s == *on_false => predicated += 1,
                 _ => {}
             }
         }
-        for p in made_preds {
-            predicated += preds.k(p).len().saturating_sub(1) as u64;
+        for p in &made_preds {
+            predicated += preds.k(*p).len().saturating_sub(1) as u64;
         }
-        (divergent as i64, predicated as i64)
+        predicated += compares.len() as u64;
+        let edge_made = |a: BlockId, s: BlockId| match &r.arms[&a] {
+            Arms::Jump(_) => preds.r(a) == PredId::TRUE || made_preds.contains(&preds.r(a)),
+            Arms::Cond { on_true, on_false } if on_true == on_false => preds.r(a) == PredId::TRUE || made_preds.contains(&preds.r(a)),
+            _ => made_edges.contains(&(a, s)),
+        };
+        let mut chains: HashMap<Inst<'ctx>, Vec<BlockId>> = HashMap::new();
+        // Blocks whose branch condition something made reads.
+        let mut read: HashSet<BlockId> = made_edges.iter().map(|e| e.0).collect();
+        let arms = |b: BlockId| r.arms[&b].clone();
+        let mut phi_cost = |phi: Option<Inst<'ctx>>, to: BlockId, entries: &[(Value<'ctx>, BlockId)]| -> u64 {
+            let Some(t) = select_tree::build(&scope, &arms, to, entries) else { return 0 };
+            let new_compares: HashSet<(BlockId, usize)> = t.case_compares().into_iter().filter(|c| !compares.contains(c)).collect();
+            let tree = (t.selects() + new_compares.len()) as u64;
+            if let Some(order) = phi.and_then(|_| chain_order(entries, &|a| edge_made(a, to))) {
+                if (entries.len() as u64 - 1) < tree {
+                    read.extend(&order[..order.len() - 1]);
+                    chains.insert(phi.expect("a phi"), order);
+                    return entries.len() as u64 - 1;
+                }
+            }
+            compares.extend(new_compares);
+            read.extend(t.read_blocks());
+            tree
+        };
+        for &b in &scope {
+            let bb = fa.cfg.block(b);
+            predicated += instructions(bb).filter(|&i| !i.is_terminator() && !sunk.contains(&i)).map(issued).sum::<u64>();
+            if b != r.head {
+                for phi in instructions(bb).take_while(|i| i.is_phi()) {
+                    predicated += phi_cost(Some(phi), b, &phi_entries(&fid, phi));
+                }
+            }
+        }
+        for phi in instructions(fa.cfg.block(r.join)).take_while(|i| i.is_phi()) {
+            let entries: Vec<_> = phi_entries(&fid, phi).into_iter().filter(|&(_, a)| inside(a)).collect();
+            predicated += phi_cost(Some(phi), r.join, &entries);
+        }
+        for g in &r.sinks {
+            for row in &g.stores {
+                let entries: Vec<_> = row.iter().zip(&g.from).map(|(s, &a)| (s.operand(0), a)).collect();
+                predicated += 1 + phi_cost(None, g.to, &entries);
+            }
+        }
+        if !cfg.preds(r.join).iter().all(|&p| inside(p)) {
+            predicated += 1;
+        }
+        predicated -= dead_conditions(fa, &scope, &read, &r.arms);
+        (divergent as i64, predicated as i64, chains)
     }
+}
+
+/// What `erase_dead` will erase after conversion, in issued instructions:
+/// the branch conditions of the region that nothing made reads (blocks not
+/// in `read`), and their operands in the region, once nothing else uses
+/// them.
+fn dead_conditions<'ctx>(fa: &FunctionAnalyses<'ctx>, scope: &[BlockId], read: &HashSet<BlockId>, arms: &HashMap<BlockId, Arms>) -> u64 {
+    let terms: HashSet<Inst<'ctx>> = scope.iter().filter_map(|&b| terminator(fa.cfg.block(b))).collect();
+    let cond = |b: BlockId| {
+        let t = terminator(fa.cfg.block(b))?;
+        match arms[&b] {
+            Arms::Jump(_) => None,
+            _ => Some(t.operand(0)),
+        }
+    };
+    let live: HashSet<Value<'ctx>> = read.iter().filter_map(|&b| cond(b)).collect();
+    let mut cands: BTreeSet<Value<'ctx>> = scope.iter().filter_map(|&b| cond(b)).filter(|v| !live.contains(v)).collect();
+    let in_scope = |i: Inst<'ctx>| fa.cfg.id(i.block()).is_some_and(|b| scope.contains(&b));
+    let mut dead: HashSet<Value<'ctx>> = HashSet::new();
+    let mut issued_dead = 0;
+    while let Some(v) = cands.iter().copied().find(|&v| {
+        v.as_inst()
+            .is_some_and(|i| is_erasable(i) && in_scope(i) && v.users().iter().all(|u| terms.contains(u) || dead.contains(&u.value())))
+    }) {
+        cands.remove(&v);
+        let i = v.as_inst().expect("an instruction");
+        dead.insert(v);
+        issued_dead += issued(i);
+        cands.extend(i.operands().filter(|o| !dead.contains(o) && !live.contains(o)));
+    }
+    issued_dead
+}
+
+/// The order of a phi's entries for a chain of selects when all but the
+/// last have their edge predicate made (`made`); `None` if two lack it.
+fn chain_order<V: Copy>(entries: &[(V, BlockId)], made: &dyn Fn(BlockId) -> bool) -> Option<Vec<BlockId>> {
+    let missing: Vec<BlockId> = entries.iter().map(|e| e.1).filter(|&a| !made(a)).collect();
+    let last = match missing[..] {
+        [] => entries.last()?.1,
+        [a] => a,
+        _ => return None,
+    };
+    Some(entries.iter().map(|e| e.1).filter(|&a| a != last).chain(std::iter::once(last)).collect())
 }
 
 /// Warp-instructions a warp issues from the head of a region (`scope`,
@@ -840,13 +932,13 @@ impl<'ctx> Emit<'_, 'ctx> {
                 let n = self.not(c);
                 self.and(g, n)
             }
-            Branch::Switch { v, default, cases } => {
-                let (v, default) = (*v, *default);
-                let picked: Vec<Value<'ctx>> =
-                    cases.iter().filter(|c| if s == default { c.1 != default } else { c.1 == s }).map(|c| c.0).collect();
+            Branch::Switch { default, cases, .. } => {
+                let default = *default;
+                let picked: Vec<usize> =
+                    (0..cases.len()).filter(|&k| if s == default { cases[k].1 != default } else { cases[k].1 == s }).collect();
                 let mut any: Option<Value<'ctx>> = None;
                 for k in picked {
-                    let eq = self.bld.icmp(LLVMIntPredicate::LLVMIntEQ, v, k, "ifc.case");
+                    let eq = self.case(a, k);
                     any = Some(match any {
                         Some(prev) => self.or(eq, prev),
                         None => eq,
@@ -878,6 +970,19 @@ impl<'ctx> Emit<'_, 'ctx> {
             Some(t) => self.tree_value(&t, t.root),
             None => entries[0].0,
         }
+    }
+
+    /// A phi's value: its chain when the plan chose one, else its tree.
+    fn phi_value(&mut self, phi: Inst<'ctx>, entries: &[(Value<'ctx>, BlockId)], to: BlockId) -> Value<'ctx> {
+        let Some(order) = self.region.chains.get(&phi) else { return self.phi(entries, to) };
+        let ordered: Vec<(Value<'ctx>, BlockId)> =
+            order.iter().map(|&a| *entries.iter().find(|e| e.1 == a).expect("the planned entries")).collect();
+        let (mut v, _) = ordered[ordered.len() - 1];
+        for &(val, from) in ordered[..ordered.len() - 1].iter().rev() {
+            let c = self.edge(from, to);
+            v = self.bld.select(c, val, v, "ifc.phi");
+        }
+        v
     }
 
     fn tree_value(&mut self, t: &Tree<Value<'ctx>>, n: select_tree::NodeId) -> Value<'ctx> {
@@ -961,7 +1066,7 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
                 read[gi][k].read(i, b);
                 i.erase();
             } else if i.is_phi() {
-                let v = e.phi(&phi_entries(&|bb| bl.id(bb), i), b);
+                let v = e.phi_value(i, &phi_entries(&|bb| bl.id(bb), i), b);
                 i.value().replace_all_uses_with(v);
                 i.erase();
             } else if i.is_terminator() {
@@ -996,7 +1101,7 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
     for phi in phis {
         let (inside, outside): (Vec<_>, Vec<_>) =
             phi_entries(&|bb| bl.id(bb), phi).into_iter().partition(|&(_, a)| a == r.head || r.body.contains(&a));
-        let v = e.phi(&inside, r.join);
+        let v = e.phi_value(phi, &inside, r.join);
         if outside.is_empty() {
             // The head is the join's only way in: the value itself.
             phi.value().replace_all_uses_with(v);
@@ -1027,21 +1132,20 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
     }
 }
 
+/// A computation without side effects that may go when unused.
+fn is_erasable(i: Inst<'_>) -> bool {
+    use LLVMOpcode::*;
+    !matches!(
+        i.opcode(),
+        LLVMLoad | LLVMStore | LLVMCall | LLVMAlloca | LLVMPHI | LLVMFence | LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMVAArg
+    ) && !i.is_terminator()
+}
+
 /// Erases the values of `cands` that are unused computations of `head`
 /// with no side effect, then their operands the same way. A value is
 /// erased only through the set, so no erased value is looked at again.
 fn erase_dead<'ctx>(mut cands: BTreeSet<Value<'ctx>>, head: BasicBlock<'ctx>) {
-    use LLVMOpcode::*;
-    let dead = |v: Value<'ctx>| {
-        v.as_inst().is_some_and(|i| {
-            !matches!(
-                i.opcode(),
-                LLVMLoad | LLVMStore | LLVMCall | LLVMAlloca | LLVMPHI | LLVMFence | LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMVAArg
-            ) && !i.is_terminator()
-                && i.block() == head
-                && v.uses().is_empty()
-        })
-    };
+    let dead = |v: Value<'ctx>| v.as_inst().is_some_and(|i| is_erasable(i) && i.block() == head && v.uses().is_empty());
     while let Some(v) = cands.iter().copied().find(|&v| dead(v)) {
         cands.remove(&v);
         let i = v.as_inst().expect("an instruction");

@@ -112,6 +112,19 @@ impl<V> Tree<V> {
         live
     }
 
+    /// The blocks whose branch condition the tree reads.
+    pub fn read_blocks(&self) -> Vec<BlockId> {
+        let live = self.live();
+        self.nodes
+            .iter()
+            .zip(live)
+            .filter_map(|(n, l)| match n {
+                Node::Cond { at, .. } | Node::Switch { at, .. } if l => Some(*at),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// `select`s the tree makes (the nodes the root reads).
     pub fn selects(&self) -> usize {
         let live = self.live();
