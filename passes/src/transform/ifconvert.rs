@@ -32,7 +32,10 @@
 //! - phis become gated select trees (`select_tree.rs`): the value follows
 //!   the branches the lane passed, one `select` per branch whose arms
 //!   differ, no edge predicate; that file's header argues why poison in an
-//!   arm not taken never reaches a lane. d's phis keep their entries from
+//!   arm not taken never reaches a lane. Where the guards make the edge
+//!   predicates of a phi's entries anyway and a chain of selects on them is
+//!   cheaper (`(a && b) || c` with guarded work in the body: one select
+//!   against three), the phi is that chain. d's phis keep their entries from
 //!   outside the region and get one from x. Branch conditions no tree or
 //!   guard reads are erased;
 //! - stores common to the ends of the arms (same pointer value and type,
@@ -84,10 +87,12 @@
 //!   bounds checks such as `gid < n`), where it runs only the cheaper side:
 //!   most warps never split at a bounds check, so predicating one must beat
 //!   the path they take, not the worst case. The predicated form is counted
-//!   exactly as `convert_region` emits it (the same select trees, sinks,
-//!   guards and predicates; only dead branch conditions are not subtracted),
-//!   so at 0 a converted region issues fewer warp-instructions than the
-//!   branchy one for every warp that diverges where the model assumed.
+//!   exactly as `convert_region` emits it (the same select trees or chains,
+//!   sinks, guards, predicates, switch compares, less the branch conditions
+//!   it erases; `tests/ifconvert_exec.rs` checks the count instruction by
+//!   instruction on every converted generated kernel), so at 0 a converted
+//!   region issues fewer warp-instructions than the branchy one for every
+//!   warp that diverges where the model assumed.
 //!   `max-cost=none` turns the model off. BENCHMARKS.md has the
 //!   calibration: the counts the model uses are the emulator's, checked
 //!   kernel by kernel against its counters.
