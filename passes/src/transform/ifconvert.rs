@@ -563,7 +563,7 @@ impl Cost {
         scope.extend(&r.body);
         let inside = |b: BlockId| scope.contains(&b);
         let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
-        let own = |b: BlockId| instructions(fa.cfg.block(b)).map(issued).sum::<u64>();
+        let own = |b: BlockId| instructions(fa.cfg.block(b)).filter(|i| !i.is_terminator()).map(issued).sum::<u64>();
         let divergent = warp_cost(fa, &scope, r.join, &own, likely);
         let mut predicated = self.guards;
         // Switch case compares, made once per (block, case) for edges and
