@@ -45,6 +45,11 @@ impl LikelyUniform {
         LikelyUniform { blocks }
     }
 
+    /// No branch likely uniform (for callers that do not price branches).
+    pub fn none() -> LikelyUniform {
+        LikelyUniform { blocks: Vec::new() }
+    }
+
     /// Whether block `b` ends in a branch a warp likely takes as a whole.
     pub fn is_likely_uniform(&self, b: BlockId) -> bool {
         self.blocks.get(b.index()).copied().unwrap_or(false)

@@ -290,8 +290,10 @@ impl Target {
 /// inner branches itself.
 fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Target) -> Vec<Region<'ctx>> {
     let cfg = &fa.cfg.cfg;
-    let likely = LikelyUniform::compute(fa);
-    let mut cands: Vec<Region<'ctx>> = Vec::new();
+    // Only the cost model prices likely-uniform branches (and computing
+    // them needs the uniformity analysis, which mode=all does not).
+    let likely = if opts.max_cost.is_some() { LikelyUniform::compute(fa) } else { LikelyUniform::none() };
+    let mut cands: Vec<Shape> = Vec::new();
     for &x in cfg.rpo() {
         if cfg.succs(x).len() < 2 {
             continue;
@@ -299,17 +301,21 @@ fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Targ
         if opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(x) {
             continue;
         }
-        if let Some(r) = region_at(fa, x, opts, target, &likely) {
-            cands.push(r);
+        if let Some(s) = region_shape(fa, x, opts) {
+            cands.push(s);
         }
     }
-    cands.sort_by_key(|r| std::cmp::Reverse(r.body.len()));
+    // The costly part (classification, predicates, the cost model) only for
+    // shapes not inside a region already taken: nested candidates are
+    // planned only when their outer region is not converted.
+    cands.sort_by_key(|s| std::cmp::Reverse(s.body.len()));
     let mut taken = vec![false; cfg.len()];
     let mut out = Vec::new();
-    for r in cands {
-        if taken[r.head.index()] || r.body.iter().any(|b| taken[b.index()]) {
+    for s in cands {
+        if taken[s.head.index()] || s.body.iter().any(|b| taken[b.index()]) {
             continue;
         }
+        let Some(r) = region_at(fa, s, opts, target, &likely) else { continue };
         taken[r.head.index()] = true;
         for b in &r.body {
             taken[b.index()] = true;
@@ -322,7 +328,16 @@ fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Targ
 /// Regions larger than this are left alone (and bound the search's cost).
 const MAX_REGION_BLOCKS: usize = 256;
 
-fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, target: Target, likely: &LikelyUniform) -> Option<Region<'ctx>> {
+/// A candidate region's blocks: single-entry, acyclic, with no uniform
+/// branch inside in `mode=divergent`.
+struct Shape {
+    head: BlockId,
+    join: BlockId,
+    /// In topological order.
+    body: Vec<BlockId>,
+}
+
+fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: Options) -> Option<Shape> {
     let cfg = &fa.cfg.cfg;
     let dom = fa.dom();
     let join = fa.postdom().ipdom(x)?;
@@ -358,6 +373,13 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, x: BlockId, opts: Options, targe
         }
         branch_kind(&fid, fa.cfg.block(b))?;
     }
+    Some(Shape { head: x, join, body: order })
+}
+
+fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, s: Shape, opts: Options, target: Target, likely: &LikelyUniform) -> Option<Region<'ctx>> {
+    let Shape { head: x, join, body: order } = s;
+    let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
+    let inside = |b: BlockId| b == x || order.binary_search_by_key(&fa.cfg.cfg.rpo_position(b), |&o| fa.cfg.cfg.rpo_position(o)).is_ok();
     let mut scope = vec![x];
     scope.extend(&order);
     let arms: HashMap<BlockId, Arms> = scope.iter().map(|&b| (b, arms_of(&fid, fa.cfg.block(b)).expect("checked"))).collect();
@@ -459,10 +481,13 @@ fn sink_groups<'ctx>(fa: &FunctionAnalyses<'ctx>, scope: &[BlockId], join: Block
     let dom = fa.dom();
     let head = scope[0];
     let mut out = Vec::new();
+    let in_scope: HashSet<BlockId> = scope.iter().copied().collect();
     let targets = scope[1..].iter().copied().chain(std::iter::once(join));
     for to in targets {
-        let from: Vec<BlockId> =
-            scope[1..].iter().copied().filter(|p| arms.get(p) == Some(&Arms::Jump(to)) && cfg.preds(to).contains(p)).collect();
+        let mut from: Vec<BlockId> =
+            cfg.preds(to).iter().copied().filter(|&p| p != head && arms.get(&p) == Some(&Arms::Jump(to))).collect();
+        from.sort_by_key(|&p| cfg.rpo_position(p));
+        from.dedup();
         if from.len() < 2 {
             continue;
         }
@@ -504,12 +529,12 @@ fn sink_groups<'ctx>(fa: &FunctionAnalyses<'ctx>, scope: &[BlockId], join: Block
         // through the arms, and the region's join only through `to`.
         let mut seen: HashSet<BlockId> = HashSet::from([n]);
         let mut stack = vec![n];
-        let mut ok = scope.contains(&n);
+        let mut ok = in_scope.contains(&n);
         while let Some(q) = stack.pop() {
             for &s in cfg.succs(q) {
                 if s == to {
                     ok &= from.contains(&q);
-                } else if s == join || !scope.contains(&s) || s == head {
+                } else if s == join || !in_scope.contains(&s) || s == head {
                     ok = false;
                 } else if seen.insert(s) {
                     stack.push(s);
@@ -561,7 +586,8 @@ impl Cost {
         let preds = &r.preds;
         let mut scope = vec![r.head];
         scope.extend(&r.body);
-        let inside = |b: BlockId| scope.contains(&b);
+        let scope_set: HashSet<BlockId> = scope.iter().copied().collect();
+        let inside = |b: BlockId| scope_set.contains(&b);
         let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
         let own = |b: BlockId| instructions(fa.cfg.block(b)).filter(|i| !i.is_terminator()).map(issued).sum::<u64>();
         let divergent = warp_cost(fa, &scope, r.join, &own, likely);
@@ -676,7 +702,8 @@ fn dead_conditions<'ctx>(fa: &FunctionAnalyses<'ctx>, scope: &[BlockId], read: &
     };
     let live: HashSet<Value<'ctx>> = read.iter().filter_map(|&b| cond(b)).collect();
     let mut cands: BTreeSet<Value<'ctx>> = scope.iter().filter_map(|&b| cond(b)).filter(|v| !live.contains(v)).collect();
-    let in_scope = |i: Inst<'ctx>| fa.cfg.id(i.block()).is_some_and(|b| scope.contains(&b));
+    let scope_set: HashSet<BlockId> = scope.iter().copied().collect();
+    let in_scope = |i: Inst<'ctx>| fa.cfg.id(i.block()).is_some_and(|b| scope_set.contains(&b));
     let mut dead: HashSet<Value<'ctx>> = HashSet::new();
     let mut issued_dead = 0;
     while let Some(v) = cands.iter().copied().find(|&v| {
@@ -972,7 +999,7 @@ impl<'ctx> Emit<'_, 'ctx> {
         scope.extend(&self.region.body);
         let arms = |b: BlockId| self.region.arms[&b].clone();
         match select_tree::build(&scope, &arms, to, entries) {
-            Some(t) => self.tree_value(&t, t.root),
+            Some(t) => self.tree_value(&t),
             None => entries[0].0,
         }
     }
@@ -990,26 +1017,32 @@ impl<'ctx> Emit<'_, 'ctx> {
         v
     }
 
-    fn tree_value(&mut self, t: &Tree<Value<'ctx>>, n: select_tree::NodeId) -> Value<'ctx> {
-        match &t.nodes[n] {
-            Node::Leaf(v) => *v,
-            &Node::Cond { at, on_true, on_false } => {
-                let a = self.tree_value(t, on_true);
-                let b = self.tree_value(t, on_false);
-                let Some(Branch::Cond { c, .. }) = self.branches.get(&at) else { unreachable!("a conditional branch before the phi") };
-                let c = *c;
-                self.bld.select(c, a, b, "ifc.phi")
+    /// The tree's nodes the root reads, each made once (arms come first).
+    fn tree_value(&mut self, t: &Tree<Value<'ctx>>) -> Value<'ctx> {
+        let live = t.live();
+        let mut vals: Vec<Option<Value<'ctx>>> = vec![None; t.nodes.len()];
+        let val = |vals: &[Option<Value<'ctx>>], k: usize| vals[k].expect("arms are made before their node");
+        for (k, node) in t.nodes.iter().enumerate() {
+            if !live[k] {
+                continue;
             }
-            Node::Switch { at, default, cases } => {
-                let mut v = self.tree_value(t, *default);
-                for &(k, arm) in cases {
-                    let a = self.tree_value(t, arm);
-                    let eq = self.case(*at, k);
-                    v = self.bld.select(eq, a, v, "ifc.phi");
+            vals[k] = Some(match node {
+                Node::Leaf(v) => *v,
+                &Node::Cond { at, on_true, on_false } => {
+                    let Some(&Branch::Cond { c, .. }) = self.branches.get(&at) else { unreachable!("a conditional branch before the phi") };
+                    self.bld.select(c, val(&vals, on_true), val(&vals, on_false), "ifc.phi")
                 }
-                v
-            }
+                Node::Switch { at, default, cases } => {
+                    let mut v = val(&vals, *default);
+                    for &(case, arm) in cases {
+                        let eq = self.case(*at, case);
+                        v = self.bld.select(eq, val(&vals, arm), v, "ifc.phi");
+                    }
+                    v
+                }
+            });
         }
+        val(&vals, t.root)
     }
 
     /// `x == case_k` of the switch ending block `at`, made once.

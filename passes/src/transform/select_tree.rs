@@ -88,7 +88,7 @@ pub struct Tree<V> {
 
 impl<V> Tree<V> {
     /// The nodes the root reads (a node's arms come before it).
-    fn live(&self) -> Vec<bool> {
+    pub fn live(&self) -> Vec<bool> {
         let mut live = vec![false; self.nodes.len()];
         live[self.root] = true;
         for k in (0..self.nodes.len()).rev() {
