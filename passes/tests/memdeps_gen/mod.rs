@@ -424,6 +424,8 @@ pub fn function_ir(f: &Func) -> String {
 /// its value.
 pub struct Read {
     pub access: u32,
+    /// The byte's offset in its object.
+    pub offset: u64,
     pub writer: Option<u32>,
     pub value: u64,
 }
@@ -483,7 +485,7 @@ impl Exec<'_> {
     fn load(&mut self, id: u32, obj: usize, lo: usize, n: usize) {
         for k in lo..lo + n {
             let b = self.mem[obj][k];
-            (self.read)(Read { access: id, writer: b.writer, value: b.value });
+            (self.read)(Read { access: id, offset: k as u64, writer: b.writer, value: b.value });
         }
     }
 
