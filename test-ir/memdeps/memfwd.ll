@@ -227,6 +227,20 @@ define double @double_from_halves(float %a, float %b) {
   ret double %v
 }
 
+; A stored value that is itself a forwarded load: both loads become %x.
+; CHECK-LABEL: define i64 @chain(
+; CHECK-NOT:     load
+; CHECK:         ret i64 %x
+define i64 @chain(i64 %x) {
+  %p = alloca i64
+  %q = alloca i64
+  store i64 %x, ptr %p
+  %a = load i64, ptr %p
+  store i64 %a, ptr %q
+  %b = load i64, ptr %q
+  ret i64 %b
+}
+
 ; ---- must not be forwarded ----
 
 ; Stored on one path only: the other path's bytes are from before.

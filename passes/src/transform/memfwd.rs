@@ -61,6 +61,7 @@ use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::basic_block::BasicBlock;
 use inkwell::targets::{ByteOrdering, TargetData};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use std::collections::HashMap;
 
 /// A fault put in on purpose, for tests that must see it (wrong results).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -306,9 +307,16 @@ fn apply<'ctx>(_module: &mut inkwell::module::Module<'ctx>, plans: &[Plan<'ctx>]
             }
         }
     }
-    for (load, v) in done {
+    // A load's value may be another forwarded load itself (a store of a
+    // loaded value, used as it is): follow what that one became.
+    let mut became: HashMap<Value<'ctx>, Value<'ctx>> = HashMap::new();
+    for (load, mut v) in done {
+        while let Some(&w) = became.get(&v) {
+            v = w;
+        }
         load.value().replace_all_uses_with(v);
         load.erase();
+        became.insert(load.value(), v);
     }
 }
 
@@ -335,7 +343,7 @@ impl<'ctx> Assemble<'_, 'ctx> {
             let piece = match part.src {
                 Source::Store { value, at } => {
                     let size = value.ty().store_size(&self.layout.td);
-                    let whole = self.to_int(value);
+                    let whole = self.as_int(value);
                     // Byte `at + k` of the store is bits 8k.. of its value on a
                     // little-endian target, bits 8(size-1-k).. on a big-endian one.
                     let from_low = self.layout.big_endian == (self.flaw == Flaw::WrongEnd);
@@ -358,7 +366,7 @@ impl<'ctx> Assemble<'_, 'ctx> {
             });
         }
         let v = acc.expect("a load has bytes");
-        self.from_int(v, ty)
+        self.int_as(v, ty)
     }
 
     /// `byte` repeated over the `len` bytes of `ty`, by doubling.
@@ -373,7 +381,7 @@ impl<'ctx> Assemble<'_, 'ctx> {
         v
     }
 
-    fn to_int(&mut self, v: Value<'ctx>) -> Value<'ctx> {
+    fn as_int(&mut self, v: Value<'ctx>) -> Value<'ctx> {
         let ty = v.ty();
         if ty.is_integer() {
             return v;
@@ -386,7 +394,7 @@ impl<'ctx> Assemble<'_, 'ctx> {
         }
     }
 
-    fn from_int(&mut self, v: Value<'ctx>, ty: Ty<'ctx>) -> Value<'ctx> {
+    fn int_as(&mut self, v: Value<'ctx>, ty: Ty<'ctx>) -> Value<'ctx> {
         if ty.is_integer() {
             v
         } else if ty.is_pointer() {
