@@ -24,6 +24,7 @@ declare void @ext(ptr)
 ; STATS-DAG: simt-memfwd: 'memset_float': forwarded 1 loads (0 through a phi)
 ; STATS-DAG: simt-memfwd: 'join': forwarded 1 loads (1 through a phi)
 ; STATS-DAG: simt-memfwd: 'loop': forwarded 1 loads (1 through a phi)
+; STATS-DAG: simt-memfwd: 'below_join': forwarded 2 loads (2 through a phi)
 ; STATS-DAG: simt-memfwd: 'ptr_from_halves': forwarded 1 loads (0 through a phi)
 ; STATS-DAG: simt-memfwd: 'double_from_halves': forwarded 1 loads (0 through a phi)
 ; STATS-NOT: simt-memfwd: 'one_path'
@@ -194,6 +195,33 @@ exit:
   ret i64 %v
 }
 
+; Two loads below one join (the second one block further down a chain of
+; single predecessors that define nothing) share one phi.
+; CHECK-LABEL: define i32 @below_join(
+; CHECK:       j:
+; CHECK-NEXT:    [[V:%.*]] = phi i32 [ %x, %l ], [ %y, %r ]
+; CHECK-NEXT:    br label %k
+; CHECK:       k:
+; CHECK-NEXT:    %s = add i32 [[V]], [[V]]
+define i32 @below_join(i1 %c, i32 %x, i32 %y) {
+entry:
+  %p = alloca i32
+  br i1 %c, label %l, label %r
+l:
+  store i32 %x, ptr %p
+  br label %j
+r:
+  store i32 %y, ptr %p
+  br label %j
+j:
+  %u = load i32, ptr %p
+  br label %k
+k:
+  %v = load i32, ptr %p
+  %s = add i32 %u, %v
+  ret i32 %s
+}
+
 ; Pointers in an integral address space go through integers.
 ; CHECK-LABEL: define ptr @ptr_from_halves(
 ; CHECK:         [[O:%.*]] = or i64
@@ -325,6 +353,29 @@ j:
   store i64 %x, ptr %q
   %v = load i64, ptr %p
   ret i64 %v
+}
+
+; Below a join, but the block between defines memory (left alone).
+; CHECK-LABEL: define i32 @below_join_defines(
+; CHECK:       k:
+; CHECK-NEXT:    %v = load i32, ptr %p
+define i32 @below_join_defines(i1 %c, i32 %x, i32 %y) {
+entry:
+  %p = alloca i32
+  %q = alloca i32
+  br i1 %c, label %l, label %r
+l:
+  store i32 %x, ptr %p
+  br label %j
+r:
+  store i32 %y, ptr %p
+  br label %j
+j:
+  store i32 0, ptr %q
+  br label %k
+k:
+  %v = load i32, ptr %p
+  ret i32 %v
 }
 
 ; Volatile, atomic, vector and i1 accesses are never touched.

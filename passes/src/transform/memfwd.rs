@@ -21,9 +21,11 @@
 //! ```
 //!
 //! Where the supplier differs by path, the load is in a join block whose
-//! accesses before it define nothing, and each predecessor's exit state
-//! supplies the load's bytes the same way, the value is assembled at the end
-//! of each predecessor and joined by a phi:
+//! accesses before it define nothing (or below one, down a chain of
+//! single-predecessor blocks that define nothing), and each predecessor's
+//! exit state supplies the load's bytes the same way, the value is
+//! assembled at the end of each predecessor and joined by a phi (one per
+//! join and bytes, shared by the loads below it):
 //!
 //! ```text
 //!        A: store i64 %x, p       B: store i32 %y, p ; store i32 %z, p+4
@@ -53,8 +55,9 @@
 //! after it on the host engine and the emulator (`tests/memfwd_exec.rs`).
 
 use crate::analysis::memdeps::dataflow::{byte_defs, ByteDefs};
-use crate::analysis::memdeps::model::{Def, Range, Ref};
+use crate::analysis::memdeps::model::{Def, DescId, Range, Ref};
 use crate::analysis::memdeps::MemDeps;
+use crate::cfg::BlockId;
 use crate::function_cfg::FunctionCfg;
 use crate::ir::{data_layout_of, data_layout_string, defined_functions, function_name, Builder, Inst, IntOp, Ty, Value};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
@@ -104,8 +107,21 @@ struct Part<'ctx> {
 
 /// How one load is replaced. `lo..=hi` are its object bytes.
 enum Plan<'ctx> {
-    Direct { load: Inst<'ctx>, lo: u64, hi: u64, parts: Vec<Part<'ctx>> },
-    Phi { load: Inst<'ctx>, lo: u64, hi: u64, join: BasicBlock<'ctx>, incoming: Vec<(BasicBlock<'ctx>, Vec<Part<'ctx>>)> },
+    Direct {
+        load: Inst<'ctx>,
+        lo: u64,
+        hi: u64,
+        parts: Vec<Part<'ctx>>,
+    },
+    /// `desc` names the bytes (object and interval) for sharing the phi.
+    Phi {
+        load: Inst<'ctx>,
+        desc: DescId,
+        lo: u64,
+        hi: u64,
+        join: BasicBlock<'ctx>,
+        incoming: Vec<(BasicBlock<'ctx>, Vec<Part<'ctx>>)>,
+    },
 }
 
 /// What the data layout says about turning values into bytes.
@@ -211,12 +227,9 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
         }
         // A join: each predecessor supplies the bytes, differently.
         let b = block_of[k];
-        let accesses = &p.blocks[b];
-        let defines_before = accesses.iter().take_while(|&&a| a as usize != k).any(|&a| p.accesses[a as usize].def.is_some());
-        let preds = fc.cfg.preds(crate::cfg::BlockId(b as u32));
-        if defines_before || b == fc.cfg.entry().index() || preds.len() < 2 {
-            continue;
-        }
+        let defines_before = p.blocks[b].iter().take_while(|&&a| a as usize != k).any(|&a| p.accesses[a as usize].def.is_some());
+        let Some(join) = join_above(md, fc, b).filter(|_| !defines_before) else { continue };
+        let preds = fc.cfg.preds(join);
         let mut incoming = Vec::new();
         for &pred in preds {
             let Some(st) = &md.solution.block_out[pred.index()] else { break };
@@ -224,10 +237,34 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
             incoming.push((fc.block(pred), parts));
         }
         if incoming.len() == preds.len() {
-            plans.push(Plan::Phi { load, lo, hi, join: fc.block(crate::cfg::BlockId(b as u32)), incoming });
+            plans.push(Plan::Phi { load, desc: *d, lo, hi, join: fc.block(join), incoming });
         }
     }
     plans
+}
+
+/// The join whose entry state is block `b`'s: `b` itself if it has two or
+/// more predecessors, else the first such block up the chain of single
+/// predecessors, if no block on the way defines memory. It dominates `b`.
+fn join_above(md: &MemDeps<'_>, fc: &FunctionCfg<'_>, b: usize) -> Option<BlockId> {
+    let mut at = BlockId(b as u32);
+    // Bounded: a cycle of single-predecessor blocks is unreachable.
+    for _ in 0..64 {
+        if at == fc.cfg.entry() {
+            return None;
+        }
+        match fc.cfg.preds(at) {
+            [] => return None,
+            [one] => {
+                if md.program.blocks[one.index()].iter().any(|&a| md.program.accesses[a as usize].def.is_some()) {
+                    return None;
+                }
+                at = *one;
+            }
+            _ => return Some(at),
+        }
+    }
+    None
 }
 
 /// The sources of bytes `[lo, hi]` when each has exactly one definition
@@ -280,6 +317,7 @@ fn source<'ctx>(md: &MemDeps<'ctx>, a: usize, layout: &Layout) -> Option<Source<
 /// from a load that another plan replaces: the replacement reaches it too).
 fn apply<'ctx>(_module: &mut inkwell::module::Module<'ctx>, plans: &[Plan<'ctx>], layout: &Layout, flaw: Flaw) {
     let mut done: Vec<(Inst<'ctx>, Value<'ctx>)> = Vec::new();
+    let mut phis: HashMap<(BasicBlock<'ctx>, DescId, Ty<'ctx>), Value<'ctx>> = HashMap::new();
     for plan in plans {
         match plan {
             Plan::Direct { load, lo, hi, parts } => {
@@ -288,7 +326,13 @@ fn apply<'ctx>(_module: &mut inkwell::module::Module<'ctx>, plans: &[Plan<'ctx>]
                 let v = Assemble { b: &mut b, layout, flaw }.value(parts, *lo, *hi, load.ty());
                 done.push((*load, v));
             }
-            Plan::Phi { load, lo, hi, join, incoming } => {
+            Plan::Phi { load, desc, lo, hi, join, incoming } => {
+                // Several loads of the same bytes below one join share its phi.
+                let key = (*join, *desc, load.ty());
+                if let Some(&phi) = phis.get(&key) {
+                    done.push((*load, phi));
+                    continue;
+                }
                 let mut b = Builder::new(load.value());
                 let mut entries = Vec::new();
                 for (pred, parts) in incoming {
@@ -303,6 +347,7 @@ fn apply<'ctx>(_module: &mut inkwell::module::Module<'ctx>, plans: &[Plan<'ctx>]
                 b.position_before(first);
                 let phi = b.phi(load.ty(), "fwd");
                 phi.add_incoming(&entries);
+                phis.insert(key, phi.value());
                 done.push((*load, phi.value()));
             }
         }
