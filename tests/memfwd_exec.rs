@@ -14,7 +14,7 @@
 //!
 //! The number of loads forwarded is asserted positive, so the tests cannot
 //! pass by the pass doing nothing. `SIMT_MEMFWD_FUNCS=N` changes the number
-//! of generated kernels (default 240); `SIMT_MEMFWD_DUMP=DIR` also writes the
+//! of generated kernels (default 160); `SIMT_MEMFWD_DUMP=DIR` also writes the
 //! generated modules there (scripts/bench-memfwd counts loads in them).
 
 #[path = "../passes/tests/memdeps_gen/mod.rs"]
@@ -57,7 +57,7 @@ fn simt_memfwd(before: &Path, after: &Path) {
 
 /// The generated kernels in modules of `PER_MODULE`, from one seed.
 fn generated_modules() -> Vec<(Vec<Func>, String)> {
-    let n: usize = std::env::var("SIMT_MEMFWD_FUNCS").ok().and_then(|s| s.parse().ok()).unwrap_or(240);
+    let n: usize = std::env::var("SIMT_MEMFWD_FUNCS").ok().and_then(|s| s.parse().ok()).unwrap_or(160);
     let mut rng = Rng::new(23);
     (0..n.div_ceil(PER_MODULE))
         .map(|m| {
