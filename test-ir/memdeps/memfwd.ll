@@ -378,6 +378,25 @@ k:
   ret i32 %v
 }
 
+; After an acquire fence another thread's write to @shared may be visible:
+; with a fence or an atomic in the function, only the private alloca's load
+; is forwarded.
+@shared = global i64 0
+; CHECK-LABEL: define i64 @fenced(
+; CHECK:         %g = load i64, ptr @shared
+; CHECK-NOT:     %v = load
+; CHECK:         %s = add i64 %g, %x
+define i64 @fenced(i64 %x) {
+  %p = alloca i64
+  store i64 %x, ptr @shared
+  store i64 %x, ptr %p
+  fence acquire
+  %g = load i64, ptr @shared
+  %v = load i64, ptr %p
+  %s = add i64 %g, %v
+  ret i64 %s
+}
+
 ; Volatile, atomic, vector and i1 accesses are never touched.
 ; CHECK-LABEL: define i64 @kinds(
 ; CHECK:         %v = load volatile i64, ptr %p

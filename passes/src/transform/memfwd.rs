@@ -39,7 +39,10 @@
 //! zero-extended and shifted to their place in the load, or-ed together,
 //! and cast to the load's type; a `memset` byte is splatted. A store that
 //! covers the load exactly with the load's type is used as it is.
-//! Skipped: volatile and atomic loads, loads and stores of vectors and
+//! Skipped: volatile and atomic loads, loads of anything but private
+//! allocas in functions with a fence or an atomic (another thread's write
+//! may become visible there; the chains only see this function's writes
+//! and calls, so `barrier` is a definition but an acquire is not), loads and stores of vectors and
 //! aggregates, types whose bits do not fill their bytes (`i1`, `i20`),
 //! pointers of non-integral address spaces that would need `ptrtoint`,
 //! bytes from `memcpy`/`memmove`, masked stores, calls or inexact stores,
@@ -56,7 +59,7 @@
 
 use crate::analysis::memdeps::dataflow::{byte_defs, ByteDefs};
 use crate::analysis::memdeps::model::{Def, DescId, Range, Ref};
-use crate::analysis::memdeps::MemDeps;
+use crate::analysis::memdeps::{from_llvm, MemDeps};
 use crate::cfg::BlockId;
 use crate::function_cfg::FunctionCfg;
 use crate::ir::{data_layout_of, data_layout_string, defined_functions, function_name, Builder, Inst, IntOp, Ty, Value};
@@ -212,6 +215,15 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
             block_of[a as usize] = b;
         }
     }
+    // The chains see this function's writes and the calls it makes, not
+    // other threads': a fence or an atomic may make another thread's write
+    // visible (acquire) without defining anything here. With one in the
+    // function, only private allocas whose address stays here are forwarded.
+    let synchronizes = md
+        .insts
+        .iter()
+        .any(|i| matches!(i.opcode(), LLVMOpcode::LLVMFence | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg) || i.is_atomic());
+    let private = |obj: u32| md.objects[obj as usize].is_some_and(|v| v.as_inst().is_some_and(|i| i.is_alloca()) && !from_llvm::escapes(v));
     let mut plans = Vec::new();
     for (k, access) in p.accesses.iter().enumerate() {
         let load = md.insts[k];
@@ -219,6 +231,9 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
             continue;
         }
         let (Some(Ref::Must(d)), Some(bytes)) = (&access.use_, &md.solution.use_bytes[k]) else { continue };
+        if synchronizes && !private(p.descs[*d as usize].obj) {
+            continue;
+        }
         let Range::Exact(lo, hi) = p.descs[*d as usize].range else { continue };
         let ty = load.ty();
         if let Some(parts) = supply(md, bytes, lo, hi, ty, layout) {
