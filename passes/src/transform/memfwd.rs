@@ -53,9 +53,12 @@
 //! from several stores or from a store on each side of a join with
 //! different widths (scripts/bench-memfwd counts both, BENCHMARKS.md).
 //! Soundness rests on the per-byte chains, which
-//! `passes/tests/memdeps_oracle.rs` checks byte by byte by execution; this
-//! pass is checked by running generated kernels and the corpus before and
-//! after it on the host engine and the emulator (`tests/memfwd_exec.rs`).
+//! `passes/tests/memdeps_oracle.rs` checks byte by byte by execution, as it
+//! checks that each byte a forwarded load reads was last written by the
+//! store the pass takes it from; the values built are checked by running
+//! generated kernels and the corpus before and after the pass on the host
+//! engine and the emulator (`tests/memfwd_exec.rs`), where a wrong shift
+//! put in on purpose ([`Flaw`]) is seen.
 
 use crate::analysis::memdeps::dataflow::{byte_defs, ByteDefs};
 use crate::analysis::memdeps::model::{Def, DescId, Range, Ref};
@@ -256,6 +259,29 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
         }
     }
     plans
+}
+
+/// For the execution oracle (`passes/tests/memdeps_oracle.rs`): each load
+/// the pass would replace without a phi, as its access number and, for each
+/// run of its object bytes, the access (store or memset) it takes them from.
+pub fn direct_sources(md: &MemDeps<'_>, fc: &FunctionCfg<'_>) -> Vec<(u32, Vec<((u64, u64), u32)>)> {
+    let layout = Layout::of(fc.function);
+    let access_of: HashMap<Inst<'_>, u32> = md.insts.iter().enumerate().map(|(k, &i)| (i, k as u32)).collect();
+    let mut out = Vec::new();
+    for plan in plan(md, fc, &layout) {
+        let Plan::Direct { load, .. } = plan else { continue };
+        let k = access_of[&load];
+        let runs = md.solution.use_bytes[k as usize].as_ref().expect("planned from its bytes");
+        let from = runs
+            .iter()
+            .map(|&(run, ref defs)| match defs.as_slice() {
+                [Def::Access(a)] => (run, *a),
+                _ => unreachable!("a planned load has one definition per byte"),
+            })
+            .collect();
+        out.push((k, from));
+    }
+    out
 }
 
 /// The join whose entry state is block `b`'s: `b` itself if it has two or
