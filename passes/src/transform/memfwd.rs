@@ -61,6 +61,7 @@
 //! put in on purpose ([`Flaw`]) is seen.
 
 use crate::analysis::memdeps::dataflow::{byte_defs, ByteDefs};
+use crate::analysis::memdeps::intervals::Interval;
 use crate::analysis::memdeps::model::{Def, DescId, Range, Ref};
 use crate::analysis::memdeps::{from_llvm, MemDeps};
 use crate::cfg::BlockId;
@@ -261,10 +262,13 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
     plans
 }
 
+/// A forwarded load's access number and, for each run of its object bytes,
+/// the access (store or memset) it takes them from.
+pub type Sources = (u32, Vec<(Interval, u32)>);
+
 /// For the execution oracle (`passes/tests/memdeps_oracle.rs`): each load
-/// the pass would replace without a phi, as its access number and, for each
-/// run of its object bytes, the access (store or memset) it takes them from.
-pub fn direct_sources(md: &MemDeps<'_>, fc: &FunctionCfg<'_>) -> Vec<(u32, Vec<((u64, u64), u32)>)> {
+/// the pass would replace without a phi, and where its bytes come from.
+pub fn direct_sources(md: &MemDeps<'_>, fc: &FunctionCfg<'_>) -> Vec<Sources> {
     let layout = Layout::of(fc.function);
     let access_of: HashMap<Inst<'_>, u32> = md.insts.iter().enumerate().map(|(k, &i)| (i, k as u32)).collect();
     let mut out = Vec::new();
