@@ -7,7 +7,8 @@
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
-    check_uniformity, converge, ifconvert, local_atomics, memdse, ocl_builtins, rpo_layout, strip_markers, swp, testing, to_nvptx, wiloops,
+    check_uniformity, converge, ifconvert, local_atomics, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing, to_nvptx,
+    wiloops,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
@@ -22,6 +23,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<strip_markers::StripMarkers>(),
     PassDecl::of::<rpo_layout::RpoLayout>(),
     PassDecl::of::<memdse::MemDse>(),
+    PassDecl::of::<memfwd::MemFwd>(),
     PassDecl::of::<check_uniformity::CheckUniformity>(),
     PassDecl::of::<swp::Swp>(),
     PassDecl::of::<testing::BreakModule>(),

@@ -276,6 +276,19 @@ impl<'ctx> Builder<'ctx> {
         self.int_binop(LLVMBuildLShr, a, b, name)
     }
 
+    pub fn shl(&mut self, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.int_binop(LLVMBuildShl, a, b, name)
+    }
+
+    /// An integer as a pointer of type `to` (scalars only).
+    pub fn int_to_ptr(&mut self, v: Value<'ctx>, to: Ty<'ctx>, name: &str) -> Value<'ctx> {
+        self.ready();
+        assert!(v.ty().is_int() && to.is_pointer(), "an inttoptr of a non-integer or to a non-pointer");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; a live integer and a pointer type.
+        self.value(unsafe { LLVMBuildIntToPtr(self.raw, v.raw(), to.raw, name.as_ptr()) })
+    }
+
     pub fn fdiv(&mut self, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
         self.ready();
         assert!(a.ty().is_float_or_float_vector(), "a division of non-float values");

@@ -11,7 +11,7 @@ use super::value::{Inst, Value};
 use inkwell::targets::TargetData;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::core::*;
-use llvm_sys::target::LLVMStoreSizeOfType;
+use llvm_sys::target::{LLVMSizeOfTypeInBits, LLVMStoreSizeOfType};
 use llvm_sys::LLVMOpcode;
 
 /// What a call may do to memory, from its `memory(...)` attribute (LLVM
@@ -34,6 +34,14 @@ impl<'ctx> Ty<'ctx> {
         assert!(self.is_sized(), "store size of the unsized type {}", self.print());
         // SAFETY: a live sized type and a live target data.
         unsafe { LLVMStoreSizeOfType(td.as_mut_ptr(), self.raw()) }
+    }
+
+    /// Bits a value of this type holds under `td` (`i20`: 20, `ptr`: the
+    /// pointer size); panics on unsized types.
+    pub fn size_in_bits(self, td: &TargetData) -> u64 {
+        assert!(self.is_sized(), "size of the unsized type {}", self.print());
+        // SAFETY: a live sized type and a live target data.
+        unsafe { LLVMSizeOfTypeInBits(td.as_mut_ptr(), self.raw()) }
     }
 }
 
@@ -137,11 +145,16 @@ impl<'ctx> Inst<'ctx> {
 
 /// The data layout of the module that holds `function`.
 pub fn data_layout_of(function: FunctionValue<'_>) -> TargetData {
+    TargetData::create(&data_layout_string(function))
+}
+
+/// The data layout string of the module that holds `function` (what
+/// `TargetData` cannot answer: its non-integral address spaces, `ni:`).
+pub fn data_layout_string(function: FunctionValue<'_>) -> String {
     // SAFETY: `function` is live (inkwell invariant), so is its module; the
     // layout string is NUL-terminated and owned by the module, copied at once.
-    let layout = unsafe {
+    unsafe {
         let m = LLVMGetGlobalParent(function.as_value_ref());
         std::ffi::CStr::from_ptr(LLVMGetDataLayoutStr(m)).to_string_lossy().into_owned()
-    };
-    TargetData::create(&layout)
+    }
 }

@@ -6,6 +6,7 @@ pub mod converge;
 pub mod ifconvert;
 pub mod local_atomics;
 pub mod memdse;
+pub mod memfwd;
 pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod select_tree;

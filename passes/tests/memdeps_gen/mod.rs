@@ -128,13 +128,20 @@ pub struct Func {
 pub const N_ARGS: usize = 4;
 
 pub fn generate(rng: &mut Rng, name: &str) -> Func {
+    generate_with(rng, name, false)
+}
+
+/// Like [`generate`]; `plain` makes argument-dependent offsets, masked
+/// stores and accesses through a `select` rarer (more loads whose bytes
+/// known stores supply, for store-to-load forwarding).
+pub fn generate_with(rng: &mut Rng, name: &str, plain: bool) -> Func {
     let n_objs = 1 + rng.below(3) as usize;
     let mut sizes: Vec<u64> = (0..n_objs).map(|_| [8, 16, 24, 32][rng.below(4) as usize]).collect();
     let global = rng.below(4) == 0;
     if global {
         sizes.push(16);
     }
-    let mut g = Gen { rng, sizes: &sizes, next_id: 0 };
+    let mut g = Gen { rng, sizes: &sizes, next_id: 0, plain };
     let n = 3 + g.rng.below(10) as usize;
     let body = g.block(n, 0);
     let n_accesses = g.next_id;
@@ -145,6 +152,7 @@ struct Gen<'a> {
     rng: &'a mut Rng,
     sizes: &'a [u64],
     next_id: u32,
+    plain: bool,
 }
 
 impl Gen<'_> {
@@ -160,7 +168,7 @@ impl Gen<'_> {
 
     fn off(&mut self, obj: usize, size: u64) -> Off {
         let room = self.sizes[obj] - size + 1;
-        if self.rng.below(4) == 0 {
+        if self.rng.below(if self.plain { 16 } else { 4 }) == 0 {
             Off::Var { arg: self.rng.below(N_ARGS as u64) as usize, modulus: room }
         } else {
             Off::Const(self.rng.below(room))
@@ -180,7 +188,10 @@ impl Gen<'_> {
     }
 
     fn stmt(&mut self, depth: u32) -> Stmt {
-        let k = self.rng.below(if depth < 2 { 20 } else { 16 });
+        let mut k = self.rng.below(if depth < 2 { 20 } else { 16 });
+        if self.plain && (11..=14).contains(&k) && self.rng.below(4) != 0 {
+            k = self.rng.below(9);
+        }
         let obj = self.obj();
         match k {
             0..=4 => {
@@ -269,6 +280,8 @@ struct Emit<'f> {
     tmp: u32,
     /// Innermost loop counter, if any.
     counter: Option<String>,
+    /// As a kernel for the engines (`kernel_module_ir`).
+    kernel: bool,
 }
 
 impl Emit<'_> {
@@ -278,7 +291,7 @@ impl Emit<'_> {
     }
 
     fn obj(&self, k: usize) -> String {
-        if self.f.global && k == self.f.sizes.len() - 1 {
+        if !self.kernel && self.f.global && k == self.f.sizes.len() - 1 {
             format!("@{}.g", self.f.name)
         } else {
             format!("%o{k}")
@@ -330,23 +343,41 @@ impl Emit<'_> {
 
     fn stmt(&mut self, s: &Stmt) {
         match *s {
-            Stmt::Store { obj, off, size, .. } => {
+            Stmt::Store { obj, off, size, id } => {
                 let p = self.ptr(obj, off);
-                let _ = writeln!(self.out, "  store i{} {}, ptr {p}, align 1", size * 8, self.tmp);
+                if self.kernel {
+                    let (ty, v) = self.kernel_value(id, size);
+                    let _ = writeln!(self.out, "  store {ty} {v}, ptr {p}, align 1");
+                } else {
+                    let _ = writeln!(self.out, "  store i{} {}, ptr {p}, align 1", size * 8, self.tmp);
+                }
             }
-            Stmt::Load { obj, off, size, .. } => {
+            Stmt::Load { obj, off, size, id } => {
                 let p = self.ptr(obj, off);
                 let v = self.t();
-                let _ = writeln!(self.out, "  {v} = load i{}, ptr {p}, align 1", size * 8);
+                if self.kernel {
+                    let ty = scalar_type(id + 1, size);
+                    let _ = writeln!(self.out, "  {v} = load {ty}, ptr {p}, align 1");
+                    self.kernel_out(id, ty, size, &v);
+                } else {
+                    let _ = writeln!(self.out, "  {v} = load i{}, ptr {p}, align 1", size * 8);
+                }
             }
             Stmt::Memmove { dst, doff, src, soff, len, .. } => {
                 let d = self.ptr(dst, doff);
                 let sp = self.ptr(src, soff);
                 let _ = writeln!(self.out, "  call void @llvm.memmove.p0.p0.i64(ptr {d}, ptr {sp}, i64 {len}, i1 false)");
             }
-            Stmt::Memset { obj, off, len, .. } => {
+            Stmt::Memset { obj, off, len, id } => {
                 let p = self.ptr(obj, off);
-                let _ = writeln!(self.out, "  call void @llvm.memset.p0.i64(ptr {p}, i8 7, i64 {len}, i1 false)");
+                let byte = if self.kernel && id % 2 == 1 {
+                    let b = self.t();
+                    let _ = writeln!(self.out, "  {b} = trunc i64 %x{} to i8", id as usize % N_ARGS);
+                    b
+                } else {
+                    "7".to_string()
+                };
+                let _ = writeln!(self.out, "  call void @llvm.memset.p0.i64(ptr {p}, i8 {byte}, i64 {len}, i1 false)");
             }
             Stmt::Masked { obj, off, arg, shift, .. } => {
                 let p = self.ptr(obj, Off::Const(off));
@@ -356,6 +387,17 @@ impl Emit<'_> {
                 let _ = writeln!(self.out, "  {sh} = lshr i64 %x{arg}, {shift}");
                 let _ = writeln!(self.out, "  {tr} = trunc i64 {sh} to i4");
                 let _ = writeln!(self.out, "  {m} = bitcast i4 {tr} to <4 x i1>");
+                if self.kernel {
+                    // The emulator has no masked stores: a vector load, a
+                    // select and a vector store (a store this pass cannot
+                    // take apart, as it cannot a masked one).
+                    let (old, new) = (self.t(), self.t());
+                    let _ = writeln!(
+                        self.out,
+                        "  {old} = load <4 x i8>, ptr {p}, align 1\n  {new} = select <4 x i1> {m}, <4 x i8> <i8 1, i8 2, i8 3, i8 4>, <4 x i8> {old}\n  store <4 x i8> {new}, ptr {p}, align 1"
+                    );
+                    return;
+                }
                 let _ = writeln!(
                     self.out,
                     "  call void @llvm.masked.store.v4i8.p0(<4 x i8> <i8 1, i8 2, i8 3, i8 4>, ptr align 1 {p}, <4 x i1> {m})"
@@ -367,11 +409,17 @@ impl Emit<'_> {
                 let c = self.cond(cond);
                 let p = self.t();
                 let _ = writeln!(self.out, "  {p} = select i1 {c}, ptr {pa}, ptr {pb}");
+                // The emulator has no i128.
+                let (ty, five) =
+                    if self.kernel && size == 16 { ("<2 x i64>".to_string(), "<i64 5, i64 0>") } else { (format!("i{}", size * 8), "5") };
                 if matches!(s, Stmt::SelectStore { .. }) {
-                    let _ = writeln!(self.out, "  store i{} 5, ptr {p}, align 1", size * 8);
+                    let _ = writeln!(self.out, "  store {ty} {five}, ptr {p}, align 1");
                 } else {
                     let v = self.t();
-                    let _ = writeln!(self.out, "  {v} = load i{}, ptr {p}, align 1", size * 8);
+                    let _ = writeln!(self.out, "  {v} = load {ty}, ptr {p}, align 1");
+                    if let (true, Stmt::SelectLoad { id, .. }) = (self.kernel, s) {
+                        self.kernel_out(*id, &ty, size, &v);
+                    }
                 }
             }
             Stmt::If { cond, ref then, ref els } => {
@@ -405,8 +453,142 @@ impl Emit<'_> {
     }
 }
 
+/// The type a kernel stores or loads `size` bytes as, by `pick`: integers,
+/// and floats and pointers where one has that size (no `half`: the
+/// emulator has none).
+fn scalar_type(pick: u32, size: u64) -> &'static str {
+    match (pick % 3, size) {
+        (1, 4) => "float",
+        (1, 8) => "double",
+        (2, 8) => "ptr",
+        (_, 1) => "i8",
+        (_, 2) => "i16",
+        (_, 4) => "i32",
+        (_, 8) => "i64",
+        // The emulator has no i128.
+        _ => "<2 x i64>",
+    }
+}
+
+impl Emit<'_> {
+    /// A value for store `id` of `size` bytes that depends on the arguments.
+    fn kernel_value(&mut self, id: u32, size: u64) -> (&'static str, String) {
+        let (m, v) = (self.t(), self.t());
+        let x = id as usize % N_ARGS;
+        let _ = writeln!(self.out, "  {m} = mul i64 %x{x}, {}\n  {v} = add i64 {m}, {id}", 2 * id + 1);
+        let ty = scalar_type(id, size);
+        let int = self.t();
+        if size == 16 {
+            let _ = writeln!(self.out, "  {int} = insertelement <2 x i64> <i64 0, i64 {id}>, i64 {v}, i32 0");
+            return (ty, int);
+        }
+        let cast = if size == 8 { "bitcast" } else { "trunc" };
+        let _ = writeln!(self.out, "  {int} = {cast} i64 {v} to i{}", size * 8);
+        let out = match ty {
+            "ptr" => {
+                let p = self.t();
+                let _ = writeln!(self.out, "  {p} = inttoptr i64 {int} to ptr");
+                p
+            }
+            t if t.starts_with('i') => int,
+            t => {
+                let f = self.t();
+                let _ = writeln!(self.out, "  {f} = bitcast i{} {int} to {t}", size * 8);
+                f
+            }
+        };
+        (ty, out)
+    }
+
+    /// Writes what load `id` read to its slot of the output buffer (16
+    /// bytes per load and work-item).
+    fn kernel_out(&mut self, id: u32, ty: &str, size: u64, v: &str) {
+        let int = match ty {
+            "ptr" => {
+                let i = self.t();
+                let _ = writeln!(self.out, "  {i} = ptrtoint ptr {v} to i64");
+                i
+            }
+            t if t.starts_with('i') || t.starts_with('<') => v.to_string(),
+            t => {
+                let i = self.t();
+                let _ = writeln!(self.out, "  {i} = bitcast {t} {v} to i{}", size * 8);
+                i
+            }
+        };
+        let (k, p) = (self.t(), self.t());
+        let _ = writeln!(self.out, "  {k} = add i64 %slot0, {}", id * 16);
+        let _ = writeln!(self.out, "  {p} = getelementptr i8, ptr addrspace(1) %out, i64 {k}");
+        let ty = if ty.starts_with('<') { ty.to_string() } else { format!("i{}", size * 8) };
+        let _ = writeln!(self.out, "  store {ty} {int}, ptr addrspace(1) {p}, align 1");
+    }
+}
+
+/// Bytes of `%in` each work-item reads: its four arguments, then the first
+/// contents of each object.
+pub const KERNEL_IN_BYTES: u64 = 32 + 4 * 32;
+
+/// Bytes of `%out` per work-item: 16 per memory instruction.
+pub fn kernel_out_bytes(f: &Func) -> u64 {
+    16 * u64::from(f.n_accesses)
+}
+
+/// The functions as OpenCL kernels (spir64) for the engines: `f(ptr
+/// addrspace(1) noalias %in, ptr addrspace(1) noalias %out)`. Work-item `g`
+/// reads its arguments from `%in + g * KERNEL_IN_BYTES`; objects 0 and 2
+/// start as a `memset` of an argument's low byte, objects 1 and 3 with a
+/// `memcpy` from `%in` (which no forwarding can take apart, like bytes from
+/// before the function). It stores values computed from its arguments
+/// (integers, floats, doubles, pointers), and writes every value a
+/// load reads to `%out`. The global object is an alloca here (one per
+/// work-item: no races).
+pub fn kernel_module_ir(funcs: &[Func]) -> String {
+    let mut s = String::from(
+        "target datalayout = \"e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-G1\"\n\
+         target triple = \"spir64\"\n\
+         declare spir_func i64 @_Z13get_global_idj(i32)\n\
+         declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)\n\
+         declare void @llvm.memcpy.p0.p1.i64(ptr, ptr addrspace(1), i64, i1)\n\
+         declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)\n\
+         declare void @llvm.masked.store.v4i8.p0(<4 x i8>, ptr, <4 x i1>)\n",
+    );
+    for f in funcs {
+        let mut e = Emit { f, out: String::new(), tmp: 0, counter: None, kernel: true };
+        let _ =
+            writeln!(e.out, "define spir_kernel void @{}(ptr addrspace(1) noalias %in, ptr addrspace(1) noalias %out) {{\nentry:", f.name);
+        let _ = writeln!(e.out, "  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)");
+        let _ = writeln!(e.out, "  %inb = mul i64 %gid, {KERNEL_IN_BYTES}\n  %slot0 = mul i64 %gid, {}", kernel_out_bytes(f));
+        for k in 0..N_ARGS {
+            let _ = writeln!(
+                e.out,
+                "  %xa{k} = add i64 %inb, {}\n  %xp{k} = getelementptr i8, ptr addrspace(1) %in, i64 %xa{k}\n  %x{k} = load i64, ptr addrspace(1) %xp{k}, align 1",
+                8 * k
+            );
+        }
+        for (k, size) in f.sizes.iter().enumerate() {
+            let _ = writeln!(e.out, "  %o{k} = alloca [{size} x i8], align 1");
+            if k % 2 == 0 {
+                let _ = writeln!(
+                    e.out,
+                    "  %ib{k} = trunc i64 %x{k} to i8\n  call void @llvm.memset.p0.i64(ptr %o{k}, i8 %ib{k}, i64 {size}, i1 false)"
+                );
+            } else {
+                let _ = writeln!(
+                    e.out,
+                    "  %ia{k} = add i64 %inb, {}\n  %ip{k} = getelementptr i8, ptr addrspace(1) %in, i64 %ia{k}\n  call void @llvm.memcpy.p0.p1.i64(ptr %o{k}, ptr addrspace(1) %ip{k}, i64 {size}, i1 false)",
+                    32 + 32 * k
+                );
+            }
+        }
+        e.stmts(&f.body);
+        e.out += "  ret void\n}\n";
+        s += &e.out;
+    }
+    s
+}
+
 pub fn function_ir(f: &Func) -> String {
-    let mut e = Emit { f, out: String::new(), tmp: 0, counter: None };
+    let mut e = Emit { f, out: String::new(), tmp: 0, counter: None, kernel: false };
     let args: Vec<String> = (0..N_ARGS).map(|k| format!("i64 %x{k}")).collect();
     let _ = writeln!(e.out, "define void @{}({}) {{\nentry:", f.name, args.join(", "));
     let n_alloca = f.sizes.len() - usize::from(f.global);
@@ -424,6 +606,8 @@ pub fn function_ir(f: &Func) -> String {
 /// its value.
 pub struct Read {
     pub access: u32,
+    /// The byte's offset in its object.
+    pub offset: u64,
     pub writer: Option<u32>,
     pub value: u64,
 }
@@ -483,7 +667,7 @@ impl Exec<'_> {
     fn load(&mut self, id: u32, obj: usize, lo: usize, n: usize) {
         for k in lo..lo + n {
             let b = self.mem[obj][k];
-            (self.read)(Read { access: id, writer: b.writer, value: b.value });
+            (self.read)(Read { access: id, offset: k as u64, writer: b.writer, value: b.value });
         }
     }
 

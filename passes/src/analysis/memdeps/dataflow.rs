@@ -30,7 +30,7 @@
 //! post-order some predecessor of every reachable block has been visited
 //! before it, and the idom's state is only the fallback when none has.
 
-use super::intervals::IntervalSet;
+use super::intervals::{Interval, IntervalSet};
 use super::model::{overlap, AccessId, Def, DescId, Program, Ref};
 use crate::analysis::dominators::DomTree;
 use crate::cfg::{BlockId, Cfg};
@@ -97,11 +97,19 @@ impl Record {
 /// The records at one program point, by descriptor.
 pub type State = BTreeMap<DescId, Record>;
 
+/// Per byte of a use, the definitions that may have written it last: runs
+/// of bytes with the same set, sorted, covering the use's bytes exactly.
+pub type ByteDefs = Vec<(Interval, Vec<Def>)>;
+
 /// The result: use-def sets and the states at block exits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
     /// For each access with a use: the definitions that may reach it, sorted.
     pub use_defs: Vec<Option<Vec<Def>>>,
+    /// For each access with an exact must-use, under the sound rules: its
+    /// use-def set byte by byte (what store-to-load forwarding needs: which
+    /// store supplies which bytes).
+    pub use_bytes: Vec<Option<ByteDefs>>,
     /// Exit state of each block (`None` when unreachable).
     pub block_out: Vec<Option<State>>,
     /// State after each access at the fixed point, when traced.
@@ -128,7 +136,8 @@ impl Solution {
 pub fn solve(p: &Program, cfg: &Cfg, dom: &DomTree, config: Config) -> Solution {
     let n = cfg.len();
     assert_eq!(p.blocks.len(), n, "one access list per block");
-    let mut engine = Engine { p, config, use_defs: vec![None; p.accesses.len()], after: vec![None; p.accesses.len()] };
+    let n_acc = p.accesses.len();
+    let mut engine = Engine { p, config, use_defs: vec![None; n_acc], use_bytes: vec![None; n_acc], after: vec![None; n_acc] };
     let mut out: Vec<Option<State>> = vec![None; n];
     let mut iterations = 0;
     loop {
@@ -148,13 +157,58 @@ pub fn solve(p: &Program, cfg: &Cfg, dom: &DomTree, config: Config) -> Solution 
             break;
         }
     }
-    Solution { use_defs: engine.use_defs, block_out: out, after: engine.after, iterations }
+    Solution { use_defs: engine.use_defs, use_bytes: engine.use_bytes, block_out: out, after: engine.after, iterations }
+}
+
+/// The definitions that may have written each byte of the exact descriptor
+/// `d` last, at a point whose state is `st` (sound rules): byte `x` gets the
+/// definitions of every record of `d`'s object that spans `x` and has not
+/// lost `x` to a kill. By the invariant above, the last writer of `x` is
+/// among them.
+pub fn byte_defs(p: &Program, st: &State, d: DescId) -> ByteDefs {
+    let span = p.span(d);
+    let mut pieces: Vec<(Interval, &[Def])> = Vec::new();
+    for &m in &p.descs_of[p.descs[d as usize].obj as usize] {
+        let Some(r) = st.get(&m) else { continue };
+        if let Some(ov) = overlap(span, p.span(m)) {
+            pieces.extend(r.kill.gaps_in(ov).into_iter().map(|g| (g, r.defs.as_slice())));
+        }
+    }
+    // Cut the span wherever a piece starts or ends; each cut gets the union
+    // of the pieces that hold it.
+    let mut cuts: Vec<u64> = vec![span.0];
+    for &((lo, hi), _) in &pieces {
+        cuts.push(lo);
+        if hi < span.1 {
+            cuts.push(hi + 1);
+        }
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out: ByteDefs = Vec::new();
+    for (k, &lo) in cuts.iter().enumerate() {
+        let hi = cuts.get(k + 1).map_or(span.1, |&next| next - 1);
+        let mut defs: Vec<Def> = Vec::new();
+        for &((plo, phi), ds) in &pieces {
+            if plo <= lo && hi <= phi {
+                defs.extend_from_slice(ds);
+            }
+        }
+        defs.sort_unstable();
+        defs.dedup();
+        match out.last_mut() {
+            Some(((_, h), last)) if *last == defs => *h = hi,
+            _ => out.push(((lo, hi), defs)),
+        }
+    }
+    out
 }
 
 struct Engine<'p> {
     p: &'p Program,
     config: Config,
     use_defs: Vec<Option<Vec<Def>>>,
+    use_bytes: Vec<Option<ByteDefs>>,
     after: Vec<Option<State>>,
 }
 
@@ -208,6 +262,11 @@ impl Engine<'_> {
         if let Some(u) = &access.use_ {
             let defs = if self.sound() { self.sound_use(st, u) } else { self.patent_use(st, u) };
             self.use_defs[a as usize] = Some(defs);
+            if let Ref::Must(d) = u {
+                if self.sound() && self.p.is_exact(*d) {
+                    self.use_bytes[a as usize] = Some(byte_defs(self.p, st, *d));
+                }
+            }
         }
         if let Some(d) = &access.def {
             let me = Def::Access(a);

@@ -306,7 +306,7 @@ fn origins<'ctx>(ptr: Value<'ctx>, td: &TargetData) -> Origins<'ctx> {
 
 /// Whether an object's address may reach code this analysis cannot see
 /// (stored, passed to a call, turned into an integer, returned).
-fn escapes(obj: Value<'_>) -> bool {
+pub fn escapes(obj: Value<'_>) -> bool {
     let mut seen: HashSet<Value<'_>> = HashSet::new();
     let mut work = vec![obj];
     while let Some(v) = work.pop() {

@@ -51,6 +51,27 @@ impl IntervalSet {
         self.runs.get(i).is_some_and(|&(l, h)| l <= lo && hi <= h)
     }
 
+    /// The bytes of `[lo, hi]` not in the set, as sorted disjoint intervals.
+    pub fn gaps_in(&self, (lo, hi): Interval) -> Vec<Interval> {
+        let mut out = Vec::new();
+        let mut at = lo;
+        let start = self.runs.partition_point(|&(_, h)| h < lo);
+        for &(l, h) in &self.runs[start..] {
+            if l > hi {
+                break;
+            }
+            if l > at {
+                out.push((at, l - 1));
+            }
+            if h >= hi {
+                return out;
+            }
+            at = at.max(h + 1);
+        }
+        out.push((at, hi));
+        out
+    }
+
     /// The bytes in both sets (the join of kill sets at a φ node, [0061]).
     pub fn intersect(&self, other: &IntervalSet) -> IntervalSet {
         let (mut i, mut j) = (0, 0);
@@ -147,6 +168,13 @@ mod tests {
             let lo = next(60);
             let q = (lo, lo + next(6));
             assert_eq!(a.covers(q), (q.0..=q.1).all(|x| ba[x as usize]), "{a} covers {q:?}");
+            let gaps = a.gaps_in(q);
+            assert!(gaps.windows(2).all(|w| w[0].1 + 1 < w[1].0), "gaps sorted and apart: {gaps:?}");
+            let in_gaps = |x: u64| gaps.iter().any(|&(l, h)| l <= x && x <= h);
+            for x in 0..64u64 {
+                let want = q.0 <= x && x <= q.1 && !ba[x as usize];
+                assert_eq!(in_gaps(x), want, "byte {x}: {a} gaps in {q:?} = {gaps:?}");
+            }
         }
     }
 }

@@ -14,7 +14,8 @@
 //! blind to bytes (a 4-byte store into a 16-byte slot clobbers a 16-byte
 //! load); DSE tracks partial overwrites but only to find dead stores; GCC's
 //! tree-ssa-dse keeps live-bytes bitmaps per store. Here every use gets the
-//! set of stores that may supply any of its bytes.
+//! set of stores that may supply any of its bytes, and an exact use that set
+//! byte by byte (`Solution::use_bytes`): what `simt-memfwd` forwards from.
 //!
 //! - [`intervals`]: kill sets as sorted interval lists.
 //! - [`model`]: objects, descriptors and accesses as plain data.

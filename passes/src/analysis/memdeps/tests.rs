@@ -69,6 +69,13 @@ fn example_1() {
     assert_eq!(s.use_defs[1], Some(vec![ir(1)]));
     assert_eq!(s.use_defs[3], Some(vec![ir(1), ir(3)]));
     assert_eq!(s.use_defs[5], Some(vec![Def::Entry, ir(3), ir(5)]));
+    // Byte by byte, as the text explains ir4 ("ir1 defined [16,31] and ir3
+    // defined [0,15]") and ir6 (md2 by ir3, md3 by ir5, the rest of md4 from
+    // before).
+    assert_eq!(s.use_bytes[1], Some(vec![((0, 31), vec![ir(1)])]));
+    assert_eq!(s.use_bytes[3], Some(vec![((0, 15), vec![ir(3)]), ((16, 31), vec![ir(1)])]));
+    assert_eq!(s.use_bytes[5], Some(vec![((0, 15), vec![ir(3)]), ((16, 31), vec![ir(5)]), ((32, 64), vec![Def::Entry])]));
+    assert_eq!(solve(&p, &cfg, &dom, Config::PATENT).use_bytes[3], None, "per-byte sets are the sound rules' only");
 }
 
 #[test]
