@@ -31,18 +31,34 @@
 //! - phis become chains of `select`s on the edge predicates; d's phis keep
 //!   their entries from outside the region and get one from x;
 //! - side-effect-free instructions are speculated; divisions get the divisor
-//!   `select g, y, 1`; loads that may trap and every store get the address
-//!   `select g, p, scratch`, where `scratch` is a private per-lane slot
-//!   (an `alloca` in the entry block), reached through the target's generic
-//!   address space (0 on NVPTX and the host, 4 on SPIR). **Why a scratch slot
-//!   and not `llvm.masked.load`/`store`:** the emulator decodes no masked
-//!   intrinsics, and on scalars (`<1 x T>`) LLVM's ScalarizeMaskedMemIntrin
-//!   turns them back into a branch per access on NVPTX and x86 alike, which
-//!   would undo the conversion; a `selp` on the address keeps the code
-//!   straight. The slot is per lane and private, so a masked-off lane
-//!   neither faults (the address it would have used is never touched) nor
-//!   races (no other lane can see its slot). The price: generic rather than
-//!   global/shared accesses on NVPTX, and one `select` per access;
+//!   `select g, y, 1`; loads that may trap and every store are guarded, in
+//!   the form `guard=` names, by default the target's:
+//!   - `scratch` (NVPTX, SPIR, AMDGPU): the address becomes
+//!     `select g, p, scratch`, where `scratch` is a private per-lane slot
+//!     (an `alloca` in the entry block), reached through the target's generic
+//!     address space (0 on NVPTX and the host, 4 on SPIR). The slot is per
+//!     lane and private, so a masked-off lane neither faults (the address it
+//!     would have used is never touched) nor races (no other lane can see its
+//!     slot). The code stays straight, which is the point on a SIMT machine;
+//!     the price: generic rather than global/shared accesses on NVPTX, and
+//!     one `select` per access;
+//!   - `branch` (CPU triples): the access alone keeps a branch on g, in a
+//!     block of its own (a load's value is a phi with `poison` where g is
+//!     false); everything else is straight. On a CPU the consumer is LLVM's
+//!     loop vectorizer on the work-item loops `simt-wiloops` makes, and it
+//!     if-converts such a triangle itself into a masked vector access
+//!     (AVX2/AVX-512 masked moves), while a `select`ed address can only be
+//!     a gather or scatter: with `scratch`, vecadd's and saxpy's loops are no
+//!     longer vectorised and stencil1d runs 2.4× slower. A lane whose g is
+//!     false does not reach the access: no fault, no race, as before.
+//!
+//!   **Why not `llvm.masked.load`/`store`:** on scalars (`<1 x T>`) LLVM's
+//!   ScalarizeMaskedMemIntrin turns them back into a branch per access on
+//!   NVPTX and x86 alike (undoing the conversion on a GPU), the emulator
+//!   decodes no masked intrinsic, and the loop vectorizer does not widen
+//!   them (LLVM 22: "call instruction cannot be vectorized"), so on the host
+//!   they would stop the very vectorisation `branch` leaves to it.
+//!   BENCHMARKS.md ("If-conversion", "Host") has the figures;
 //! - barriers, atomics, volatile accesses, fences, calls that are not known
 //!   pure, convergent calls (markers included), `alloca`s and returns bound a
 //!   region: a region holding one keeps its branch (nested regions without
@@ -219,24 +235,23 @@ pub struct Plan<'ctx> {
     blocks: Blocks<'ctx>,
     regions: Vec<Region<'ctx>>,
     target: Target,
-    guard: GuardForm,
     entry: BasicBlock<'ctx>,
 }
 
 /// Chooses the regions of one function; `None` when there is nothing to do.
 pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options) -> Option<Plan<'ctx>> {
-    let target = Target::of(fa);
+    let mut target = Target::of(fa);
+    target.guard = opts.guard.unwrap_or(target.guard);
     let regions = choose_regions(fa, opts, target);
     if regions.is_empty() {
         return None;
     }
-    let guard = opts.guard.unwrap_or(target.guard);
-    Some(Plan { blocks: Blocks::of(fa), regions, target, guard, entry: fa.cfg.block(BlockId(0)) })
+    Some(Plan { blocks: Blocks::of(fa), regions, target, entry: fa.cfg.block(BlockId(0)) })
 }
 
 /// Converts the planned regions (`&mut Module`: the IR changes under it).
 pub fn apply_plan<'ctx>(module: &mut Module<'ctx>, plan: &Plan<'ctx>) {
-    let mut guarding = match plan.guard {
+    let mut guarding = match plan.target.guard {
         GuardForm::Scratch => {
             let bytes = plan.regions.iter().flat_map(|r| &r.scratch_types).map(|t| t.abi_size_in(module)).max().unwrap_or(0);
             Guarding::Scratch((bytes > 0).then(|| make_scratch(plan.entry, bytes, plan.target)))
@@ -269,7 +284,7 @@ struct Target {
     generic: u32,
     /// Address spaces a pointer may be cast from into `generic`.
     castable: &'static [u32],
-    /// The guard form unless `guard=` says otherwise.
+    /// The guard form: the target's unless `guard=` says otherwise.
     guard: GuardForm,
 }
 
@@ -491,7 +506,7 @@ fn classify(i: Inst<'_>, target: Target) -> Result<Guard, &'static str> {
     use LLVMOpcode::*;
     let addressable = |idx: u32| {
         let space = i.operand(idx).ty().pointer_address_space();
-        if space.is_some_and(|s| target.castable.contains(&s)) {
+        if target.guard == GuardForm::Branch || space.is_some_and(|s| target.castable.contains(&s)) {
             Ok(Guard::Address(idx))
         } else {
             Err("an access in an address space the scratch slot cannot stand in for")
