@@ -1,14 +1,26 @@
 ; A barrier in a loop: the region after the barrier can stop at the barrier
 ; again (next iteration) or at the kernel's exit, so it carries min/max state
-; reductions and checks that all work-items agree; the uniform trip count
-; lives in one per-work-group slot in local memory because no region both
-; writes and reads it... except the loop counter, which the latch region both
-; reads and updates, so it stays per work-item.
+; reductions and checks that all work-items agree. The loop counter %i is
+; uniform and live across the barrier: one per-work-group slot in local memory,
+; read once before the region's work-item loop (%uniform) and written by each
+; work-item after the header's phi (the same value). Its only use that needs
+; the slot is the latch's `add`, after the barrier; %i.next is used only where
+; its own definition reached without a barrier, so it keeps its SSA value and
+; no work-item context is left at all (scratch 0 bytes per item).
 ; RUN: %simt-opt -passes=simt-wiloops -S %s 2>&1 | FileCheck %s
 ; RUN: %simt-opt -passes=simt-wiloops -S %s 2>&1 | FileCheck %s --check-prefix=GLOBALS
+; RUN: %simt-opt -passes=simt-wiloops -S %s 2>&1 | FileCheck %s --check-prefix=SLOT
 ; RUN: %simt-opt -passes='print<simt-uniformity>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=UNI
 
-; CHECK-LABEL: define i32 @simt_wg_k(
+; SLOT: @simt_wg_k_scratch_per_item = constant i64 0
+; SLOT-LABEL: define i32 @simt_wg_k(
+; SLOT: %[[SLOT:[0-9]+]] = getelementptr inbounds i8, ptr %local.mem, i64 0
+; SLOT: r1.pre:
+; SLOT-NEXT: %[[I:uniform[0-9]*]] = load i32, ptr %[[SLOT]]
+; SLOT: store i32 %{{[0-9]+}}, ptr %[[SLOT]]
+; SLOT: %i.next = add i32 %[[I]], 1
+; SLOT-NEXT: %more = icmp slt i32 %i.next, %arg1
+; SLOT: store i32 %i.next, ptr addrspace(1) %p
 ; CHECK: r1.x:
 ; CHECK: %state.min{{[0-9]*}} = phi i32
 ; CHECK: r1.x.next:

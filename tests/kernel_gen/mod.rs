@@ -91,6 +91,12 @@ struct Gen {
     divergent_roots: Vec<String>,
     /// Loads through the generic `%in` as well as `addrspace(1)`.
     generic_loads: bool,
+    /// Exchanges through `__shared__` memory between two barriers
+    /// ([`kernel_with_barriers`]); the kernel's shared array is `@sh_NAME`.
+    barriers: Option<String>,
+    /// Enclosing branches and loops the generator guesses divergent: no
+    /// barrier goes inside one.
+    div_ctx: u32,
 }
 
 /// A kernel named `name`: its definition (no declarations, see [`DECLS`]).
@@ -110,8 +116,31 @@ pub enum Sources {
     LlvmAgreed,
 }
 
+/// A kernel that also exchanges values between work-items through a
+/// `__shared__` array: `sh[tid] = v; __syncthreads(); v' = sh[(tid + 1) %
+/// ntid]; __syncthreads();`, only where the generator guesses every enclosing
+/// branch and loop uniform (users check that guess with the uniformity
+/// analysis). Local sizes up to [`SHARED_LEN`]. The array's definition comes
+/// first in the returned text; [`BARRIER_DECLS`] has the barrier.
+pub fn kernel_with_barriers(seed: u64, name: &str) -> String {
+    let text = generate(seed, name, Sources::All, Some(format!("@sh_{name}")));
+    format!("@sh_{name} = internal addrspace(3) global [{SHARED_LEN} x i32] undef, align 4\n{text}")
+}
+
+/// Elements of a [`kernel_with_barriers`]'s shared array.
+pub const SHARED_LEN: u32 = 64;
+
+/// The barrier [`kernel_with_barriers`] calls (`__syncthreads`).
+pub const BARRIER_DECLS: &str = "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32) #0
+attributes #0 = { convergent nounwind }
+";
+
 /// [`kernel`] drawing on `sources` only.
 pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
+    generate(seed, name, sources, None)
+}
+
+fn generate(seed: u64, name: &str, sources: Sources, barriers: Option<String>) -> String {
     let all = sources == Sources::All;
     let mut g = Gen {
         rng: Rng(seed ^ 0x5eed_0f0a_c1e0_u64),
@@ -125,6 +154,8 @@ pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
         uniform_roots: Vec::new(),
         divergent_roots: Vec::new(),
         generic_loads: true,
+        barriers,
+        div_ctx: 0,
     };
     g.budget = 8 + g.rng.below(14) as i32;
     g.new_block("entry");
@@ -135,7 +166,10 @@ pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
     e.push("%laneid = call i32 @llvm.nvvm.read.ptx.sreg.laneid()".into());
     let masks = ["eq", "le", "lt", "ge", "gt"];
     let mk = masks[g.rng.below(5) as usize];
-    if all && seed.is_multiple_of(4) {
+    // No lane masks with barriers: those kernels also run on the host, whose
+    // back end has no lanes to mask.
+    let lanemask = all && seed.is_multiple_of(4) && g.barriers.is_none();
+    if lanemask {
         e.push(format!("%lanemask = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.{mk}()"));
     }
     e.push("%gbase = mul i32 %ctaid, %ntid".into());
@@ -161,7 +195,6 @@ pub fn kernel_for(seed: u64, name: &str, sources: Sources) -> String {
     g.generic_loads = all;
     // Lane masks in a quarter of the kernels only: the analysis's verdict on
     // them is one bug that would otherwise hide every other.
-    let lanemask = all && seed.is_multiple_of(4);
     g.divergent_roots = vec!["%tid".into(), "%laneid".into(), "%gid".into()];
     if lanemask {
         g.divergent_roots.push("%lanemask".into());
@@ -332,6 +365,10 @@ impl Gen {
 
     /// One simple statement (no control flow).
     fn simple(&mut self, env: &mut Env) {
+        if self.barriers.is_some() && self.div_ctx == 0 && self.rng.chance(25) {
+            self.exchange(env);
+            return;
+        }
         let k = self.rng.below(NVARS as u32) as usize;
         match self.rng.below(14) {
             0..=3 => {
@@ -434,6 +471,25 @@ impl Gen {
         }
     }
 
+    /// `sh[tid] = v; barrier; v' = sh[(tid + 1) % ntid]; barrier`: race-free,
+    /// since every write is separated by a barrier from every other
+    /// work-item's read of that element.
+    fn exchange(&mut self, env: &mut Env) {
+        let sh = self.barriers.clone().expect("only with barriers");
+        let k = self.rng.below(NVARS as u32) as usize;
+        let v = env.vars[self.rng.below(NVARS as u32) as usize].v.clone();
+        let (ws, nx, ni, rs, d) = (self.fresh("xw"), self.fresh("xn"), self.fresh("xi"), self.fresh("xr"), self.fresh("x"));
+        self.emit(format!("{ws} = getelementptr [{SHARED_LEN} x i32], ptr addrspace(3) {sh}, i32 0, i32 %tid"));
+        self.emit(format!("store i32 {v}, ptr addrspace(3) {ws}, align 4"));
+        self.emit("call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)".into());
+        self.emit(format!("{nx} = add i32 %tid, 1"));
+        self.emit(format!("{ni} = urem i32 {nx}, %ntid"));
+        self.emit(format!("{rs} = getelementptr [{SHARED_LEN} x i32], ptr addrspace(3) {sh}, i32 0, i32 {ni}"));
+        self.emit(format!("{d} = load i32, ptr addrspace(3) {rs}, align 4"));
+        self.emit("call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)".into());
+        env.vars[k] = Var { v: d, div: true };
+    }
+
     /// A sequence of statements.
     fn seq(&mut self, env: &mut Env, depth: u32) {
         let n = 1 + self.rng.below(4);
@@ -492,7 +548,8 @@ impl Gen {
     }
 
     fn diamond(&mut self, env: &mut Env, depth: u32) {
-        let (c, _) = self.cond(env);
+        let (c, cd) = self.cond(env);
+        self.div_ctx += u32::from(cd);
         let t = self.new_block("then");
         let j = self.new_block("join");
         let one_armed = self.rng.chance(30);
@@ -520,11 +577,13 @@ impl Gen {
         }
         self.cur = j;
         *env = self.join(j, &incoming);
+        self.div_ctx -= u32::from(cd);
     }
 
     fn switch(&mut self, env: &mut Env, depth: u32) {
         let uniform = self.rng.chance(50);
         let a = self.operand(env, uniform);
+        self.div_ctx += u32::from(a.div);
         let x = self.fresh("sw");
         self.emit(format!("{x} = and i32 {}, 3", a.v));
         let ncases = 1 + self.rng.below(3);
@@ -552,6 +611,7 @@ impl Gen {
         }
         self.cur = j;
         *env = self.join(j, &incoming);
+        self.div_ctx -= u32::from(a.div);
     }
 
     /// A loop: counter, top or bottom test, one or two exit blocks that
@@ -602,7 +662,9 @@ impl Gen {
         self.cur = body;
         let mut benv = henv.clone();
         self.depth += 1;
+        self.div_ctx += u32::from(b.div);
         self.seq(&mut benv, depth + 1);
+        self.div_ctx -= u32::from(b.div);
         self.depth -= 1;
         let fall = self.cur;
         self.br(latch);
@@ -701,6 +763,8 @@ impl Gen {
     /// Two blocks A and B, each branching to the other, entered at either
     /// from a branch here; each counts its visits and leaves at the bound.
     fn irreducible(&mut self, env: &mut Env) {
+        // Barriers stay out of irreducible cycles (no structured owner).
+        self.div_ctx += 1;
         let (c, _) = self.cond(env);
         let b = {
             let u = self.rng.chance(50);
@@ -776,6 +840,7 @@ impl Gen {
         }
         self.cur = exit;
         *env = self.join(exit, &[(a_end, ea), (b_end, eb)]);
+        self.div_ctx -= 1;
     }
 }
 

@@ -181,6 +181,7 @@ fn lower_kernel<'ctx>(
     // Before demotion adds its slots: those cross barriers by construction.
     let region_local = region_local::region_local_allocas(fa, &barrier_blocks);
     let private_addresses = private_addresses(fa, &region_local);
+    let since_barrier = prepare::SinceBarrier::new(fa, &barrier_blocks);
     let shareable = |v: Value<'ctx>| {
         if uniformity.is_divergent(v) || private_addresses.may_hold(v) {
             return false;
@@ -193,10 +194,14 @@ fn lower_kernel<'ctx>(
             }
             l = loops.get(id).parent;
         }
-        let uses: Vec<BlockId> = prepare::use_blocks(v).into_iter().filter_map(|u| cfg.id(u)).collect();
+        // Only the uses that read the slot matter: the others take the
+        // value of the same region's definition.
+        let inst = v.as_inst().expect("checked above");
+        let uses: Vec<BlockId> =
+            prepare::use_blocks(v).into_iter().filter(|&u| since_barrier.needs_slot(fa, inst, u)).filter_map(|u| cfg.id(u)).collect();
         !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(&cfg.cfg, def, u, r)))
     };
-    let demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &shareable)?;
+    let demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &since_barrier, &shareable)?;
     let regions: Vec<Region> = region_blocks
         .into_iter()
         .map(|r| Region {

@@ -9,6 +9,7 @@
 //! The kernel itself is consumed by the pass; these edits never reach output.
 
 use crate::analysis::cache::FunctionAnalyses;
+use crate::analysis::dominators::DomTree;
 use crate::cfg::BlockId;
 use crate::function_cfg::FunctionCfg;
 use crate::ir::{branches_to, delete_block, insert_block_before, instructions, Builder, Inst, Value};
@@ -124,6 +125,7 @@ pub struct Demoted<'ctx> {
 pub fn demote_cross_barrier_values<'ctx>(
     fa: &FunctionAnalyses<'ctx>,
     barrier_blocks: &[BlockId],
+    since_barrier: &SinceBarrier,
     shareable: &dyn Fn(Value<'ctx>) -> bool,
 ) -> Result<Vec<Demoted<'ctx>>, String> {
     if barrier_blocks.is_empty() {
@@ -156,18 +158,21 @@ pub fn demote_cross_barrier_values<'ctx>(
         let slot = b.alloca(ty, "wi.live");
         out.push(Demoted { alloca: slot, shared: shareable(v.value()) });
         // Loads at the uses first, so the store below is not among them.
+        // Uses that see this definition on every path since the last
+        // barrier keep the SSA value: the region that holds them also holds
+        // the definition (and the vectorizer sees through it).
         let mut users = v.users();
         users.dedup();
         for user in users {
             if user.is_phi() {
                 for (k, (inc, from)) in user.incoming().into_iter().enumerate() {
-                    if inc == v.value() {
+                    if inc == v.value() && since_barrier.needs_slot(fa, v, from) {
                         b.position_before(from.get_terminator().expect("a phi's incoming block is terminated").into());
                         let ld = b.load(ty, slot.value(), "");
                         user.set_operand(k as u32, ld.value());
                     }
                 }
-            } else {
+            } else if since_barrier.needs_slot(fa, v, user.block()) {
                 b.position_before(user);
                 let ld = b.load(ty, slot.value(), "");
                 for k in 0..user.num_operands() {
@@ -227,6 +232,41 @@ fn remat_depth(v: Value<'_>, depth: u32) -> bool {
             | LLVMOpcode::LLVMICmp
     );
     pure && i.operands().all(|op| remat_depth(op, depth - 1))
+}
+
+/// Dominance from "the function's entry or any barrier": `d` dominates `u`
+/// here when every path that starts at the entry or at a barrier and reaches
+/// `u` passes through `d`. A value defined in `d` then reaches a use in `u`
+/// from its own definition in the same region, never across a barrier, so
+/// that use needs no slot (pocl's context arrays likewise hold only values
+/// read in a region other than the one that defined them). Without this, a
+/// loop counter of a barrier loop (scan's `off`, defined in the loop header
+/// and used in the body) was reloaded from memory at every use, and, since
+/// its header both writes and reads it within one region, had to be kept
+/// per work-item.
+pub struct SinceBarrier {
+    tree: DomTree,
+}
+
+impl SinceBarrier {
+    pub fn new(fa: &FunctionAnalyses<'_>, barrier_blocks: &[BlockId]) -> SinceBarrier {
+        let cfg = &fa.cfg.cfg;
+        let mut succs = cfg.successor_lists();
+        let root = succs.len() as u32;
+        let mut starts = vec![cfg.entry().0];
+        starts.extend(barrier_blocks.iter().map(|b| b.0));
+        succs.push(starts);
+        SinceBarrier { tree: DomTree::compute(&succs, root) }
+    }
+
+    /// Whether the use of `v` at the end of (or inside) `use_block` may see
+    /// a value of `v` defined before a barrier.
+    pub fn needs_slot(&self, fa: &FunctionAnalyses<'_>, v: Inst<'_>, use_block: BasicBlock<'_>) -> bool {
+        match (fa.cfg.id(v.block()), fa.cfg.id(use_block)) {
+            (Some(d), Some(u)) => !self.tree.dominates(d.0, u.0),
+            _ => true,
+        }
+    }
 }
 
 /// The blocks where `v` is used; a phi uses its value at the end of the
