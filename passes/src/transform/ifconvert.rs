@@ -881,14 +881,15 @@ fn move_guarded<'ctx>(
             i.move_to_end(head);
             i.set_operand(1, safe);
         }
-        (g, Guard::Address(_)) if matches!(guarding, Guarding::Branch(_)) => {
-            i.move_to_end(head);
-            if let Guarding::Branch(accesses) = guarding {
-                accesses.push((i, g));
-            }
-        }
         (g, Guard::Address(idx)) => {
-            let Guarding::Scratch(Some(scratch)) = *guarding else { unreachable!("a scratch slot for guarded accesses") };
+            let scratch = match guarding {
+                Guarding::Branch(accesses) => {
+                    i.move_to_end(head);
+                    accesses.push((i, g));
+                    return;
+                }
+                Guarding::Scratch(scratch) => scratch.expect("a scratch slot for guarded accesses"),
+            };
             let p = i.operand(idx);
             let generic =
                 if p.ty().pointer_address_space() == Some(target.generic) { p } else { bld.addrspace_cast(p, scratch.ty(), "ifc.generic") };
