@@ -49,8 +49,9 @@
 //!     if-converts such a triangle itself into a masked vector access
 //!     (AVX2/AVX-512 masked moves), while a `select`ed address can only be
 //!     a gather or scatter: with `scratch`, vecadd's and saxpy's loops are no
-//!     longer vectorised and stencil1d runs 2.4× slower. A lane whose g is
-//!     false does not reach the access: no fault, no race, as before.
+//!     longer vectorised and stencil1d, scan and a bitonic step run 2–3×
+//!     slower. A lane whose g is false does not reach the access: no fault,
+//!     no race.
 //!
 //!   **Why not `llvm.masked.load`/`store`:** on scalars (`<1 x T>`) LLVM's
 //!   ScalarizeMaskedMemIntrin turns them back into a branch per access on
@@ -91,7 +92,9 @@
 //! the sum of their sizes); a region whose join is the virtual exit (several
 //! returns) is kept; uniform branches inside a divergent region keep the
 //! whole region branchy (Moll & Hack would keep just them); vector divisions
-//! and loads from SPIR's constant address space bound a region.
+//! and, with `guard=scratch`, loads from SPIR's constant address space bound
+//! a region; the cost model prices a guard in the scratch form (a `select`,
+//! a cast) whatever `guard=` says.
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::predicates::{PredId, Predicates};
