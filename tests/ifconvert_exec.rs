@@ -18,7 +18,7 @@ mod kernel_gen;
 mod corpus;
 
 use inkwell::context::Context;
-use simt::buffers::{ArgValue, KernelArgs};
+use simt::buffers::KernelArgs;
 use simt::engine::emu::{self, EmuKernel, EmuOptions, UniformityCheck};
 use simt::engine::host::{self, HostOptions};
 use simt::input::ModuleInput;
@@ -62,14 +62,9 @@ fn convert(ctx: &Context, text: &str, pipeline: &str) -> Result<String, String> 
     Ok(module.print_to_string().to_string())
 }
 
+/// The bytes of every buffer argument, in parameter order.
 fn buffers(args: &KernelArgs) -> Vec<Vec<u8>> {
-    args.values
-        .iter()
-        .filter_map(|v| match v {
-            ArgValue::Buffer(b) => Some(b.bytes().to_vec()),
-            _ => None,
-        })
-        .collect()
+    args.buffers().map(|(_, b)| b.bytes().to_vec()).collect()
 }
 
 fn kernel_args(l: &Launch) -> Result<KernelArgs, String> {

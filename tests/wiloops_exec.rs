@@ -20,7 +20,7 @@
 mod kernel_gen;
 
 use inkwell::context::Context;
-use simt::buffers::{ArgValue, KernelArgs};
+use simt::buffers::KernelArgs;
 use simt::engine::emu::{self, EmuKernel, EmuOptions, UniformityCheck};
 use simt::engine::host::{self, HostOptions};
 use simt::input::ModuleInput;
@@ -35,14 +35,9 @@ fn kernel_args(args: &[String]) -> KernelArgs {
     KernelArgs::new(&specs).expect("arguments")
 }
 
+/// The bytes of every buffer argument, in parameter order.
 fn buffers(args: &KernelArgs) -> Vec<Vec<u8>> {
-    args.values
-        .iter()
-        .filter_map(|v| match v {
-            ArgValue::Buffer(b) => Some(b.bytes().to_vec()),
-            _ => None,
-        })
-        .collect()
+    args.buffers().map(|(_, b)| b.bytes().to_vec()).collect()
 }
 
 /// What `simt-wiloops` says about the module: its warnings, or its error.
@@ -87,16 +82,17 @@ struct Counts {
     divergent_barrier: u64,
 }
 
+/// Generated kernel `seed`: its name and a whole module holding it.
+fn kernel_text(seed: u64) -> (String, String) {
+    let name = format!("wl{seed}");
+    let body = kernel_gen::kernel_with_barriers(seed, &name);
+    let text = format!("{}{body}\n{}{}", kernel_gen::HEADER, kernel_gen::DECLS, kernel_gen::BARRIER_DECLS);
+    (name, text)
+}
+
 /// Runs kernel `seed`; `Err` says what differed.
 fn check(ctx: &Context, seed: u64, counts: &mut Counts) -> Result<(), String> {
-    let name = format!("wl{seed}");
-    let text = format!(
-        "{}{}\n{}{}",
-        kernel_gen::HEADER,
-        kernel_gen::kernel_with_barriers(seed, &name),
-        kernel_gen::DECLS,
-        kernel_gen::BARRIER_DECLS
-    );
+    let (name, text) = kernel_text(seed);
     let barriers = text.matches("call void @llvm.nvvm.barrier.cta.sync.aligned.all").count() as u64;
     if barriers == 0 {
         counts.no_barrier += 1;
@@ -138,15 +134,7 @@ fn generated_barrier_kernels_agree_on_host_and_emulator() {
             let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("wiloops-exec");
             std::fs::create_dir_all(&dir).expect("create target/wiloops-exec");
             let path = dir.join(format!("wl{seed}.ll"));
-            let name = format!("wl{seed}");
-            let text = format!(
-                "{}{}\n{}{}",
-                kernel_gen::HEADER,
-                kernel_gen::kernel_with_barriers(seed, &name),
-                kernel_gen::DECLS,
-                kernel_gen::BARRIER_DECLS
-            );
-            std::fs::write(&path, text).expect("write failing kernel");
+            std::fs::write(&path, kernel_text(seed).1).expect("write failing kernel");
             failures.push(format!("seed {seed} ({}): {e}", path.display()));
         }
     }

@@ -128,6 +128,7 @@ impl HostKernel {
 pub fn compile_object(module: &mut Module<'_>, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
     let front = EngineFront::Host { interleave: opts.interleave, local_size: opts.local_size };
     frontend::prepare(module, kernel, &front)?;
+    reject_gpu_only_intrinsics(module, kernel)?;
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
     let tm = lower::target_machine(&host_triple(), &spec)?.expect("the host triple has a backend");
     // The work-item loops are plain IR now: retarget them to this CPU, so
@@ -136,6 +137,27 @@ pub fn compile_object(module: &mut Module<'_>, kernel: &str, opts: &HostOptions)
     let back = pipeline::parse("default<O3>", Some(&tm))?;
     pipeline::run(module, &back, Some(&tm), &RunOptions::default(), &mut std::io::stderr())?;
     lower::emit(module, &host_triple(), &spec, FileType::Object)
+}
+
+/// GPU intrinsics that the front end does not lower (warp votes, shuffles,
+/// lane masks, `activemask`) would reach the x86 back end, which stops with
+/// "Cannot select". Named here instead, for the launched kernel only (the
+/// front end has dropped everything else), with the engines that run them.
+fn reject_gpu_only_intrinsics(module: &Module<'_>, kernel: &str) -> Result<(), ToolError> {
+    let mut used: Vec<String> = module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() == 0 && simt_passes::ir::Value::from(*f).has_uses())
+        .map(|f| f.get_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("llvm.nvvm.") || name.starts_with("llvm.amdgcn."))
+        .collect();
+    if used.is_empty() {
+        return Ok(());
+    }
+    used.sort();
+    Err(ToolError::Run(format!(
+        "kernel '{kernel}' calls {}, which the host engine does not implement (GPU warp intrinsics); try --engine emu or --engine gpu",
+        used.join(", ")
+    )))
 }
 
 pub fn host_triple() -> String {

@@ -10,10 +10,11 @@
 ; RUN: %simt-opt -passes='simt-wiloops,default<O2>' -disable-output %s
 ; The corpus kernel region_private.cl: its window `int win[8]` is refilled
 ; after each barrier before it is read, so it is one 32-byte alloca; what
-; stays per work-item is acc, step and m (three i32 live across barriers,
-; 12 bytes rounded to 8): 16 bytes instead of 48.
+; stays per work-item is acc and m (two i32 live across barriers; step is
+; uniform and needs no slot per work-item, and the address &tile[lid] is
+; recomputed after each barrier): 8 bytes instead of 40.
 ; RUN: %simt-opt -passes=simt-flatten-calls,simt-wiloops -S %S/../kernels/region_private.ll | FileCheck %s --check-prefix=CORPUS
-; CORPUS: @simt_wg_region_private_scratch_per_item = constant i64 16
+; CORPUS: @simt_wg_region_private_scratch_per_item = constant i64 8
 ; CORPUS: define i32 @simt_wg_region_private(
 ; CORPUS-NEXT: entry:
 ; CORPUS-NEXT: %private.wg = alloca [32 x i8], align 4

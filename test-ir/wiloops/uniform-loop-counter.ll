@@ -4,16 +4,17 @@
 ; it loads the counter's slot; the body uses the header's SSA value, and,
 ; since the region after the barrier (latch, header, body) reads the slot
 ; once before its work-item loop and only writes it after, one slot per
-; work-group holds the counter: the context keeps just %slot (8 bytes per
-; work-item; 16 when the counter had a copy per work-item). Each work-item's
-; element ends as 1+2+4+...+32 = 63 on both engines.
+; work-group holds the counter, and with %slot = &tmp[lid] recomputed after
+; the barrier, no work-item context is left (16 bytes per work-item when the
+; counter and the address had a copy each). Each work-item's element ends as
+; 1+2+4+...+32 = 63 on both engines.
 ; RUN: %simt-opt -passes=simt-wiloops -S %s | FileCheck %s
 ; RUN: rm -rf %t && mkdir -p %t/host
 ; RUN: simt-run %s --kernel k --global 128 --local 64 --arg buf:i32:128=zero --arg local:i32:64 --dump %t/host
 ; RUN: od -An -td4 -v %t/host/arg0.bin | FileCheck %s --check-prefix=OUT
 ; RUN: simt-run %s --kernel k --engine emu --global 128 --local 64 --arg buf:i32:128=zero --arg local:i32:64 --compare %t/host
 
-; CHECK: @simt_wg_k_scratch_per_item = constant i64 8
+; CHECK: @simt_wg_k_scratch_per_item = constant i64 0
 ; CHECK-LABEL: define i32 @simt_wg_k(
 ; CHECK: %[[SLOT:[0-9]+]] = getelementptr inbounds i8, ptr %local.mem, i64 0
 ; The region from the entry: the header's phi (1) goes to the body as an SSA

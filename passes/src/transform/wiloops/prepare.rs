@@ -194,9 +194,10 @@ pub fn demote_cross_barrier_values<'ctx>(
 }
 
 /// Whether `v` can be recomputed where it is used instead of being stored
-/// across a barrier: a work-item builtin, or a cast or integer arithmetic of
-/// at most `REMAT_DEPTH` levels over builtins, constants and kernel arguments
-/// (`(uint)get_local_id(0) * 4 + offset`). Recomputing them keeps the
+/// across a barrier: a work-item builtin, or a cast, integer arithmetic or
+/// address computation of at most `REMAT_DEPTH` levels over builtins,
+/// constants and kernel arguments (`(uint)get_local_id(0) * 4 + offset`,
+/// `&tile[lid + 1]`). Recomputing them keeps the
 /// vectorizer's view of work-item ids exact, and costs a few instructions.
 pub fn rematerializable(v: Value<'_>) -> bool {
     remat_depth(v, REMAT_DEPTH)
@@ -230,6 +231,13 @@ fn remat_depth(v: Value<'_>, depth: u32) -> bool {
             | LLVMOpcode::LLVMOr
             | LLVMOpcode::LLVMXor
             | LLVMOpcode::LLVMICmp
+            // Addresses of buffers and `__local` arrays at such indices
+            // (`&scratch[lid]`): a stored pointer would hide the index from
+            // the vectorizer, which then gathers. Never private addresses:
+            // an `alloca` is not rematerializable, so neither is a GEP on it.
+            | LLVMOpcode::LLVMGetElementPtr
+            | LLVMOpcode::LLVMAddrSpaceCast
+            | LLVMOpcode::LLVMBitCast
     );
     pure && i.operands().all(|op| remat_depth(op, depth - 1))
 }

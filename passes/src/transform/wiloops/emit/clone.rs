@@ -98,7 +98,13 @@ impl<'ctx> Emitter<'_, 'ctx> {
         }
         if let Some(i) = v.as_inst().filter(|_| remat) {
             // Cheap arithmetic on work-item ids from another region:
-            // recomputed at the use, from its recomputed operands.
+            // recomputed at the use, from its recomputed operands, once per
+            // block (code is appended to the block, so an earlier copy
+            // dominates).
+            let here = self.b.insert_block();
+            if let Some(&done) = self.remat.borrow().get(&(v, here)) {
+                return Ok(done);
+            }
             let mut c = i.clone_detached();
             for k in 0..c.num_operands() {
                 let op = self.map_value(c.operand(k), vmap)?;
@@ -106,6 +112,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
             }
             let c = self.b.insert(c, b"");
             c.clear_debug_location();
+            self.remat.borrow_mut().insert((v, here), c.value());
             return Ok(c.value());
         }
         if v.as_inst().is_some() || v.is_argument() {

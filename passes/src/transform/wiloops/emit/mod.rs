@@ -87,6 +87,9 @@ pub struct Emitter<'a, 'ctx> {
     /// Per-work-group slots as read once before the current region's
     /// work-item loop: loads of them in the loop become these scalars.
     snapshots: HashMap<Value<'ctx>, Value<'ctx>>,
+    /// Rematerialized values by block of the new function: a block
+    /// recomputes each at most once (its later uses follow the copy).
+    remat: std::cell::RefCell<HashMap<(Value<'ctx>, BasicBlock<'ctx>), Value<'ctx>>>,
 }
 
 /// The launch-wide values, as read at the start of the function.
@@ -152,6 +155,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             pending_done: None,
             fixed_local_size,
             snapshots: HashMap::new(),
+            remat: Default::default(),
         }
     }
 
