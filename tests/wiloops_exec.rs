@@ -8,14 +8,16 @@
 //! divergent ifs, and between values live across them. Each kernel runs on
 //! the emulator (one warp per work-group, no work-item loops: the reference)
 //! and on the host engine (work-item loops: the transformation under test),
-//! and every output buffer must be identical.
+//! and every output buffer must be identical; every fourth kernel also runs
+//! with work-groups interleaved (`--interleave 2`) where its barriers allow.
 //!
 //! Kernels where the uniformity analysis finds a barrier under a divergent
 //! branch (`simt-wiloops` warns: the generator's guess of uniform was wrong)
 //! are skipped and counted; the analysis is itself checked by
 //! `tests/uniformity_oracle.rs`. `SIMT_WILOOPS_KERNELS=N` sets the number of
-//! seeds (default 240); failing kernels are written to
-//! `target/wiloops-exec/`.
+//! seeds (default 240), `SIMT_WILOOPS_FIRST=S` the first; failing kernels
+//! are written to `target/wiloops-exec/` (and the kernel being run to
+//! `last.ll` there, for a crash).
 
 mod kernel_gen;
 
@@ -62,16 +64,20 @@ fn emu_run(ctx: &Context, text: &str, kernel: &str, grid: (u64, u64), args: &[St
     Ok(buffers(&a))
 }
 
-fn host_run(text: &str, kernel: &str, grid: (u64, u64), args: &[String]) -> Result<Vec<Vec<u8>>, String> {
+/// Buffers after a host launch, and whether it ran seed 001's interleaved
+/// form (asked for with `interleave` > 1, built only for barriers in
+/// straight-line code).
+fn host_run(text: &str, kernel: &str, grid: (u64, u64), args: &[String], interleave: u32) -> Result<(Vec<Vec<u8>>, bool), String> {
     let input = ModuleInput { name: kernel.to_string(), bytes: text.as_bytes().to_vec() };
-    let hk = host::compile(&input, kernel, &HostOptions { local_size: Some([grid.1, 1, 1]), ..HostOptions::default() })
+    let hk = host::compile(&input, kernel, &HostOptions { local_size: Some([grid.1, 1, 1]), interleave, ..HostOptions::default() })
         .map_err(|e| e.to_string())?;
+    let interleaved = hk.interleaved().is_some();
     let mut a = kernel_args(args);
     Runner::new(hk.wg_kernel(kernel), Grid::new(&[grid.0], &[grid.1], None)?, &mut a, 1 << 18)
         .map_err(|e| e.to_string())?
         .run(None)
         .map_err(|e| e.to_string())?;
-    Ok(buffers(&a))
+    Ok((buffers(&a), interleaved))
 }
 
 #[derive(Default, Debug)]
@@ -80,6 +86,15 @@ struct Counts {
     barriers: u64,
     no_barrier: u64,
     divergent_barrier: u64,
+    /// Runs of the interleaved form.
+    interleaved: u64,
+}
+
+/// Where failing kernels are written.
+fn fail_dir() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("wiloops-exec");
+    std::fs::create_dir_all(&dir).expect("create target/wiloops-exec");
+    dir
 }
 
 /// Generated kernel `seed`: its name and a whole module holding it.
@@ -98,6 +113,8 @@ fn check(ctx: &Context, seed: u64, counts: &mut Counts) -> Result<(), String> {
         counts.no_barrier += 1;
         return Ok(());
     }
+    // A crash leaves the kernel that caused it here.
+    std::fs::write(fail_dir().join("last.ll"), &text).expect("write target/wiloops-exec/last.ll");
     if wiloops_warnings(ctx, &text)?.contains("divergent branch") {
         counts.divergent_barrier += 1;
         return Ok(());
@@ -113,10 +130,15 @@ fn check(ctx: &Context, seed: u64, counts: &mut Counts) -> Result<(), String> {
         format!("i32:{}", seed % 7),
     ];
     let reference = emu_run(ctx, &text, &name, grid, &args).map_err(|e| format!("emulator: {e}"))?;
-    let host = host_run(&text, &name, grid, &args).map_err(|e| format!("host: {e}"))?;
-    if host != reference {
-        let at = host[0].chunks(4).zip(reference[0].chunks(4)).position(|(a, b)| a != b);
-        return Err(format!("host and emulator differ (first differing i32 of out: {at:?})"));
+    // Every fourth kernel also with work-groups interleaved two by two.
+    let forms: &[u32] = if seed.is_multiple_of(4) { &[1, 2] } else { &[1] };
+    for &interleave in forms {
+        let (host, interleaved) = host_run(&text, &name, grid, &args, interleave).map_err(|e| format!("host: {e}"))?;
+        if host != reference {
+            let at = host[0].chunks(4).zip(reference[0].chunks(4)).position(|(a, b)| a != b);
+            return Err(format!("host (interleave {interleave}) and emulator differ (first differing i32 of out: {at:?})"));
+        }
+        counts.interleaved += u64::from(interleaved);
     }
     counts.ran += 1;
     counts.barriers += barriers;
@@ -129,11 +151,11 @@ fn generated_barrier_kernels_agree_on_host_and_emulator() {
     let ctx = Context::create();
     let mut counts = Counts::default();
     let mut failures = Vec::new();
-    for seed in 0..n {
+    // SIMT_WILOOPS_FIRST=S starts at seed S (to rerun one kernel).
+    let first: u64 = std::env::var("SIMT_WILOOPS_FIRST").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    for seed in first..first + n {
         if let Err(e) = check(&ctx, seed, &mut counts) {
-            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("wiloops-exec");
-            std::fs::create_dir_all(&dir).expect("create target/wiloops-exec");
-            let path = dir.join(format!("wl{seed}.ll"));
+            let path = fail_dir().join(format!("wl{seed}.ll"));
             std::fs::write(&path, kernel_text(seed).1).expect("write failing kernel");
             failures.push(format!("seed {seed} ({}): {e}", path.display()));
         }
@@ -142,4 +164,5 @@ fn generated_barrier_kernels_agree_on_host_and_emulator() {
     assert!(failures.is_empty(), "{} of {n} kernels failed:\n{}", failures.len(), failures.join("\n"));
     // The generator must keep producing what this test is for.
     assert!(counts.ran * 2 >= n, "only {} of {n} kernels ran with barriers: {counts:?}", counts.ran);
+    assert!(n < 40 || counts.interleaved > 0, "no kernel ran interleaved: {counts:?}");
 }

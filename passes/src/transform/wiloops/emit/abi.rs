@@ -44,9 +44,12 @@ impl<'ctx> Emitter<'_, 'ctx> {
     }
 
     /// A `[size x i8]` alloca at the start of the function being built (a
-    /// static one, which SROA may split); the builder stays where it was.
+    /// static one, which SROA may split); the builder stays where it was:
+    /// at the end of its block, or before the block's terminator (the
+    /// interleaved form builds its views there, in the nest's `pre`).
     fn entry_alloca(&mut self, size: u64, align: u64) -> Value<'ctx> {
         let here = self.b.insert_block();
+        let before = crate::ir::terminator(here);
         let entry = self.f.get_first_basic_block().expect("the function has an entry block");
         match crate::ir::instructions(entry).next() {
             Some(first) => self.b.position_before(first),
@@ -55,7 +58,10 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let ty = Ty::of(self.module.get_context().i8_type().array_type(size as u32));
         let a = self.b.alloca(ty, "private.wg");
         a.set_alignment(align.max(1) as u32);
-        self.b.position_at_end(here);
+        match before {
+            Some(t) => self.b.position_before(t),
+            None => self.b.position_at_end(here),
+        }
         a.value()
     }
 
