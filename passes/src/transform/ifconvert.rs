@@ -46,18 +46,35 @@
 //!   linearising ([`SinkGroup`]): bitonic's compare-exchange then stores
 //!   two selected values instead of four guarded ones;
 //! - side-effect-free instructions are speculated; divisions get the divisor
-//!   `select g, y, 1`; loads that may trap and every store get the address
-//!   `select g, p, scratch`, where `scratch` is a private per-lane slot
-//!   (an `alloca` in the entry block), reached through the target's generic
-//!   address space (0 on NVPTX and the host, 4 on SPIR). **Why a scratch slot
-//!   and not `llvm.masked.load`/`store`:** the emulator decodes no masked
-//!   intrinsics, and on scalars (`<1 x T>`) LLVM's ScalarizeMaskedMemIntrin
-//!   turns them back into a branch per access on NVPTX and x86 alike, which
-//!   would undo the conversion; a `selp` on the address keeps the code
-//!   straight. The slot is per lane and private, so a masked-off lane
-//!   neither faults (the address it would have used is never touched) nor
-//!   races (no other lane can see its slot). The price: generic rather than
-//!   global/shared accesses on NVPTX, and one `select` per access;
+//!   `select g, y, 1`; loads that may trap and every store are guarded, in
+//!   the form `guard=` names, by default the target's:
+//!   - `scratch` (NVPTX, SPIR, AMDGPU): the address becomes
+//!     `select g, p, scratch`, where `scratch` is a private per-lane slot
+//!     (an `alloca` in the entry block), reached through the target's generic
+//!     address space (0 on NVPTX and the host, 4 on SPIR). The slot is per
+//!     lane and private, so a masked-off lane neither faults (the address it
+//!     would have used is never touched) nor races (no other lane can see its
+//!     slot). The code stays straight, which is the point on a SIMT machine;
+//!     the price: generic rather than global/shared accesses on NVPTX, and
+//!     one `select` per access;
+//!   - `branch` (CPU triples): the access alone keeps a branch on g, in a
+//!     block of its own (a load's value is a phi with `poison` where g is
+//!     false); everything else is straight. On a CPU the consumer is LLVM's
+//!     loop vectorizer on the work-item loops `simt-wiloops` makes, and it
+//!     if-converts such a triangle itself into a masked vector access
+//!     (AVX2/AVX-512 masked moves), while a `select`ed address can only be
+//!     a gather or scatter: with `scratch`, vecadd's and saxpy's loops are no
+//!     longer vectorised and stencil1d, scan and a bitonic step run 2–3×
+//!     slower. A lane whose g is false does not reach the access: no fault,
+//!     no race.
+//!
+//!   **Why not `llvm.masked.load`/`store`:** on scalars (`<1 x T>`) LLVM's
+//!   ScalarizeMaskedMemIntrin turns them back into a branch per access on
+//!   NVPTX and x86 alike (undoing the conversion on a GPU), the emulator
+//!   decodes no masked intrinsic, and the loop vectorizer does not widen
+//!   them (LLVM 22: "call instruction cannot be vectorized"), so on the host
+//!   they would stop the very vectorisation `branch` leaves to it.
+//!   BENCHMARKS.md ("If-conversion", "Host") has the figures;
 //! - barriers, atomics, volatile accesses, fences, calls that are not known
 //!   pure, convergent calls (markers included), `alloca`s and returns bound a
 //!   region: a region holding one keeps its branch (nested regions without
@@ -104,7 +121,9 @@
 //! data-dependent branch that happens to agree within most warps is priced
 //! as divergent; uniform branches inside a divergent region keep the
 //! whole region branchy (Moll & Hack would keep just them); vector divisions
-//! and loads from SPIR's constant address space bound a region.
+//! and, with `guard=scratch`, loads from SPIR's constant address space bound
+//! a region; the cost model prices a guard in the scratch form (a `select`,
+//! a cast) whatever `guard=` says.
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::likely_uniform::LikelyUniform;
@@ -130,13 +149,25 @@ pub struct Options {
     pub mode: Mode,
     /// Extra warp-instructions allowed over divergent execution; `None`: no limit.
     pub max_cost: Option<i64>,
+    /// How guarded loads and stores are kept safe; `None`: per target.
+    pub guard: Option<GuardForm>,
+}
+
+/// How a load or store whose predicate is false in a lane is kept from
+/// faulting or racing (the header says why each, and where).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuardForm {
+    /// The address is `select g, p, scratch`: straight-line code.
+    Scratch,
+    /// The access alone keeps a branch on g: everything else is straight.
+    Branch,
 }
 
 pub struct IfConvert(pub Options);
 
 impl Default for IfConvert {
     fn default() -> Self {
-        IfConvert(Options { mode: Mode::Divergent, max_cost: Some(0) })
+        IfConvert(Options { mode: Mode::Divergent, max_cost: Some(0), guard: None })
     }
 }
 
@@ -147,7 +178,12 @@ impl ModulePass for IfConvert {
             Mode::All => "all",
         };
         let cost = self.0.max_cost.map_or("none".to_string(), |c| c.to_string());
-        format!("simt-ifconvert<mode={mode};max-cost={cost}>")
+        let guard = match self.0.guard {
+            None => "",
+            Some(GuardForm::Scratch) => ";guard=scratch",
+            Some(GuardForm::Branch) => ";guard=branch",
+        };
+        format!("simt-ifconvert<mode={mode};max-cost={cost}{guard}>")
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
@@ -169,6 +205,11 @@ impl crate::pass::DeclaredPass for IfConvert {
         ("mode=divergent", "convert only divergent branches, keeping every uniform one (the default)"),
         ("mode=all", "convert every branch it can (the blog's algorithm as written)"),
         ("max-cost=N", "a region must cost less than divergent execution plus N warp-instructions (default 0); max-cost=none: no limit"),
+        (
+            "guard=scratch",
+            "a guarded load or store gets the address select(p, addr, scratch slot) (default on GPU targets: nvptx, spir, amdgcn)",
+        ),
+        ("guard=branch", "a guarded load or store alone keeps a branch on its predicate (default on CPU targets)"),
     ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
@@ -176,6 +217,9 @@ impl crate::pass::DeclaredPass for IfConvert {
             ("mode", Some("divergent")) => self.0.mode = Mode::Divergent,
             ("mode", Some("all")) => self.0.mode = Mode::All,
             ("max-cost", Some("none")) => self.0.max_cost = None,
+            ("guard", Some("scratch")) => self.0.guard = Some(GuardForm::Scratch),
+            ("guard", Some("branch")) => self.0.guard = Some(GuardForm::Branch),
+            ("guard", Some(g)) => return Err(format!("guard must be 'scratch' or 'branch', got '{g}'")),
             ("max-cost", Some(n)) => {
                 self.0.max_cost = Some(n.parse().map_err(|_| format!("max-cost must be an integer or 'none', got '{n}'"))?)
             }
@@ -246,7 +290,8 @@ impl<'ctx> Plan<'ctx> {
 
 /// Chooses the regions of one function; `None` when there is nothing to do.
 pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options) -> Option<Plan<'ctx>> {
-    let target = Target::of(fa);
+    let mut target = Target::of(fa);
+    target.guard = opts.guard.unwrap_or(target.guard);
     let regions = choose_regions(fa, opts, target);
     if regions.is_empty() {
         return None;
@@ -256,12 +301,31 @@ pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options) -> Option
 
 /// Converts the planned regions (`&mut Module`: the IR changes under it).
 pub fn apply_plan<'ctx>(module: &mut Module<'ctx>, plan: &Plan<'ctx>) {
-    let bytes = plan.regions.iter().flat_map(|r| &r.scratch_types).map(|t| t.abi_size_in(module)).max().unwrap_or(0);
-    let scratch = (bytes > 0).then(|| make_scratch(plan.entry, bytes, plan.target));
+    let mut guarding = match plan.target.guard {
+        GuardForm::Scratch => {
+            let bytes = plan.regions.iter().flat_map(|r| &r.scratch_types).map(|t| t.abi_size_in(module)).max().unwrap_or(0);
+            Guarding::Scratch((bytes > 0).then(|| make_scratch(plan.entry, bytes, plan.target)))
+        }
+        GuardForm::Branch => Guarding::Branch(Vec::new()),
+    };
     for r in &plan.regions {
-        convert_region(&plan.blocks, r, scratch, plan.target);
+        convert_region(&plan.blocks, r, &mut guarding, plan.target);
     }
     merge_joins(&plan.blocks, &plan.regions);
+    // Last, once the blocks the regions became are final.
+    if let Guarding::Branch(accesses) = guarding {
+        for (i, g) in accesses {
+            branch_around(i, g);
+        }
+    }
+}
+
+/// Where the guarded accesses of a function go.
+enum Guarding<'ctx> {
+    /// The scratch slot (none when no access is guarded).
+    Scratch(Option<Value<'ctx>>),
+    /// Each access and its guard, to be put under a branch.
+    Branch(Vec<(Inst<'ctx>, Value<'ctx>)>),
 }
 
 /// What the target's address spaces allow for the scratch redirection.
@@ -270,17 +334,21 @@ struct Target {
     generic: u32,
     /// Address spaces a pointer may be cast from into `generic`.
     castable: &'static [u32],
+    /// The guard form: the target's unless `guard=` says otherwise.
+    guard: GuardForm,
 }
 
 impl Target {
     fn of(fa: &FunctionAnalyses<'_>) -> Target {
         let triple = target_triple(fa.cfg.function);
         if triple.starts_with("spir") {
-            Target { generic: 4, castable: &[0, 1, 3, 4] }
+            Target { generic: 4, castable: &[0, 1, 3, 4], guard: GuardForm::Scratch }
         } else if triple.starts_with("nvptx") {
-            Target { generic: 0, castable: &[0, 1, 3, 4, 5] }
+            Target { generic: 0, castable: &[0, 1, 3, 4, 5], guard: GuardForm::Scratch }
+        } else if triple.starts_with("amdgcn") {
+            Target { generic: 0, castable: &[0], guard: GuardForm::Scratch }
         } else {
-            Target { generic: 0, castable: &[0] }
+            Target { generic: 0, castable: &[0], guard: GuardForm::Branch }
         }
     }
 }
@@ -780,7 +848,7 @@ fn classify(i: Inst<'_>, target: Target) -> Result<Guard, &'static str> {
     use LLVMOpcode::*;
     let addressable = |idx: u32| {
         let space = i.operand(idx).ty().pointer_address_space();
-        if space.is_some_and(|s| target.castable.contains(&s)) {
+        if target.guard == GuardForm::Branch || space.is_some_and(|s| target.castable.contains(&s)) {
             Ok(Guard::Address(idx))
         } else {
             Err("an access in an address space the scratch slot cannot stand in for")
@@ -1070,7 +1138,7 @@ fn phi_entries<'ctx>(id: &dyn Fn(BasicBlock<'ctx>) -> BlockId, phi: Inst<'ctx>) 
     out
 }
 
-fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Value<'ctx>>, target: Target) {
+fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, guarding: &mut Guarding<'ctx>, target: Target) {
     let head = bl.block(r.head);
     let head_term = terminator(head).expect("a branch");
     let i1 = head_term.value().ty().int_in_context_of(1);
@@ -1113,7 +1181,7 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, scratch: Option<Val
             } else {
                 let guarded = classify(i, target).expect("checked") != Guard::None;
                 let g = if guarded { e.guard(r.preds.r(b)) } else { None };
-                move_guarded(&mut e.bld, i, g, head, scratch, target);
+                move_guarded(&mut e.bld, i, g, head, guarding, target);
             }
         }
         for (g, stores) in r.sinks.iter().zip(&read) {
@@ -1266,13 +1334,14 @@ fn retarget_phis<'ctx>(bb: BasicBlock<'ctx>, from: BasicBlock<'ctx>, to: BasicBl
 }
 
 /// Moves `i` to the end of `head`; under a guard, divisions get a safe
-/// divisor and accesses the scratch slot when the guard is false.
+/// divisor and accesses the scratch slot when the guard is false (or are
+/// noted for [`branch_around`]).
 fn move_guarded<'ctx>(
     bld: &mut Builder<'ctx>,
     i: Inst<'ctx>,
     g: Option<Value<'ctx>>,
     head: BasicBlock<'ctx>,
-    scratch: Option<Value<'ctx>>,
+    guarding: &mut Guarding<'ctx>,
     target: Target,
 ) {
     let guard = match g {
@@ -1291,7 +1360,14 @@ fn move_guarded<'ctx>(
             i.set_operand(1, safe);
         }
         (g, Guard::Address(idx)) => {
-            let scratch = scratch.expect("a scratch slot for guarded accesses");
+            let scratch = match guarding {
+                Guarding::Branch(accesses) => {
+                    i.move_to_end(head);
+                    accesses.push((i, g));
+                    return;
+                }
+                Guarding::Scratch(scratch) => scratch.expect("a scratch slot for guarded accesses"),
+            };
             let p = i.operand(idx);
             let generic =
                 if p.ty().pointer_address_space() == Some(target.generic) { p } else { bld.addrspace_cast(p, scratch.ty(), "ifc.generic") };
@@ -1311,4 +1387,41 @@ fn move_guarded<'ctx>(
             }
         }
     }
+}
+
+/// `guard=branch`: puts the access `i` in a block of its own, entered when
+/// `g` holds; a load's value is a phi with `poison` on the skipping edge
+/// (every use of it is guarded by `g` or selected away where `g` is false).
+///
+/// ```text
+///   bb: …; g; i; rest          bb:  …; g; br g, do, cont
+///                     ==>      do:  i; br cont
+///                              cont: v = phi [i, do], [poison, bb]; rest
+/// ```
+fn branch_around<'ctx>(i: Inst<'ctx>, g: Value<'ctx>) {
+    let bb = i.block();
+    let ctx = bb.get_context();
+    let cont = ctx.insert_basic_block_after(bb, "ifc.cont");
+    let act = ctx.insert_basic_block_after(bb, "ifc.do");
+    let rest: Vec<Inst<'ctx>> = instructions(bb).skip_while(|&x| x != i).skip(1).collect();
+    for x in rest {
+        x.move_to_end(cont);
+    }
+    for succ in terminator(cont).map(|t| t.successors()).unwrap_or_default() {
+        retarget_phis(succ, bb, cont);
+    }
+    i.move_to_end(act);
+    let mut bld = Builder::new(i.value());
+    bld.position_at_end(act);
+    bld.br(cont);
+    bld.position_at_end(bb);
+    bld.cond_br(g, act, cont);
+    if i.is_void() {
+        return;
+    }
+    let first: Inst<'ctx> = cont.get_first_instruction().expect("the moved terminator").into();
+    bld.position_before(first);
+    let phi = bld.phi(i.ty(), "ifc.ld");
+    i.value().replace_all_uses_with(phi.value());
+    phi.add_incoming(&[(i.value(), act), (i.ty().poison(), bb)]);
 }

@@ -109,7 +109,10 @@ impl ModulePass for WorkItemLoops {
             return Ok(Preserved::all());
         }
         let simt_callees = crate::transform::call_graph::CallGraph::new(cx.module()).builtin_users();
-        let td = TargetData::create(&cx.module().get_data_layout().as_str().to_string_lossy());
+        // The layout as the module holds it now: inkwell's `get_data_layout`
+        // returns a stale string once the layout was set through the C API
+        // (`simt-opt -mtriple` retargets before any pass).
+        let td = crate::ir::data_layout_of(kernels[0]);
         for k in kernels {
             let name = function_name(k);
             let warnings = lower_kernel(cx, &td, k, &name, &simt_callees, self)
