@@ -258,7 +258,7 @@ fn cost_model_counts_what_the_pass_emits() {
             simt_passes::ir::defined_functions(&module).into_iter().find(|f| simt_passes::ir::function_name(*f) == name).expect("kernel");
         let mut cache = AnalysisCache::new();
         let count = |bb: inkwell::basic_block::BasicBlock<'_>| simt_passes::ir::instructions(bb).map(issued).sum::<u64>() as i64;
-        let Some(plan) = plan_function(cache.get(f), Options { mode: Mode::All, max_cost: None }) else { continue };
+        let Some(plan) = plan_function(cache.get(f), Options { mode: Mode::All, max_cost: None, guard: None }) else { continue };
         let fa = cache.get(f);
         let inside: std::collections::HashSet<_> =
             plan.regions().iter().flat_map(|r| std::iter::once(r.head).chain(r.body.iter().copied())).collect();

@@ -1196,7 +1196,7 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, guarding: &mut Guar
                 if let Some(a) = st.align {
                     new.set_alignment(a);
                 }
-                move_guarded(&mut e.bld, new, guard, head, scratch, target);
+                move_guarded(&mut e.bld, new, guard, head, guarding, target);
             }
         }
     }
@@ -1227,12 +1227,18 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, guarding: &mut Guar
     e.bld.br(join);
     // A branch condition no select tree or predicate read (an inner branch
     // with equal arms) is dead now.
+    // guard=branch puts its branches in later, on guards that may be such
+    // conditions: those stay.
+    let pending: BTreeSet<Value<'ctx>> = match guarding {
+        Guarding::Branch(accesses) => accesses.iter().map(|&(_, g)| g).collect(),
+        Guarding::Scratch(_) => BTreeSet::new(),
+    };
     let conditions = e.branches.values().filter_map(|br| match br {
         Branch::Cond { c, .. } => Some(*c),
         Branch::Switch { v, .. } => Some(*v),
         Branch::Jump => None,
     });
-    erase_dead(conditions.collect(), head);
+    erase_dead(conditions.collect(), head, &pending);
     for &b in &r.body {
         delete_block(bl.block(b));
     }
@@ -1248,10 +1254,12 @@ fn is_erasable(i: Inst<'_>) -> bool {
 }
 
 /// Erases the values of `cands` that are unused computations of `head`
-/// with no side effect, then their operands the same way. A value is
-/// erased only through the set, so no erased value is looked at again.
-fn erase_dead<'ctx>(mut cands: BTreeSet<Value<'ctx>>, head: BasicBlock<'ctx>) {
-    let dead = |v: Value<'ctx>| v.as_inst().is_some_and(|i| is_erasable(i) && i.block() == head && v.uses().is_empty());
+/// with no side effect, then their operands the same way, never one of
+/// `keep`. A value is erased only through the set, so no erased value is
+/// looked at again.
+fn erase_dead<'ctx>(mut cands: BTreeSet<Value<'ctx>>, head: BasicBlock<'ctx>, keep: &BTreeSet<Value<'ctx>>) {
+    let dead =
+        |v: Value<'ctx>| !keep.contains(&v) && v.as_inst().is_some_and(|i| is_erasable(i) && i.block() == head && v.uses().is_empty());
     while let Some(v) = cands.iter().copied().find(|&v| dead(v)) {
         cands.remove(&v);
         let i = v.as_inst().expect("an instruction");
