@@ -10,12 +10,8 @@
 
 mod corpus;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir").join("kernels")
-}
 
 fn stores(text: &str) -> usize {
     text.lines()
@@ -46,33 +42,7 @@ fn simt_run(file: &Path, kernel: &str, args: &[String], extra: &[&str]) -> Resul
 #[test]
 fn memdse_changes_no_buffer_on_the_corpus() {
     let dir = tempfile::tempdir().unwrap();
-    let mut modules: Vec<PathBuf> = Vec::new();
-    for entry in std::fs::read_dir(corpus()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if name.starts_with("invalid") {
-            continue;
-        }
-        if name.ends_with(".ll") {
-            modules.push(path.clone());
-        }
-        if let Some(stem) = name.strip_suffix(".cl") {
-            let o0 = dir.path().join(format!("{stem}.O0.ll"));
-            let ok = Command::new("clang-22")
-                .args(["-cl-std=CL2.0", "-target", "spir64", "-O0", "-Xclang", "-disable-O0-optnone", "-emit-llvm", "-S"])
-                .arg(&path)
-                .arg("-o")
-                .arg(&o0)
-                .status()
-                .is_ok_and(|s| s.success());
-            if ok {
-                modules.push(o0);
-            } else {
-                eprintln!("memdse exec: clang-22 could not compile {name} at -O0; skipped");
-            }
-        }
-    }
-    modules.sort();
+    let modules = corpus::modules_with_o0(dir.path(), "memdse exec");
     let (mut compared, mut removed, mut skipped) = (0usize, 0usize, 0usize);
     for m in &modules {
         let name = m.file_name().unwrap().to_str().unwrap().to_string();

@@ -25,7 +25,7 @@ mod corpus;
 use memdeps_gen::{generate_with, kernel_module_ir, kernel_out_bytes, Func, Rng, KERNEL_IN_BYTES};
 use simt_passes::pass::{ModulePass, PassContext};
 use simt_passes::transform::memfwd::{Flaw, MemFwd};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const WORK_ITEMS: u64 = 64;
@@ -165,40 +165,10 @@ fn execution_catches_a_wrong_shift() {
     assert!(caught > 0, "running the kernels sees the wrong shift");
 }
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir").join("kernels")
-}
-
 #[test]
 fn memfwd_changes_no_buffer_on_the_corpus() {
     let dir = tempfile::tempdir().unwrap();
-    let mut modules: Vec<PathBuf> = Vec::new();
-    for entry in std::fs::read_dir(corpus_dir()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if name.starts_with("invalid") {
-            continue;
-        }
-        if name.ends_with(".ll") {
-            modules.push(path.clone());
-        }
-        if let Some(stem) = name.strip_suffix(".cl") {
-            let o0 = dir.path().join(format!("{stem}.O0.ll"));
-            let ok = Command::new("clang-22")
-                .args(["-cl-std=CL2.0", "-target", "spir64", "-O0", "-Xclang", "-disable-O0-optnone", "-emit-llvm", "-S"])
-                .arg(&path)
-                .arg("-o")
-                .arg(&o0)
-                .status()
-                .is_ok_and(|s| s.success());
-            if ok {
-                modules.push(o0);
-            } else {
-                eprintln!("memfwd exec: clang-22 could not compile {name} at -O0; skipped");
-            }
-        }
-    }
-    modules.sort();
+    let modules = corpus::modules_with_o0(dir.path(), "memfwd exec");
     let (mut compared, mut forwarded, mut skipped) = (0usize, 0usize, 0usize);
     for m in &modules {
         let name = m.file_name().unwrap().to_str().unwrap().to_string();

@@ -79,3 +79,38 @@ pub fn simt_run(module: &Path, global: &str, local: &str, args: &[&str], extra: 
     }
     c.args(extra).output().expect("cannot start simt-run")
 }
+
+/// Every corpus module (`*.ll`, not the `invalid*` ones) and, for each
+/// OpenCL source, its `clang-22 -O0` build written to `tmp` (allocas, loads
+/// and stores left in, for the memory passes); sorted. A source clang cannot
+/// compile is skipped with a line naming `who`.
+pub fn modules_with_o0(tmp: &Path, who: &str) -> Vec<PathBuf> {
+    let mut modules: Vec<PathBuf> = Vec::new();
+    for entry in std::fs::read_dir(dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("invalid") {
+            continue;
+        }
+        if name.ends_with(".ll") {
+            modules.push(path.clone());
+        }
+        if let Some(stem) = name.strip_suffix(".cl") {
+            let o0 = tmp.join(format!("{stem}.O0.ll"));
+            let ok = Command::new("clang-22")
+                .args(["-cl-std=CL2.0", "-target", "spir64", "-O0", "-Xclang", "-disable-O0-optnone", "-emit-llvm", "-S"])
+                .arg(&path)
+                .arg("-o")
+                .arg(&o0)
+                .status()
+                .is_ok_and(|s| s.success());
+            if ok {
+                modules.push(o0);
+            } else {
+                eprintln!("{who}: clang-22 could not compile {name} at -O0; skipped");
+            }
+        }
+    }
+    modules.sort();
+    modules
+}
