@@ -304,22 +304,7 @@ impl<'ctx> Builder<'ctx> {
     /// pointers); that the sizes agree is the verifier's to check.
     pub fn bit_cast(&self, v: Value<'ctx>, ty: Ty<'ctx>, name: &str) -> Value<'ctx> {
         let raw = self.positioned_raw();
-        let castable = |t: Ty<'ctx>| {
-            use LLVMTypeKind::*;
-            matches!(
-                t.kind(),
-                LLVMIntegerTypeKind
-                    | LLVMHalfTypeKind
-                    | LLVMBFloatTypeKind
-                    | LLVMFloatTypeKind
-                    | LLVMDoubleTypeKind
-                    | LLVMX86_FP80TypeKind
-                    | LLVMFP128TypeKind
-                    | LLVMPPC_FP128TypeKind
-                    | LLVMPointerTypeKind
-                    | LLVMVectorTypeKind
-            )
-        };
+        let castable = |t: Ty<'ctx>| t.is_scalar() || t.kind() == LLVMTypeKind::LLVMVectorTypeKind;
         assert!(castable(v.ty()) && castable(ty), "a bitcast of or to a type bitcast does not take");
         assert_eq!(v.ty().is_pointer(), ty.is_pointer(), "a bitcast between a pointer and a non-pointer");
         let name = c_name(name);

@@ -103,6 +103,24 @@ impl<'ctx> Ty<'ctx> {
         self.kind() == LLVMTypeKind::LLVMIntegerTypeKind
     }
 
+    /// An integer, any floating-point type, or a pointer: what a bitcast or
+    /// a ptrtoint/inttoptr pair can turn into a same-sized integer.
+    pub fn is_scalar(self) -> bool {
+        use LLVMTypeKind::*;
+        matches!(
+            self.kind(),
+            LLVMIntegerTypeKind
+                | LLVMHalfTypeKind
+                | LLVMBFloatTypeKind
+                | LLVMFloatTypeKind
+                | LLVMDoubleTypeKind
+                | LLVMX86_FP80TypeKind
+                | LLVMFP128TypeKind
+                | LLVMPPC_FP128TypeKind
+                | LLVMPointerTypeKind
+        )
+    }
+
     /// `half`, `float` or `double`, or a vector of them.
     pub fn is_float_or_float_vector(self) -> bool {
         matches!(self.scalar().kind(), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind | LLVMTypeKind::LLVMHalfTypeKind)

@@ -70,7 +70,7 @@ use crate::ir::{data_layout_of, data_layout_string, defined_functions, function_
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::basic_block::BasicBlock;
 use inkwell::targets::{ByteOrdering, TargetData};
-use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use llvm_sys::LLVMOpcode;
 use std::collections::HashMap;
 
 /// A fault put in on purpose, for tests that must see it (wrong results).
@@ -153,20 +153,7 @@ impl Layout {
 
     /// Scalars whose bits fill their bytes: integers, floats, pointers.
     fn scalar(&self, ty: Ty<'_>) -> bool {
-        use LLVMTypeKind::*;
-        let kind_ok = matches!(
-            ty.kind(),
-            LLVMIntegerTypeKind
-                | LLVMHalfTypeKind
-                | LLVMBFloatTypeKind
-                | LLVMFloatTypeKind
-                | LLVMDoubleTypeKind
-                | LLVMX86_FP80TypeKind
-                | LLVMFP128TypeKind
-                | LLVMPPC_FP128TypeKind
-                | LLVMPointerTypeKind
-        );
-        kind_ok && ty.is_sized() && ty.size_in_bits(&self.td) == 8 * ty.store_size(&self.td)
+        ty.is_scalar() && ty.is_sized() && ty.size_in_bits(&self.td) == 8 * ty.store_size(&self.td)
     }
 
     /// Whether a value of `ty` can become an integer and back.
