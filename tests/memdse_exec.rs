@@ -10,7 +10,6 @@
 
 mod corpus;
 
-use std::path::Path;
 use std::process::Command;
 
 fn stores(text: &str) -> usize {
@@ -23,20 +22,6 @@ fn stores(text: &str) -> usize {
                 || l.contains("call void @llvm.memmove")
         })
         .count()
-}
-
-fn simt_run(file: &Path, kernel: &str, args: &[String], extra: &[&str]) -> Result<(), String> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_simt-run"));
-    cmd.arg(file).args(["--kernel", kernel, "--global", "128", "--local", "64"]);
-    for a in args {
-        cmd.args(["--arg", a]);
-    }
-    let out = cmd.args(extra).output().expect("simt-run runs");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
 }
 
 #[test]
@@ -55,13 +40,13 @@ fn memdse_changes_no_buffer_on_the_corpus() {
         let gone = stores(&before_text) - stores(&after_text);
         for (kernel, args) in corpus::generic_launches(&before_text, "16") {
             let dump = dir.path().join(format!("{name}.{kernel}.dump"));
-            if let Err(e) = simt_run(m, &kernel, &args, &["--dump", dump.to_str().unwrap()]) {
+            if let Err(e) = corpus::run_kernel(m, &kernel, ("128", "64"), &args, &["--dump", dump.to_str().unwrap()]) {
                 eprintln!("memdse exec: {name} {kernel}: original does not run generically, skipped: {}", e.lines().last().unwrap_or(""));
                 skipped += 1;
                 continue;
             }
             for engine in ["host", "emu"] {
-                simt_run(&after, &kernel, &args, &["--engine", engine, "--compare", dump.to_str().unwrap()])
+                corpus::run_kernel(&after, &kernel, ("128", "64"), &args, &["--engine", engine, "--compare", dump.to_str().unwrap()])
                     .unwrap_or_else(|e| panic!("{name} {kernel} after simt-memdse on {engine} differs or fails: {e}"));
             }
             compared += 1;

@@ -35,20 +35,6 @@ fn loads(text: &str) -> usize {
     text.lines().filter(|l| l.contains(" = load ")).count()
 }
 
-fn simt_run(file: &Path, kernel: &str, (global, local): (&str, &str), args: &[String], extra: &[&str]) -> Result<(), String> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_simt-run"));
-    cmd.arg(file).args(["--kernel", kernel, "--global", global, "--local", local]);
-    for a in args {
-        cmd.args(["--arg", a]);
-    }
-    let out = cmd.args(extra).output().expect("simt-run runs");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
-
 fn simt_memfwd(before: &Path, after: &Path) {
     let out =
         Command::new(env!("CARGO_BIN_EXE_simt-opt")).arg(before).args(["-passes=simt-memfwd", "-S", "-o"]).arg(after).output().unwrap();
@@ -97,12 +83,12 @@ fn memfwd_changes_no_buffer_of_generated_kernels() {
             let d = dir.path().join(format!("{}.dump", f.name));
             let wi = WORK_ITEMS.to_string();
             let global = (wi.as_str(), "32");
-            simt_run(&before, &f.name, global, &args, &["--dump", d.to_str().unwrap()])
+            corpus::run_kernel(&before, &f.name, global, &args, &["--dump", d.to_str().unwrap()])
                 .unwrap_or_else(|e| panic!("{} does not run before the pass: {e}", f.name));
             for engine in ["host", "emu"] {
-                simt_run(&after, &f.name, global, &args, &["--engine", engine, "--compare", d.to_str().unwrap()]).unwrap_or_else(|e| {
-                    panic!("{} after simt-memfwd on {engine} differs or fails: {e}\n{}", f.name, memdeps_gen::function_ir(f))
-                });
+                corpus::run_kernel(&after, &f.name, global, &args, &["--engine", engine, "--compare", d.to_str().unwrap()]).unwrap_or_else(
+                    |e| panic!("{} after simt-memfwd on {engine} differs or fails: {e}\n{}", f.name, memdeps_gen::function_ir(f)),
+                );
             }
             kernels += 1;
         }
@@ -154,8 +140,8 @@ fn execution_catches_a_wrong_shift() {
             let d = dir.path().join(format!("{}.dump", f.name));
             let wi = WORK_ITEMS.to_string();
             let global = (wi.as_str(), "32");
-            simt_run(&before, &f.name, global, &args, &["--dump", d.to_str().unwrap()]).unwrap();
-            if simt_run(&flawed, &f.name, global, &args, &["--compare", d.to_str().unwrap()]).is_err() {
+            corpus::run_kernel(&before, &f.name, global, &args, &["--dump", d.to_str().unwrap()]).unwrap();
+            if corpus::run_kernel(&flawed, &f.name, global, &args, &["--compare", d.to_str().unwrap()]).is_err() {
                 caught += 1;
             }
         }
@@ -179,13 +165,13 @@ fn memfwd_changes_no_buffer_on_the_corpus() {
         forwarded += loads(&before_text) - loads(&after_text);
         for (kernel, args) in corpus::generic_launches(&before_text, "16") {
             let dump = dir.path().join(format!("{name}.{kernel}.dump"));
-            if let Err(e) = simt_run(m, &kernel, ("128", "64"), &args, &["--dump", dump.to_str().unwrap()]) {
+            if let Err(e) = corpus::run_kernel(m, &kernel, ("128", "64"), &args, &["--dump", dump.to_str().unwrap()]) {
                 eprintln!("memfwd exec: {name} {kernel}: original does not run generically, skipped: {}", e.lines().last().unwrap_or(""));
                 skipped += 1;
                 continue;
             }
             for engine in ["host", "emu"] {
-                simt_run(&after, &kernel, ("128", "64"), &args, &["--engine", engine, "--compare", dump.to_str().unwrap()])
+                corpus::run_kernel(&after, &kernel, ("128", "64"), &args, &["--engine", engine, "--compare", dump.to_str().unwrap()])
                     .unwrap_or_else(|e| panic!("{name} {kernel} after simt-memfwd on {engine} differs or fails: {e}"));
             }
             compared += 1;

@@ -80,6 +80,18 @@ pub fn simt_run(module: &Path, global: &str, local: &str, args: &[&str], extra: 
     c.args(extra).output().expect("cannot start simt-run")
 }
 
+/// `simt-run MODULE --kernel K --global G --local L --arg A… EXTRA…`:
+/// `Err` holds its stderr when it fails.
+pub fn run_kernel(module: &Path, kernel: &str, (global, local): (&str, &str), args: &[String], extra: &[&str]) -> Result<(), String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = simt_run(module, global, local, &args, &[&["--kernel", kernel][..], extra].concat());
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
 /// Every corpus module (`*.ll`, not the `invalid*` ones) and, for each
 /// OpenCL source, its `clang-22 -O0` build written to `tmp` (allocas, loads
 /// and stores left in, for the memory passes); sorted. A source clang cannot
