@@ -21,6 +21,21 @@ fn run_ok(cmd: &mut Command) -> std::process::Output {
     out
 }
 
+/// `simt-opt -passes=simt-swp<machine=M>` from `ll` to `out`; the pass's
+/// notes (`SIMT_SWP_NOTES`), one line per loop.
+fn pipeline(ll: &Path, out: &Path, machine: &str) -> String {
+    let r = run_ok(
+        Command::new(env!("CARGO_BIN_EXE_simt-opt"))
+            .env("SIMT_SWP_NOTES", "1")
+            .arg(format!("-passes=simt-swp<machine={machine}>"))
+            .arg("-S")
+            .arg(ll)
+            .arg("-o")
+            .arg(out),
+    );
+    String::from_utf8_lossy(&r.stderr).into_owned()
+}
+
 #[test]
 fn pipelined_loops_compute_what_the_originals_compute() {
     let Some(clang) = clang() else {
@@ -47,16 +62,7 @@ fn pipelined_loops_compute_what_the_originals_compute() {
     assert!(want.lines().count() > 500, "the harness prints one line per loop and trip count");
     for machine in ["itanium2", "hexagon"] {
         let out = d.join(format!("swp-{machine}.ll"));
-        let r = run_ok(
-            Command::new(env!("CARGO_BIN_EXE_simt-opt"))
-                .env("SIMT_SWP_NOTES", "1")
-                .arg(format!("-passes=simt-swp<machine={machine}>"))
-                .arg("-S")
-                .arg(&ll)
-                .arg("-o")
-                .arg(&out),
-        );
-        let notes = String::from_utf8_lossy(&r.stderr);
+        let notes = pipeline(&ll, &out, machine);
         let pipelined = notes.lines().filter(|l| l.contains(": pipelined,")).count();
         assert!(pipelined >= 20, "{machine}: only {pipelined} loops pipelined:\n{notes}");
         let got = build_and_run(&out, &format!("swp-{machine}"));
@@ -170,16 +176,7 @@ int main(void) {
     let want = build_and_run(&ll, "orig");
     for machine in ["itanium2", "hexagon"] {
         let out = d.join(format!("gen-{machine}.ll"));
-        let r = run_ok(
-            Command::new(env!("CARGO_BIN_EXE_simt-opt"))
-                .env("SIMT_SWP_NOTES", "1")
-                .arg(format!("-passes=simt-swp<machine={machine}>"))
-                .arg("-S")
-                .arg(&ll)
-                .arg("-o")
-                .arg(&out),
-        );
-        let notes = String::from_utf8_lossy(&r.stderr);
+        let notes = pipeline(&ll, &out, machine);
         let pipelined = notes.lines().filter(|l| l.starts_with("simt-swp: g") && l.contains(": pipelined,")).count();
         eprintln!("{machine}: {pipelined} of {count} generated loops pipelined");
         assert!(pipelined >= count / 4, "{machine}: only {pipelined} generated loops pipelined:\n{notes}");
