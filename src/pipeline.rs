@@ -247,19 +247,7 @@ mod tests {
         assert!(matches!(parse("function(print<simt-domtree>)", None), Err(ToolError::Usage(_))));
     }
 
-    /// A kernel whose `%x` is uniform until `simt-testing-lie-preserved`
-    /// makes it read `%tid` (and says nothing changed).
-    const LIAR_INPUT: &str = r#"
-target triple = "nvptx64-nvidia-cuda"
-define ptx_kernel void @k(ptr addrspace(1) %out, i32 %n) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %x = add i32 %n, 1
-  store i32 %x, ptr addrspace(1) %out
-  ret void
-}
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-"#;
+    use simt_passes::transform::testing::LIAR_INPUT;
 
     fn run_text(pipeline: &str, verify_analyses: bool) -> Result<String, ToolError> {
         crate::llvm_init::init();

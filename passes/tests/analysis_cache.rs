@@ -55,17 +55,7 @@ fn recomputes_after_cfg_change_and_reuses_otherwise() {
 /// change of instructions made stale, and accepts one that is still right.
 #[test]
 fn verify_catches_a_stale_uniformity() {
-    const KERNEL: &str = r#"
-target triple = "nvptx64-nvidia-cuda"
-define ptx_kernel void @k(ptr addrspace(1) %out, i32 %n) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %x = add i32 %n, 1
-  store i32 %x, ptr addrspace(1) %out
-  ret void
-}
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-"#;
+    use simt_passes::transform::testing::LIAR_INPUT as KERNEL;
     let ctx = Context::create();
     let m = parse_ir(&ctx, "stale.ll", KERNEL.as_bytes()).unwrap();
     let f = m.get_function("k").unwrap();

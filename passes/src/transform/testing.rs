@@ -10,6 +10,21 @@ use crate::ir::{defined_functions, instructions, Builder, Inst};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use llvm_sys::LLVMOpcode;
 
+/// A kernel whose `%x` is uniform until [`LiePreserved`] makes it read
+/// `%tid` (and says nothing changed): the input of the tests that check the
+/// analysis cache's verification, in the driver and in this crate.
+pub const LIAR_INPUT: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %x = add i32 %n, 1
+  store i32 %x, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+"#;
+
 #[derive(Default)]
 pub struct BreakModule;
 
