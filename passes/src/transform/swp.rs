@@ -443,20 +443,23 @@ fn pipeline<'c>(
     // Epilogue: values by (instruction, time offset from the last kernel trip).
     bld.position_at_end(epilogue);
     let mut epi: HashMap<(usize, u32), Value<'c>> = HashMap::new();
+    // Operand k of node n at epilogue step e: the kernel's last value, an
+    // earlier epilogue step's, or one still in flight in the chain; `None`
+    // for a loop invariant.
+    let at_step = |epi: &HashMap<(usize, u32), Value<'c>>, n: usize, k: usize, e: u32| match uses[n][k] {
+        Src::Body { x, delta } if delta <= e => {
+            let off = e - delta;
+            Some(if off == 0 { kv[&x] } else { epi[&(x, off)] })
+        }
+        Src::Body { delta, .. } => Some(chain[&(n, k)][(delta - e - 1) as usize].value()),
+        Src::Invariant(_) => None,
+    };
     for e in 1..s {
         for &n in &order {
             if stage[n] >= e {
                 let v = clone_at(&bld, n, &|n, k| match uses[n][k] {
-                    Src::Body { x, delta } if delta <= e => {
-                        let off = e - delta;
-                        if off == 0 {
-                            kv[&x]
-                        } else {
-                            epi[&(x, off)]
-                        }
-                    }
-                    Src::Body { delta, .. } => chain[&(n, k)][(delta - e - 1) as usize].value(),
                     Src::Invariant(v) => v,
+                    Src::Body { .. } => at_step(&epi, n, k, e).expect("a body value"),
                 });
                 epi.insert((n, e), v);
             }
@@ -465,18 +468,7 @@ fn pipeline<'c>(
     // The values leaving the loop: iteration tc-1, read at the last step.
     let e = s - 1;
     for (n, (p, _, v)) in (first_virtual..).zip(exit_vals.iter()) {
-        let nv = match uses[n][0] {
-            Src::Body { x, delta } if delta <= e => {
-                let off = e - delta;
-                if off == 0 {
-                    kv[&x]
-                } else {
-                    epi[&(x, off)]
-                }
-            }
-            Src::Body { delta, .. } => chain[&(n, 0)][(delta - e - 1) as usize].value(),
-            Src::Invariant(_) => *v,
-        };
+        let nv = at_step(&epi, n, 0, e).unwrap_or(*v);
         p.add_incoming(&[(nv, epilogue)]);
     }
     bld.br(exit);
