@@ -306,14 +306,14 @@ pub fn apply_plan<'ctx>(module: &mut Module<'ctx>, plan: &Plan<'ctx>) {
             let bytes = plan.regions.iter().flat_map(|r| &r.scratch_types).map(|t| t.abi_size_in(module)).max().unwrap_or(0);
             Guarding::Scratch((bytes > 0).then(|| make_scratch(plan.entry, bytes, plan.target)))
         }
-        GuardForm::Branch => Guarding::Branch(Vec::new()),
+        GuardForm::Branch => Guarding::Branch { accesses: Vec::new(), guards: BTreeSet::new() },
     };
     for r in &plan.regions {
         convert_region(&plan.blocks, r, &mut guarding, plan.target);
     }
     merge_joins(&plan.blocks, &plan.regions);
     // Last, once the blocks the regions became are final.
-    if let Guarding::Branch(accesses) = guarding {
+    if let Guarding::Branch { accesses, .. } = guarding {
         for (i, g) in accesses {
             branch_around(i, g);
         }
@@ -324,8 +324,9 @@ pub fn apply_plan<'ctx>(module: &mut Module<'ctx>, plan: &Plan<'ctx>) {
 enum Guarding<'ctx> {
     /// The scratch slot (none when no access is guarded).
     Scratch(Option<Value<'ctx>>),
-    /// Each access and its guard, to be put under a branch.
-    Branch(Vec<(Inst<'ctx>, Value<'ctx>)>),
+    /// Each access and its guard, to be put under a branch, and the set of
+    /// those guards (conversion must not erase them as unused meanwhile).
+    Branch { accesses: Vec<(Inst<'ctx>, Value<'ctx>)>, guards: BTreeSet<Value<'ctx>> },
 }
 
 /// What the target's address spaces allow for the scratch redirection.
@@ -1229,16 +1230,17 @@ fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, guarding: &mut Guar
     // with equal arms) is dead now.
     // guard=branch puts its branches in later, on guards that may be such
     // conditions: those stay.
-    let pending: BTreeSet<Value<'ctx>> = match guarding {
-        Guarding::Branch(accesses) => accesses.iter().map(|&(_, g)| g).collect(),
-        Guarding::Scratch(_) => BTreeSet::new(),
+    let none = BTreeSet::new();
+    let pending = match guarding {
+        Guarding::Branch { guards, .. } => &*guards,
+        Guarding::Scratch(_) => &none,
     };
     let conditions = e.branches.values().filter_map(|br| match br {
         Branch::Cond { c, .. } => Some(*c),
         Branch::Switch { v, .. } => Some(*v),
         Branch::Jump => None,
     });
-    erase_dead(conditions.collect(), head, &pending);
+    erase_dead(conditions.collect(), head, pending);
     for &b in &r.body {
         delete_block(bl.block(b));
     }
@@ -1369,9 +1371,10 @@ fn move_guarded<'ctx>(
         }
         (g, Guard::Address(idx)) => {
             let scratch = match guarding {
-                Guarding::Branch(accesses) => {
+                Guarding::Branch { accesses, guards } => {
                     i.move_to_end(head);
                     accesses.push((i, g));
+                    guards.insert(g);
                     return;
                 }
                 Guarding::Scratch(scratch) => scratch.expect("a scratch slot for guarded accesses"),

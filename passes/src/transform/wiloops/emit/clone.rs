@@ -79,7 +79,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
 
     /// The value `v` of the kernel stands for in the region being cloned.
     pub(super) fn map_value(&self, v: Value<'ctx>, vmap: &HashMap<Value<'ctx>, Value<'ctx>>) -> Result<Value<'ctx>, String> {
-        let remat = v.as_inst().is_some() && super::super::prepare::rematerializable(v);
+        let remat = || v.as_inst().is_some() && super::super::prepare::rematerializable(v);
         if let Some(&m) = vmap.get(&v) {
             // A rematerializable value is never stored across a barrier, so
             // the region's own copy serves only where it dominates the use:
@@ -87,8 +87,8 @@ impl<'ctx> Emitter<'_, 'ctx> {
             // the loop) before a use that the region entry reaches first.
             // Recomputing gives the same value; only a copy earlier in the
             // same block is known to dominate.
-            let same_block = m.as_inst().is_some_and(|mi| mi.block() == self.b.insert_block());
-            if !remat || same_block || m.as_inst().is_none() {
+            let elsewhere = m.as_inst().is_some_and(|mi| mi.block() != self.b.insert_block());
+            if !elsewhere || !remat() {
                 return Ok(m);
             }
         }
@@ -96,7 +96,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
             // Defined in another region: recomputed here, never stored.
             return Ok(self.builtin_for(call));
         }
-        if let Some(i) = v.as_inst().filter(|_| remat) {
+        if let Some(i) = v.as_inst().filter(|_| remat()) {
             // Cheap arithmetic on work-item ids from another region:
             // recomputed at the use, from its recomputed operands, once per
             // block (code is appended to the block, so an earlier copy
