@@ -8,12 +8,13 @@
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
     check_uniformity, converge, ifconvert, local_atomics, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing, to_nvptx,
-    wiloops,
+    wiloops, wiloops_version,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
 const PASSES: &[PassDecl] = &[
     PassDecl::of::<wiloops::WorkItemLoops>(),
+    PassDecl::of::<wiloops_version::WiloopsVersion>(),
     PassDecl::of::<wiloops::flatten::FlattenCalls>(),
     PassDecl::of::<local_atomics::LocalAtomics>(),
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),

@@ -1,6 +1,7 @@
 //! Analyses over one function's CFG, each computed once and handed to the
 //! passes that need them (see `cache.rs`).
 
+pub mod affine_guard;
 pub mod cache;
 pub mod control_deps;
 pub mod convergence;

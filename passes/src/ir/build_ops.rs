@@ -298,6 +298,20 @@ impl<'ctx> Builder<'ctx> {
         self.int_binop(LLVMBuildShl, a, b, name)
     }
 
+    pub fn ashr(&mut self, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.int_binop(LLVMBuildAShr, a, b, name)
+    }
+
+    /// `freeze v`: `v`, or an arbitrary fixed value of its type where `v` is
+    /// poison or undef (so a branch on it is no longer undefined behaviour).
+    pub fn freeze(&mut self, v: Value<'ctx>, name: &str) -> Value<'ctx> {
+        self.ready();
+        assert!(!v.ty().is_void(), "a freeze of a void value");
+        let name = c_name(name);
+        // SAFETY: the builder is positioned; `v` is a live first-class value.
+        self.value(unsafe { LLVMBuildFreeze(self.raw, v.raw(), name.as_ptr()) })
+    }
+
     /// An integer as a pointer of type `to` (scalars only).
     pub fn int_to_ptr(&mut self, v: Value<'ctx>, to: Ty<'ctx>, name: &str) -> Value<'ctx> {
         self.ready();

@@ -250,6 +250,22 @@ impl<'ctx> Inst<'ctx> {
         unsafe { LLVMInstructionEraseFromParent(self.raw()) }
     }
 
+    /// Drops a phi's entries from `from` (the C API cannot remove an entry,
+    /// so the phi is rebuilt in place under its name); returns the new phi,
+    /// which has taken over every use of the old one.
+    pub fn without_incoming_from(self, from: BasicBlock<'ctx>) -> Inst<'ctx> {
+        let entries: Vec<_> = self.incoming().into_iter().filter(|(_, b)| *b != from).collect();
+        let mut b = Builder::new(self.value());
+        b.position_before(self);
+        let name = self.value().name_bytes();
+        let new = b.phi(self.ty(), "");
+        new.add_incoming(&entries);
+        self.value().replace_all_uses_with(new.value());
+        self.erase();
+        new.value().set_name(&name);
+        new
+    }
+
     /// Adds incoming entries to a phi.
     pub fn add_incoming(self, entries: &[(Value<'ctx>, BasicBlock<'ctx>)]) {
         assert!(self.is_phi(), "incoming entries of a non-phi");

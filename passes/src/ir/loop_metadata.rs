@@ -94,6 +94,85 @@ impl<'ctx> Inst<'ctx> {
     }
 }
 
+/// The operands of the metadata node `md` (a `MetadataAsValue`), null ones
+/// included.
+///
+/// # Safety
+/// `md` must be a live metadata-as-value wrapping an `MDNode`.
+unsafe fn node_operands(md: LLVMValueRef) -> Vec<LLVMValueRef> {
+    // SAFETY: `md` wraps a live node (the caller's promise); the buffer has
+    // room for every operand LLVM reports.
+    unsafe {
+        let n = LLVMGetMDNodeNumOperands(md) as usize;
+        let mut ops = vec![std::ptr::null_mut(); n];
+        LLVMGetMDNodeOperands(md, ops.as_mut_ptr());
+        ops
+    }
+}
+
+impl<'ctx> Inst<'ctx> {
+    /// Whether this latch's `!llvm.loop` declares the loop parallel
+    /// (`llvm.loop.parallel_accesses`, as `simt-wiloops` marks its
+    /// work-item loops).
+    pub fn is_parallel_loop_latch(self) -> bool {
+        if !self.is_terminator() {
+            return false;
+        }
+        let ctx = context_of(self);
+        // SAFETY: `self` is a live instruction; a non-null `!llvm.loop` is a
+        // node whose operands are read as nodes only when they are nodes
+        // (`LLVMIsAMDNode`), and strings only through `LLVMGetMDString`,
+        // which answers null for anything else.
+        unsafe {
+            let id = LLVMGetMetadata(self.raw(), kind(ctx, "llvm.loop"));
+            if id.is_null() {
+                return false;
+            }
+            node_operands(id).into_iter().skip(1).any(|prop| {
+                if prop.is_null() || LLVMIsAMDNode(prop).is_null() || LLVMGetMDNodeNumOperands(prop) == 0 {
+                    return false;
+                }
+                let first = node_operands(prop)[0];
+                let mut len = 0u32;
+                let s = if first.is_null() { std::ptr::null() } else { LLVMGetMDString(first, &mut len) };
+                !s.is_null() && std::slice::from_raw_parts(s.cast::<u8>(), len as usize) == b"llvm.loop.parallel_accesses"
+            })
+        }
+    }
+
+    /// Gives this terminator's `!llvm.loop` a new distinct loop id with the
+    /// same properties (for a copy of a loop: two loops must not share an
+    /// id); false when it has none.
+    pub fn renew_loop_id(self) -> bool {
+        let ctx = context_of(self);
+        // SAFETY: `self` is a live instruction; its `!llvm.loop` is a node
+        // whose operand 0 is itself (LLVM's loop-id form) and whose other
+        // operands are read as metadata. The temporary node is replaced by
+        // the new node that refers to itself (and so freed) before the new
+        // node is attached to `self`.
+        unsafe {
+            let k = kind(ctx, "llvm.loop");
+            let id = LLVMGetMetadata(self.raw(), k);
+            if id.is_null() {
+                return false;
+            }
+            let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+            let mut ops: Vec<LLVMMetadataRef> = node_operands(id)
+                .into_iter()
+                .enumerate()
+                .map(|(i, op)| if i == 0 { temp } else if op.is_null() { std::ptr::null_mut() } else { LLVMValueAsMetadata(op) })
+                .collect();
+            if ops.is_empty() {
+                ops.push(temp);
+            }
+            let fresh = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+            LLVMMetadataReplaceAllUsesWith(temp, fresh);
+            LLVMSetMetadata(self.raw(), k, LLVMMetadataAsValue(ctx, fresh));
+            true
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +196,35 @@ mod tests {
         assert!(text.contains("!0 = distinct !{}"), "{text}");
         assert!(text.contains("!1 = distinct !{!1, !2, !3}"), "{text}");
         assert!(text.contains("!2 = !{!\"llvm.loop.parallel_accesses\", !0}"), "{text}");
+    }
+
+    #[test]
+    fn renewed_loop_ids_are_distinct_with_the_same_properties() {
+        let src = "define void @f(ptr %p) {\nentry:\n  br label %l\nl:\n  store i8 0, ptr %p\n  br i1 true, label %l, label %x\nx:\n  br label %m\nm:\n  br i1 true, label %m, label %y\ny:\n  ret void\n}\n";
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", src.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let (l, mm) = (f.get_basic_blocks()[1], f.get_basic_blocks()[3]);
+        let group = AccessGroup::new(&m);
+        let (lt, mt) = (terminator(l).expect("br"), terminator(mm).expect("br"));
+        assert!(!lt.is_parallel_loop_latch() && !lt.renew_loop_id());
+        lt.mark_parallel_loop(group);
+        assert!(lt.is_parallel_loop_latch() && !mt.is_parallel_loop_latch());
+        let text = m.print_to_string().to_string();
+        let line = |t: &str, b: &str| t.lines().find(|x| x.contains(&format!("label %{b}"))).unwrap().to_string();
+        assert!(line(&text, "x").ends_with("!llvm.loop !1"), "{text}");
+        // Copy the id onto m's latch by renewing a clone of l's branch there.
+        let mut b = crate::ir::Builder::new(mt.value());
+        b.position_before(mt);
+        let c = b.insert(lt.clone_detached(), b"");
+        c.set_successor(0, mm);
+        c.set_successor(1, f.get_basic_blocks()[4]);
+        mt.erase();
+        assert!(c.is_parallel_loop_latch() && c.renew_loop_id() && c.is_parallel_loop_latch());
+        assert!(crate::ir::verify(&m).is_ok());
+        let text = m.print_to_string().to_string();
+        assert!(line(&text, "y").ends_with("!llvm.loop !4"), "{text}");
+        assert!(text.contains("!4 = distinct !{!4, !2, !3}"), "{text}");
     }
 
     #[test]

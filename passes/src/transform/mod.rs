@@ -15,3 +15,4 @@ pub mod swp;
 pub mod testing;
 pub mod to_nvptx;
 pub mod wiloops;
+pub mod wiloops_version;

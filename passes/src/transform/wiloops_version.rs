@@ -1,0 +1,610 @@
+//! `simt-wiloops-version`: versions each work-item loop on its bounds
+//! checks, so that full work-groups run a copy without them.
+//!
+//! Why: `if (i < n) c[i] = …` with `i = get_global_id(0)` becomes, inside
+//! `simt-wiloops`'s x loop, a branch on `n > trunc(group·L + x + offset)`.
+//! LLVM's vectoriser turns it into masked loads and stores (`vmaskmovps`),
+//! slow on AVX2 machines, and IRCE does not take it (a `trunc`, no profile).
+//! Yet the compare is monotone in the work-item id `x`, so two tests before
+//! the loop say whether it holds for every work-item of the group: it does
+//! for every group but the last partial one (issue 13).
+//!
+//! ```text
+//!            P (preheader)                    P: g(0), g(C-1), u; for every guard
+//!            │                                   cond(0) ∧ cond(C-1) ∧ no wrap
+//!            ▼                                   br freeze(all), H.fast, H
+//!     ┌────▶ H ◀─ x = phi [0, P], [x+1, L]       ┌──────┴───────┐
+//!     │      ▼                                  ▼              ▼
+//!     │      G: br (g(x) pred u), T, F   ==>    H.fast … G.fast: br T.fast
+//!     │     T  F                                (the loop, the guards           H … G … L
+//!     │      ▼                                   now unconditional)             (original)
+//!     └───── L: x+1 <u C ?                       L.fast ─────┐        ┌──────── L
+//!            ▼                                               ▼        ▼
+//!            E                                                  E (phis from both)
+//! ```
+//!
+//! Loops: those whose latch carries `llvm.loop.parallel_accesses` (the x
+//! loops `simt-wiloops` makes; the kernel's own loops inside one are cloned
+//! with it), outermost ones only, with one latch that is the only block
+//! leaving the loop, one exit block entered only from the latch, a
+//! preheader ending in `br label %header`, a counter `x = phi [0, P],
+//! [x + 1, latch]` and a latch test `x + 1 <u C` or `x + 1 != C` (either
+//! operand order or branch polarity) with a constant `C >= 1`, no
+//! terminators but `br`, `switch` and `unreachable`, and at most
+//! `max-size` instructions (default 400): every version doubles the code.
+//!
+//! Guards: conditional branches in the loop (the latch's aside) whose
+//! condition is a tree of `and`/`select c, d, false` (all leaves true: the
+//! fast copy takes the true side) or `or`/`select c, true, d` (all false:
+//! the false side), `xor c, true` flipping, with leaves that are ordered
+//! integer compares `g(x) pred u` (either order) of a modular-affine
+//! `g` and an invariant `u` (see `analysis/affine_guard.rs` for which, and
+//! for why two ends and a wrap test decide every `x`), or invariant
+//! conditions; at least one leaf must depend on `x` (branches on
+//! invariants alone are LLVM's unswitching). A guard whose test folds to
+//! false at compile time (`x < 128` in a loop of 256) is left out rather
+//! than making the fast copy unreachable.
+//!
+//! The tests are built before the loop from fresh instructions (no
+//! `nuw`/`nsw`/`exact` flags, so no new poison), the invariant
+//! instructions of the loop they need rebuilt there too; their conjunction
+//! is frozen, so a poison input picks a copy instead of being undefined
+//! behaviour (where the original loop would branch on that poison, any
+//! copy is allowed; where it would not reach the guard, both copies do the
+//! same). Values of the loop used after it go through phis of the exit
+//! block (made here where missing), which take one entry from each copy;
+//! each copy of a latch gets a fresh loop id with the same properties and
+//! access groups.
+//!
+//! Limits: one exit; guards on `eq`/`ne`, on values other than the
+//! affine forms above (a `zext`/`sext` of `x`, a load), or on steps that may
+//! wrap (`|s|·(C-1) >= 2^w`) are not versioned; loops nested in a parallel
+//! loop are copied, not versioned on their own; calls in the loop are
+//! copied (`noduplicate` is not checked: `simt-wiloops` loops hold none).
+
+use crate::analysis::affine_guard::{direction, inverse, is_ordered, nowrap_test, swapped, Direction, Scope};
+use crate::ir::{branches_to, defined_functions, instructions, insert_block_before, terminator, Builder, Inst, IntOp, Value};
+use crate::pass::{ModulePass, PassContext, PassError, Preserved};
+use inkwell::basic_block::BasicBlock;
+use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
+use std::collections::HashMap;
+
+pub struct WiloopsVersion {
+    max_size: usize,
+    remarks: bool,
+}
+
+impl Default for WiloopsVersion {
+    fn default() -> Self {
+        WiloopsVersion { max_size: 400, remarks: false }
+    }
+}
+
+impl crate::pass::DeclaredPass for WiloopsVersion {
+    const NAME: &'static str = "simt-wiloops-version";
+    const SUMMARY: &'static str =
+        "versions work-item loops on bounds checks monotone in the work-item id: a copy without them runs when both ends of the loop pass";
+    const OPTIONS: &'static [(&'static str, &'static str)] =
+        &[("max-size=N", "largest loop versioned, in instructions (default 400)"), ("remarks", "say what was done to each parallel loop")];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match (key, value) {
+            ("max-size", Some(v)) => {
+                self.max_size = v.parse().map_err(|_| format!("max-size takes a number of instructions, got '{v}'"))?;
+                Ok(())
+            }
+            ("remarks", None) => {
+                self.remarks = true;
+                Ok(())
+            }
+            _ => Err(crate::pass::unknown_option::<Self>(key)),
+        }
+    }
+}
+
+impl ModulePass for WiloopsVersion {
+    fn name(&self) -> String {
+        let mut opts = Vec::new();
+        if self.max_size != 400 {
+            opts.push(format!("max-size={}", self.max_size));
+        }
+        if self.remarks {
+            opts.push("remarks".to_string());
+        }
+        if opts.is_empty() {
+            "simt-wiloops-version".into()
+        } else {
+            format!("simt-wiloops-version<{}>", opts.join(";"))
+        }
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let mut changed = false;
+        let mut notes = String::new();
+        for f in defined_functions(cx.module()) {
+            // The loops from one analysis: versioning one adds blocks but
+            // leaves the others' blocks as they were (they are disjoint).
+            let shapes = parallel_loops(cx.analyses(f));
+            for shape in shapes {
+                let header = shape.header.get_name().to_string_lossy().into_owned();
+                let fname = crate::ir::function_name(f);
+                match version(cx.module_mut(), &shape, self.max_size) {
+                    Ok((guards, trips)) => {
+                        notes += &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): versioned on {guards} guard(s)\n");
+                        changed = true;
+                    }
+                    Err(why) => notes += &format!("simt-wiloops-version: {fname}: loop %{header}: not versioned: {why}\n"),
+                }
+            }
+        }
+        if self.remarks {
+            cx.out().write_all(notes.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        }
+        // New blocks and edges: nothing cached stays valid.
+        Ok(if changed { Preserved::none() } else { Preserved::all() })
+    }
+}
+
+/// A loop as the loop analysis saw it.
+struct Shape<'c> {
+    header: BasicBlock<'c>,
+    /// In layout order.
+    blocks: Vec<BasicBlock<'c>>,
+    latches: Vec<BasicBlock<'c>>,
+    exiting: Vec<BasicBlock<'c>>,
+    exits: Vec<BasicBlock<'c>>,
+}
+
+/// The outermost loops whose latch says they are parallel.
+fn parallel_loops<'c>(fa: &crate::analysis::cache::FunctionAnalyses<'c>) -> Vec<Shape<'c>> {
+    let li = fa.loops();
+    let parallel = |l: &crate::analysis::loops::Loop| {
+        l.latches.iter().any(|&b| terminator(fa.cfg.block(b)).is_some_and(|t| t.is_parallel_loop_latch()))
+    };
+    let mut out = Vec::new();
+    for (_, l) in li.loops() {
+        let mut up = l.parent;
+        let mut nested = false;
+        while let Some(p) = up {
+            nested |= parallel(li.get(p));
+            up = li.get(p).parent;
+        }
+        if parallel(l) && !nested {
+            let blocks = |ids: &[crate::cfg::BlockId]| ids.iter().map(|&b| fa.cfg.block(b)).collect::<Vec<_>>();
+            out.push(Shape {
+                header: fa.cfg.block(l.header),
+                blocks: blocks(&l.blocks),
+                latches: blocks(&l.latches),
+                exiting: blocks(&l.exiting),
+                exits: blocks(&l.exits),
+            });
+        }
+    }
+    out
+}
+
+/// One leaf of a guard's condition, and the value the fast copy needs it to have.
+struct Leaf<'c> {
+    cond: Value<'c>,
+    want: bool,
+    /// For a compare monotone in the counter: which operand is `g(x)`, and
+    /// which way it moves. `None`: the condition is loop-invariant.
+    monotone: Option<(u32, Direction)>,
+}
+
+/// A branch the fast copy makes unconditional.
+struct Guard<'c> {
+    branch: Inst<'c>,
+    /// The successor slot it keeps (0: true, 1: false).
+    taken: u32,
+    leaves: Vec<Leaf<'c>>,
+}
+
+/// Versions the loop; returns the number of guards and the trip count.
+/// Refuses (with the reason) before changing anything.
+fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max_size: usize) -> Result<(usize, u64), String> {
+    let ([latch], [exit]) = (shape.latches.as_slice(), shape.exits.as_slice()) else {
+        return Err(format!("{} latches and {} exit blocks (one each handled)", shape.latches.len(), shape.exits.len()));
+    };
+    let (latch, exit, header) = (*latch, *exit, shape.header);
+    if shape.exiting != [latch] {
+        return Err("a block other than the latch leaves the loop".into());
+    }
+    if branches_to(exit).iter().any(|t| t.block() != latch) {
+        return Err("the exit block has predecessors outside the loop".into());
+    }
+    let size: usize = shape.blocks.iter().map(|&b| instructions(b).count()).sum();
+    if size > max_size {
+        return Err(format!("{size} instructions, more than max-size={max_size}"));
+    }
+    for &b in &shape.blocks {
+        let t = terminator(b).ok_or("a block without terminator")?;
+        if !matches!(t.opcode(), O::LLVMBr | O::LLVMSwitch | O::LLVMUnreachable) {
+            return Err(format!("a {:?} in the loop", t.opcode()));
+        }
+    }
+    let entries: Vec<Inst<'c>> = branches_to(header).into_iter().filter(|t| !shape.blocks.contains(&t.block())).collect();
+    let [pre_term] = entries.as_slice() else { return Err(format!("{} blocks enter the loop (one preheader handled)", entries.len())) };
+    let pre_term = *pre_term;
+    if pre_term.opcode() != O::LLVMBr || pre_term.is_conditional_terminator() {
+        return Err("the preheader does not end in an unconditional branch".into());
+    }
+    let pre = pre_term.block();
+    let latch_term = terminator(latch).ok_or("no latch terminator")?;
+    let (x, trips) = counter(latch_term, header, pre, latch)?;
+
+    let mut scope = Scope::new(shape.blocks.iter().copied(), x.value());
+    let mut guards = Vec::new();
+    for &b in &shape.blocks {
+        let t = terminator(b).expect("checked above");
+        if b != latch && t.opcode() == O::LLVMBr && t.is_conditional_terminator() {
+            let s = t.successors();
+            if s[0] != s[1] {
+                guards.extend(guard(t, &mut scope, trips));
+            }
+        }
+    }
+    if guards.is_empty() {
+        return Err("no branch on a compare monotone in the work-item id".into());
+    }
+
+    // The test, in the preheader; given up (and its instructions erased)
+    // when every guard fails at compile time.
+    let mut emit = Emit::new(pre_term, &mut scope, trips);
+    let mut all: Option<Value<'c>> = None;
+    let mut kept = Vec::new();
+    for g in guards {
+        let tests: Vec<Value<'c>> = g.leaves.iter().map(|l| emit.leaf(l)).collect();
+        let ok = tests.into_iter().reduce(|a, b| emit.and(a, b)).expect("a guard has leaves");
+        if ok.const_u64() == Some(0) {
+            continue;
+        }
+        all = Some(match all {
+            Some(a) => emit.and(a, ok),
+            None => ok,
+        });
+        kept.push(g);
+    }
+    let Some(all) = all else {
+        emit.erase_unused();
+        return Err("every guard fails at an end of the loop (known at compile time)".into());
+    };
+    // Not among `built`: it is what keeps the tests that count alive.
+    let ok = emit.b.freeze(all, "wiver.ok");
+    emit.erase_unused();
+    let n_guards = kept.len();
+
+    // From here on the function changes.
+    close_over_exit(shape, latch, exit);
+    let copy = Copy::make(shape, exit);
+    let mut b = Builder::new(x.value());
+    b.position_before(pre_term);
+    b.cond_br(ok, copy.block(header), header);
+    pre_term.erase();
+    let latch_copy = copy.block(latch);
+    for p in instructions(exit).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
+        let from_latch: Vec<_> = p.incoming().into_iter().filter(|(_, from)| *from == latch).map(|(v, _)| (copy.value(v), latch_copy)).collect();
+        p.add_incoming(&from_latch);
+    }
+    for &c in copy.values.values() {
+        if let Some(t) = c.as_inst().filter(|i| i.is_terminator()) {
+            t.renew_loop_id();
+        }
+    }
+    for g in kept {
+        let t = copy.value(g.branch.value()).as_inst().expect("a copied branch");
+        let succ = t.successors();
+        let (keep, skip) = (succ[g.taken as usize], succ[1 - g.taken as usize]);
+        let from = t.block();
+        b.position_before(t);
+        b.br(keep);
+        t.erase();
+        for p in instructions(skip).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
+            p.without_incoming_from(from);
+        }
+    }
+    Ok((n_guards, trips))
+}
+
+/// The counter `x = phi [0, pre], [x + 1, latch]` that the latch tests
+/// against a constant `C` (`x + 1 <u C` or `!= C`, in any spelling), and `C`.
+fn counter<'c>(latch_term: Inst<'c>, header: BasicBlock<'c>, pre: BasicBlock<'c>, latch: BasicBlock<'c>) -> Result<(Inst<'c>, u64), String> {
+    use LLVMIntPredicate as P;
+    if latch_term.opcode() != O::LLVMBr || !latch_term.is_conditional_terminator() {
+        return Err("the latch does not end in a conditional branch".into());
+    }
+    let cmp = latch_term.branch_condition().as_inst().filter(|c| c.opcode() == O::LLVMICmp).ok_or("the latch does not branch on an icmp")?;
+    let mut pred = cmp.icmp_predicate();
+    let (next, bound) = if cmp.operand(1).const_u64().is_some() {
+        (cmp.operand(0), cmp.operand(1))
+    } else {
+        pred = swapped(pred);
+        (cmp.operand(1), cmp.operand(0))
+    };
+    if latch_term.successors()[0] != header {
+        pred = inverse(pred);
+    }
+    let trips = bound.const_u64().ok_or("the latch does not compare with a constant")?;
+    if !matches!(pred, P::LLVMIntULT | P::LLVMIntNE) || trips == 0 {
+        return Err("the latch test is not `x + 1 <u C` or `x + 1 != C` with C >= 1".into());
+    }
+    let add = next.as_inst().filter(|i| i.opcode() == O::LLVMAdd).ok_or("the latch does not test an increment")?;
+    let x = match (add.operand(0).const_u64(), add.operand(1).const_u64()) {
+        (_, Some(1)) => add.operand(0),
+        (Some(1), _) => add.operand(1),
+        _ => return Err("the latch does not test x + 1".into()),
+    };
+    let phi = x.as_inst().filter(|p| p.is_phi() && p.block() == header).ok_or("the latch does not test a counter of the header")?;
+    let inc = phi.incoming();
+    let canonical = inc.len() == 2
+        && inc.iter().any(|(v, b)| *b == pre && v.const_u64() == Some(0))
+        && inc.iter().any(|(v, b)| *b == latch && *v == next);
+    if !canonical {
+        return Err("the counter does not run from 0 by 1".into());
+    }
+    Ok((phi, trips))
+}
+
+/// The guard of branch `t`, if its condition is one the module
+/// documentation describes.
+fn guard<'c>(t: Inst<'c>, scope: &mut Scope<'c>, trips: u64) -> Option<Guard<'c>> {
+    let c = t.branch_condition();
+    for (want, taken) in [(true, 0), (false, 1)] {
+        let mut leaves = Vec::new();
+        if collect(c, want, scope, trips, &mut leaves) && leaves.iter().any(|l| l.monotone.is_some()) {
+            return Some(Guard { branch: t, taken, leaves });
+        }
+    }
+    None
+}
+
+/// Whether `v` must be `want` for every work-item exactly when every leaf
+/// pushed onto `leaves` is its own `want` for every work-item.
+fn collect<'c>(v: Value<'c>, want: bool, scope: &mut Scope<'c>, trips: u64, leaves: &mut Vec<Leaf<'c>>) -> bool {
+    if !v.ty().is_int() || v.ty().int_width() != 1 {
+        return false;
+    }
+    if scope.is_invariant(v) {
+        leaves.push(Leaf { cond: v, want, monotone: None });
+        return true;
+    }
+    let Some(i) = scope.inside(v) else { return false };
+    let op = |k: u32| i.operand(k);
+    match i.opcode() {
+        O::LLVMAnd if want => collect(op(0), true, scope, trips, leaves) && collect(op(1), true, scope, trips, leaves),
+        O::LLVMOr if !want => collect(op(0), false, scope, trips, leaves) && collect(op(1), false, scope, trips, leaves),
+        O::LLVMSelect if want && op(2).const_u64() == Some(0) => {
+            collect(op(0), true, scope, trips, leaves) && collect(op(1), true, scope, trips, leaves)
+        }
+        O::LLVMSelect if !want && op(1).const_u64() == Some(1) => {
+            collect(op(0), false, scope, trips, leaves) && collect(op(2), false, scope, trips, leaves)
+        }
+        O::LLVMXor if op(1).const_u64() == Some(1) => collect(op(0), !want, scope, trips, leaves),
+        O::LLVMICmp if is_ordered(i.icmp_predicate()) => {
+            let side = if scope.is_invariant(op(1)) {
+                0
+            } else if scope.is_invariant(op(0)) {
+                1
+            } else {
+                return false;
+            };
+            let g = op(side);
+            let Some(step) = scope.step(g) else { return false };
+            let Some(dir) = direction(step, g.ty().int_width(), trips) else { return false };
+            leaves.push(Leaf { cond: v, want, monotone: Some((side, dir)) });
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Which value of the counter an expression is rebuilt for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum End {
+    /// Loop-invariant: the same for every x.
+    Any,
+    First,
+    Last,
+}
+
+/// Builds the test before the preheader's branch.
+struct Emit<'c, 's> {
+    b: Builder<'c>,
+    scope: &'s mut Scope<'c>,
+    trips: u64,
+    rebuilt: HashMap<(Value<'c>, End), Value<'c>>,
+    /// Everything built, in order (operands before users).
+    built: Vec<Value<'c>>,
+}
+
+impl<'c, 's> Emit<'c, 's> {
+    fn new(before: Inst<'c>, scope: &'s mut Scope<'c>, trips: u64) -> Self {
+        let mut b = Builder::new(before.value());
+        b.position_before(before);
+        Emit { b, scope, trips, rebuilt: HashMap::new(), built: Vec::new() }
+    }
+
+    fn made(&mut self, v: Value<'c>) -> Value<'c> {
+        self.built.push(v);
+        v
+    }
+
+    fn and(&mut self, a: Value<'c>, b: Value<'c>) -> Value<'c> {
+        let v = self.b.int_op(IntOp::And, a, b, "wiver.and");
+        self.made(v)
+    }
+
+    /// `v` with the counter at `end`, from fresh instructions without
+    /// poison-generating flags.
+    fn at(&mut self, v: Value<'c>, end: End) -> Value<'c> {
+        let x = self.scope.counter();
+        if v == x {
+            let k = if end == End::Last { self.trips - 1 } else { 0 };
+            return x.ty().const_int(k);
+        }
+        let Some(i) = self.scope.inside(v) else { return v };
+        let end = if self.scope.is_invariant(v) { End::Any } else { end };
+        if let Some(&w) = self.rebuilt.get(&(v, end)) {
+            return w;
+        }
+        let ops: Vec<Value<'c>> = i.operands().collect::<Vec<_>>().into_iter().map(|o| self.at(o, end)).collect();
+        let (b, ty) = (&mut self.b, i.ty());
+        let w = match i.opcode() {
+            O::LLVMAdd => b.int_op(IntOp::Add, ops[0], ops[1], ""),
+            O::LLVMSub => b.int_op(IntOp::Sub, ops[0], ops[1], ""),
+            O::LLVMMul => b.int_op(IntOp::Mul, ops[0], ops[1], ""),
+            O::LLVMAnd => b.int_op(IntOp::And, ops[0], ops[1], ""),
+            O::LLVMOr => b.int_op(IntOp::Or, ops[0], ops[1], ""),
+            O::LLVMXor => b.int_op(IntOp::Xor, ops[0], ops[1], ""),
+            O::LLVMShl => b.shl(ops[0], ops[1], ""),
+            O::LLVMLShr => b.lshr(ops[0], ops[1], ""),
+            O::LLVMAShr => b.ashr(ops[0], ops[1], ""),
+            O::LLVMTrunc => b.trunc(ops[0], ty, ""),
+            O::LLVMZExt => b.zext(ops[0], ty, ""),
+            O::LLVMSExt => b.sext(ops[0], ty, ""),
+            O::LLVMICmp => b.icmp(i.icmp_predicate(), ops[0], ops[1], ""),
+            O::LLVMSelect => b.select(ops[0], ops[1], ops[2], ""),
+            other => unreachable!("only invariant or affine instructions are rebuilt, not {other:?}"),
+        };
+        self.rebuilt.insert((v, end), w);
+        self.made(w)
+    }
+
+    /// The test that `leaf` is its `want` for every work-item.
+    fn leaf(&mut self, leaf: &Leaf<'c>) -> Value<'c> {
+        let Some((side, dir)) = leaf.monotone else {
+            let c = self.at(leaf.cond, End::Any);
+            if leaf.want {
+                return c;
+            }
+            let not = self.b.int_op(IntOp::Xor, c, c.ty().const_int(1), "wiver.not");
+            return self.made(not);
+        };
+        let cmp = leaf.cond.as_inst().expect("a compare");
+        let pred = cmp.icmp_predicate();
+        let p = if leaf.want { pred } else { inverse(pred) };
+        let u = self.at(cmp.operand(1 - side), End::Any);
+        let first = self.at(cmp.operand(side), End::First);
+        let last = self.at(cmp.operand(side), End::Last);
+        let mut test = |g: Value<'c>, name: &str| {
+            let (a, b) = if side == 0 { (g, u) } else { (u, g) };
+            let v = self.b.icmp(p, a, b, name);
+            self.made(v)
+        };
+        let at_first = test(first, "wiver.first");
+        let at_last = test(last, "wiver.last");
+        let (le, first_lhs) = nowrap_test(pred, dir);
+        let (a, b) = if first_lhs { (first, last) } else { (last, first) };
+        let nowrap = self.b.icmp(le, a, b, "wiver.nowrap");
+        self.made(nowrap);
+        let ends = self.and(at_first, at_last);
+        self.and(ends, nowrap)
+    }
+
+    /// Erases what was built and is not used (tests left out, or all of
+    /// them when the loop is not versioned), users first.
+    fn erase_unused(&mut self) {
+        for v in self.built.drain(..).rev() {
+            if let Some(i) = v.as_inst() {
+                if !v.has_uses() {
+                    i.erase();
+                }
+            }
+        }
+    }
+}
+
+/// Gives every value of the loop used after it a phi in the exit block
+/// (entered only from the latch, so the phi takes one entry), the place
+/// where both copies' values meet.
+fn close_over_exit<'c>(shape: &Shape<'c>, latch: BasicBlock<'c>, exit: BasicBlock<'c>) {
+    for &bb in &shape.blocks {
+        for i in instructions(bb).filter(|i| !i.is_void()) {
+            let outside: Vec<Inst<'c>> = i
+                .users()
+                .into_iter()
+                .filter(|u| !shape.blocks.contains(&u.block()) && !(u.is_phi() && u.block() == exit))
+                .collect();
+            if outside.is_empty() {
+                continue;
+            }
+            let mut b = Builder::new(i.value());
+            match instructions(exit).next() {
+                Some(first) => b.position_before(first),
+                None => b.position_at_end(exit),
+            }
+            let name = String::from_utf8_lossy(&i.value().name_bytes()).into_owned();
+            let phi = b.phi(i.ty(), &if name.is_empty() { name } else { format!("{name}.lcssa") });
+            phi.add_incoming(&[(i.value(), latch)]);
+            for u in outside {
+                for k in 0..u.num_operands() {
+                    if u.operand(k) == i.value() {
+                        u.set_operand(k, phi.value());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A copy of the loop's blocks, placed before the exit block.
+struct Copy<'c> {
+    blocks: HashMap<BasicBlock<'c>, BasicBlock<'c>>,
+    values: HashMap<Value<'c>, Value<'c>>,
+}
+
+impl<'c> Copy<'c> {
+    fn make(shape: &Shape<'c>, exit: BasicBlock<'c>) -> Copy<'c> {
+        let suffixed = |name: Vec<u8>| {
+            let s = String::from_utf8_lossy(&name).into_owned();
+            if s.is_empty() {
+                s
+            } else {
+                format!("{s}.fast")
+            }
+        };
+        let blocks: HashMap<_, _> =
+            shape.blocks.iter().map(|&b| (b, insert_block_before(exit, &suffixed(b.get_name().to_bytes().to_vec())))).collect();
+        let mut values = HashMap::new();
+        let mut pairs: Vec<(Inst<'c>, Inst<'c>)> = Vec::new();
+        let mut bld = Builder::new(shape.header.get_parent().map(Value::from).expect("a block of a function"));
+        for &bb in &shape.blocks {
+            bld.position_at_end(blocks[&bb]);
+            for i in instructions(bb) {
+                let name = suffixed(i.value().name_bytes());
+                let c = if i.is_phi() { bld.phi(i.ty(), &name) } else { bld.insert(i.clone_detached(), name.as_bytes()) };
+                values.insert(i.value(), c.value());
+                pairs.push((i, c));
+            }
+        }
+        let copy = Copy { blocks, values };
+        for (i, c) in pairs {
+            if i.is_phi() {
+                let entries: Vec<_> = i.incoming().into_iter().map(|(v, from)| (copy.value(v), copy.block(from))).collect();
+                c.add_incoming(&entries);
+                continue;
+            }
+            for k in 0..c.num_operands() {
+                let o = c.operand(k);
+                let mapped = match o.as_block() {
+                    Some(bb) => Value::of_block(copy.block(bb)),
+                    None => copy.value(o),
+                };
+                if mapped != o {
+                    c.set_operand(k, mapped);
+                }
+            }
+        }
+        copy
+    }
+
+    /// The copy of a block of the loop; any other block itself.
+    fn block(&self, b: BasicBlock<'c>) -> BasicBlock<'c> {
+        self.blocks.get(&b).copied().unwrap_or(b)
+    }
+
+    /// The copy of a value of the loop; any other value itself.
+    fn value(&self, v: Value<'c>) -> Value<'c> {
+        self.values.get(&v).copied().unwrap_or(v)
+    }
+}
