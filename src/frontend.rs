@@ -109,7 +109,7 @@ pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFron
                 options.push(format!("local-size={x},{y},{z}"));
             }
             let wiloops = if options.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", options.join(";")) };
-            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{wiloops},simt-local-atomics")
+            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{wiloops},simt-local-atomics,simt-wiloops-version")
         }
         EngineFront::Emu { check } => {
             run(module, "globaldce,simt-flatten-calls,globaldce", &mut analyses)?;

@@ -160,7 +160,15 @@ impl<'ctx> Inst<'ctx> {
             let mut ops: Vec<LLVMMetadataRef> = node_operands(id)
                 .into_iter()
                 .enumerate()
-                .map(|(i, op)| if i == 0 { temp } else if op.is_null() { std::ptr::null_mut() } else { LLVMValueAsMetadata(op) })
+                .map(|(i, op)| {
+                    if i == 0 {
+                        temp
+                    } else if op.is_null() {
+                        std::ptr::null_mut()
+                    } else {
+                        LLVMValueAsMetadata(op)
+                    }
+                })
                 .collect();
             if ops.is_empty() {
                 ops.push(temp);

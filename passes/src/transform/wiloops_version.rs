@@ -63,7 +63,7 @@
 //! copied (`noduplicate` is not checked: `simt-wiloops` loops hold none).
 
 use crate::analysis::affine_guard::{direction, inverse, is_ordered, nowrap_test, swapped, Direction, Scope};
-use crate::ir::{branches_to, defined_functions, instructions, insert_block_before, terminator, Builder, Inst, IntOp, Value};
+use crate::ir::{branches_to, defined_functions, insert_block_before, instructions, terminator, Builder, Inst, IntOp, Value};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::basic_block::BasicBlock;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
@@ -130,7 +130,8 @@ impl ModulePass for WiloopsVersion {
                 let fname = crate::ir::function_name(f);
                 match version(cx.module_mut(), &shape, self.max_size) {
                     Ok((guards, trips)) => {
-                        notes += &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): versioned on {guards} guard(s)\n");
+                        notes +=
+                            &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): versioned on {guards} guard(s)\n");
                         changed = true;
                     }
                     Err(why) => notes += &format!("simt-wiloops-version: {fname}: loop %{header}: not versioned: {why}\n"),
@@ -283,7 +284,8 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
     pre_term.erase();
     let latch_copy = copy.block(latch);
     for p in instructions(exit).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
-        let from_latch: Vec<_> = p.incoming().into_iter().filter(|(_, from)| *from == latch).map(|(v, _)| (copy.value(v), latch_copy)).collect();
+        let from_latch: Vec<_> =
+            p.incoming().into_iter().filter(|(_, from)| *from == latch).map(|(v, _)| (copy.value(v), latch_copy)).collect();
         p.add_incoming(&from_latch);
     }
     for &c in copy.values.values() {
@@ -308,12 +310,18 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
 
 /// The counter `x = phi [0, pre], [x + 1, latch]` that the latch tests
 /// against a constant `C` (`x + 1 <u C` or `!= C`, in any spelling), and `C`.
-fn counter<'c>(latch_term: Inst<'c>, header: BasicBlock<'c>, pre: BasicBlock<'c>, latch: BasicBlock<'c>) -> Result<(Inst<'c>, u64), String> {
+fn counter<'c>(
+    latch_term: Inst<'c>,
+    header: BasicBlock<'c>,
+    pre: BasicBlock<'c>,
+    latch: BasicBlock<'c>,
+) -> Result<(Inst<'c>, u64), String> {
     use LLVMIntPredicate as P;
     if latch_term.opcode() != O::LLVMBr || !latch_term.is_conditional_terminator() {
         return Err("the latch does not end in a conditional branch".into());
     }
-    let cmp = latch_term.branch_condition().as_inst().filter(|c| c.opcode() == O::LLVMICmp).ok_or("the latch does not branch on an icmp")?;
+    let cmp =
+        latch_term.branch_condition().as_inst().filter(|c| c.opcode() == O::LLVMICmp).ok_or("the latch does not branch on an icmp")?;
     let mut pred = cmp.icmp_predicate();
     let (next, bound) = if cmp.operand(1).const_u64().is_some() {
         (cmp.operand(0), cmp.operand(1))
@@ -429,9 +437,17 @@ impl<'c, 's> Emit<'c, 's> {
         v
     }
 
+    /// `a ∧ b`, folded where either is a constant (LLVM's builder folds
+    /// only when both are), so a test known false stays visibly false.
     fn and(&mut self, a: Value<'c>, b: Value<'c>) -> Value<'c> {
-        let v = self.b.int_op(IntOp::And, a, b, "wiver.and");
-        self.made(v)
+        match (a.const_u64(), b.const_u64()) {
+            (Some(0), _) | (_, Some(1)) => a,
+            (_, Some(0)) | (Some(1), _) => b,
+            _ => {
+                let v = self.b.int_op(IntOp::And, a, b, "wiver.and");
+                self.made(v)
+            }
+        }
     }
 
     /// `v` with the counter at `end`, from fresh instructions without
@@ -520,11 +536,8 @@ impl<'c, 's> Emit<'c, 's> {
 fn close_over_exit<'c>(shape: &Shape<'c>, latch: BasicBlock<'c>, exit: BasicBlock<'c>) {
     for &bb in &shape.blocks {
         for i in instructions(bb).filter(|i| !i.is_void()) {
-            let outside: Vec<Inst<'c>> = i
-                .users()
-                .into_iter()
-                .filter(|u| !shape.blocks.contains(&u.block()) && !(u.is_phi() && u.block() == exit))
-                .collect();
+            let outside: Vec<Inst<'c>> =
+                i.users().into_iter().filter(|u| !shape.blocks.contains(&u.block()) && !(u.is_phi() && u.block() == exit)).collect();
             if outside.is_empty() {
                 continue;
             }
