@@ -290,8 +290,16 @@ mod tests {
                 // u near g's range so both answers come up.
                 let step = prop_oneof![3 => -4i64..=4, 1 => any::<i64>()].prop_map(move |s| s as u64 & m);
                 let trips = prop_oneof![3 => 1u64..=64, 1 => 1u64..=700];
-                (Just(w), Just(pred), Just(g0 & m), step, trips, prop_oneof![any::<u64>(), -300i64..=300], Just(g_left))
-                    .prop_map(move |(w, p, g0, s, c, u, l)| (w, p, g0, s, c, (g0.wrapping_add(u as u64)) & m, l))
+                (
+                    Just(w),
+                    Just(pred),
+                    Just(g0 & m),
+                    step,
+                    trips,
+                    prop_oneof![any::<u64>(), (-300i64..=300).prop_map(|d| d as u64)],
+                    Just(g_left),
+                )
+                    .prop_map(move |(w, p, g0, s, c, u, l)| (w, p, g0, s, c, g0.wrapping_add(u) & m, l))
             },
         )
     }
