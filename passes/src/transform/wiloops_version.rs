@@ -67,7 +67,7 @@ use crate::ir::{branches_to, defined_functions, insert_block_before, instruction
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::basic_block::BasicBlock;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub struct WiloopsVersion {
     max_size: usize,
@@ -151,6 +151,7 @@ struct Shape<'c> {
     header: BasicBlock<'c>,
     /// In layout order.
     blocks: Vec<BasicBlock<'c>>,
+    members: HashSet<BasicBlock<'c>>,
     latches: Vec<BasicBlock<'c>>,
     exiting: Vec<BasicBlock<'c>>,
     exits: Vec<BasicBlock<'c>>,
@@ -175,6 +176,7 @@ fn parallel_loops<'c>(fa: &crate::analysis::cache::FunctionAnalyses<'c>) -> Vec<
             out.push(Shape {
                 header: fa.cfg.block(l.header),
                 blocks: blocks(&l.blocks),
+                members: blocks(&l.blocks).into_iter().collect(),
                 latches: blocks(&l.latches),
                 exiting: blocks(&l.exiting),
                 exits: blocks(&l.exits),
@@ -224,7 +226,7 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
             return Err(format!("a {:?} in the loop", t.opcode()));
         }
     }
-    let entries: Vec<Inst<'c>> = branches_to(header).into_iter().filter(|t| !shape.blocks.contains(&t.block())).collect();
+    let entries: Vec<Inst<'c>> = branches_to(header).into_iter().filter(|t| !shape.members.contains(&t.block())).collect();
     let [pre_term] = entries.as_slice() else { return Err(format!("{} blocks enter the loop (one preheader handled)", entries.len())) };
     let pre_term = *pre_term;
     if pre_term.opcode() != O::LLVMBr || pre_term.is_conditional_terminator() {
@@ -537,7 +539,7 @@ fn close_over_exit<'c>(shape: &Shape<'c>, latch: BasicBlock<'c>, exit: BasicBloc
     for &bb in &shape.blocks {
         for i in instructions(bb).filter(|i| !i.is_void()) {
             let outside: Vec<Inst<'c>> =
-                i.users().into_iter().filter(|u| !shape.blocks.contains(&u.block()) && !(u.is_phi() && u.block() == exit)).collect();
+                i.users().into_iter().filter(|u| !(shape.members.contains(&u.block()) || u.is_phi() && u.block() == exit)).collect();
             if outside.is_empty() {
                 continue;
             }
