@@ -10,8 +10,16 @@
 //! inside the bound and the middle outside: only the pass's wrap test sends
 //! it to the checked loop (without that test, element 99 differs).
 //!
+//! Generated kernels add variety: guards `g(x) pred u` with `x` the global
+//! id as `int`, `uint`, `long` or `ulong`, `g` one of a dozen affine forms
+//! (scaled, shifted, reversed, offset by an argument), `&&`, `||`, `!` of
+//! two, and `==` now and then (not versioned), each run with global offsets
+//! and bounds that put the ends of some groups on both sides of the bound
+//! and make some ids wrap inside a group.
+//!
 //! So that these cannot pass by the pass doing nothing, the host front end
-//! is run on each kernel and must have versioned at least one loop.
+//! is run on each kernel and must have versioned loops (every corpus
+//! kernel, most generated ones).
 
 mod corpus;
 
@@ -70,6 +78,67 @@ fn versioned_loops(text: &[u8], kernel: &str, local: [u64; 3]) -> usize {
     ir.lines().filter(|l| l.contains("br i1 %wiver.ok")).count()
 }
 
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[(self.next() % xs.len() as u64) as usize]
+    }
+}
+
+/// One compare of an affine form of `x` (of type `ty`) with `u` or `w`.
+fn leaf(rng: &mut Rng, ty: &str) -> String {
+    let signed = !ty.starts_with('u');
+    let form = rng.pick(&[
+        "x",
+        "x * 3",
+        "x * 1000",
+        "x << 4",
+        "x << 20",
+        "x + w",
+        "w - x",
+        "77 - x",
+        "x * 4 - w",
+        "(x << 24)",
+        "x - 300",
+        "x * 2 + 5",
+    ]);
+    let op = rng.pick(&["<", "<=", ">", ">=", "<", ">", "=="]);
+    let bound = rng.pick(&["u", "u", "w", "(u + 7)"]);
+    let form = if signed || !form.contains('-') { form.to_string() } else { form.replace('-', "+") };
+    if rng.next() % 2 == 0 {
+        format!("({form}) {op} {bound}")
+    } else {
+        format!("{bound} {op} ({form})")
+    }
+}
+
+/// The source of kernel `g{n}` and the type of its `u`, `w` parameters.
+fn generated_kernel(rng: &mut Rng, n: usize) -> (String, &'static str) {
+    let ty = *rng.pick(&["int", "uint", "long", "ulong", "int"]);
+    let a = leaf(rng, ty);
+    let cond = match rng.next() % 6 {
+        0 => format!("({a}) && ({})", leaf(rng, ty)),
+        1 => format!("({a}) || ({})", leaf(rng, ty)),
+        2 => format!("!({a})"),
+        _ => a,
+    };
+    let src = format!(
+        "__kernel void g{n}(__global int *out, {ty} u, {ty} w) {{\n  {ty} x = ({ty})get_global_id(0);\n  \
+         size_t o = get_global_id(0) - get_global_offset(0);\n  if ({cond})\n    out[o] = (int)x + 1;\n}}\n"
+    );
+    (src, ty)
+}
+
 fn local_size(local: &str) -> [u64; 3] {
     let mut l = [1u64; 3];
     for (k, v) in local.split(',').enumerate() {
@@ -120,4 +189,70 @@ fn a_global_id_that_wraps_inside_a_group_takes_the_checked_loop() {
     let out = std::fs::read(dir.join("arg0.bin")).unwrap();
     let at = |i: usize| i32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
     assert_eq!((at(98), at(99), at(100)), (i32::MAX - 1, 0, i32::MIN), "the work-items around the wrap");
+}
+
+#[test]
+fn generated_guards_match_the_emulator() {
+    let tmp = tempfile::tempdir().unwrap();
+    let count: usize = std::env::var("SIMT_WIVER_KERNELS").ok().and_then(|s| s.parse().ok()).unwrap_or(48);
+    let mut rng = Rng(13);
+    let kernels: Vec<(String, &str)> = (0..count).map(|n| generated_kernel(&mut rng, n)).collect();
+    let cl = tmp.path().join("guards.cl");
+    std::fs::write(&cl, kernels.iter().map(|k| k.0.as_str()).collect::<String>()).unwrap();
+    let ll = tmp.path().join("guards.ll");
+    let ok = std::process::Command::new("clang-22")
+        .args(["-cl-std=CL2.0", "-target", "spir64", "-O2", "-emit-llvm", "-S"])
+        .arg(&cl)
+        .arg("-o")
+        .arg(&ll)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "clang-22 compiles the generated kernels ({})", cl.display());
+    let text = std::fs::read(&ll).unwrap();
+    // Offsets: none, mid-range, ids wrapping past INT_MAX and UINT_MAX
+    // inside a group (2 groups of 256 from the offset).
+    let offsets = ["0", "100", "2147483548", "4294967196"];
+    let (mut versioned, mut runs) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for (n, (src, ty)) in kernels.iter().enumerate() {
+        let kernel = format!("g{n}");
+        if versioned_loops(&text, &kernel, [256, 1, 1]) > 0 {
+            versioned += 1;
+        }
+        let int = match *ty {
+            "int" => "i32",
+            "uint" => "u32",
+            "long" => "i64",
+            _ => "u64",
+        };
+        for _ in 0..3 {
+            let offset = *rng.pick(&offsets);
+            let base: i128 = offset.parse().unwrap();
+            // Bounds near the ids of the launch, at its ends, or anywhere.
+            let near = base + (rng.next() % 700) as i128 - 100;
+            let u = match rng.next() % 3 {
+                0 => near,
+                1 => *rng.pick(&[0i128, 255, 256, 511, 2147483647, -1, 4294967295]),
+                _ => (rng.next() % 4096) as i128,
+            };
+            let w = (rng.next() % 600) as i128;
+            let arg = |v: i128| match int {
+                "i32" => format!("i32:{}", v as i64 as i32),
+                "u32" => format!("u32:{}", v as i64 as u32),
+                "i64" => format!("i64:{}", v as i64),
+                _ => format!("u64:{}", v as i64 as u64),
+            };
+            let dir = tmp.path().join(format!("g{n}-{runs}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            runs += 1;
+            let args = ["buf:i32:512".to_string(), arg(u), arg(w)];
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            if let Err(e) = host_matches_emu(&ll, &kernel, "512", "256", &args, &["--global-offset", offset], &dir) {
+                failures.push(format!("{kernel} offset {offset} args {args:?}:\n{src}{e}"));
+            }
+        }
+    }
+    eprintln!("{versioned} of {count} generated kernels versioned, {runs} launches");
+    assert!(failures.is_empty(), "{} of {runs} launches differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(versioned * 2 > count, "only {versioned} of {count} generated kernels were versioned");
 }
