@@ -115,7 +115,7 @@ fn leaf(rng: &mut Rng, ty: &str) -> String {
     let op = rng.pick(&["<", "<=", ">", ">=", "<", ">", "=="]);
     let bound = rng.pick(&["u", "u", "w", "(u + 7)"]);
     let form = if signed || !form.contains('-') { form.to_string() } else { form.replace('-', "+") };
-    if rng.next() % 2 == 0 {
+    if rng.next().is_multiple_of(2) {
         format!("({form}) {op} {bound}")
     } else {
         format!("{bound} {op} ({form})")
