@@ -19,7 +19,7 @@
 //!        simt-lower-ocl-builtins              alwaysinline (not __nv_)   simt-lower-ocl-builtins
 //!        simt-wiloops<interleave;size>        always-inline              simt-to-nvptx
 //!        simt-local-atomics                   simt-lower-ocl-builtins
-//!                                             [simt-check-uniformity]
+//!        simt-wiloops-version                 [simt-check-uniformity]
 //!   then the engine's back end: host: retarget, default<O3>, object, JIT;
 //!   emu: decode; gpu: default<O3> for NVPTX, PTX, the CUDA driver.
 //! ```
