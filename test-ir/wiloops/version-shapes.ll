@@ -11,8 +11,24 @@
 ; RUN: %simt-opt -passes='simt-wiloops-version<remarks>' -S %s -o - 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
+; REMARK: simt-wiloops-version: forwarded: loop %x (16 trips): versioned on 1 guard(s)
 ; REMARK: simt-wiloops-version: tree: loop %x (64 trips): versioned on 2 guard(s)
 ; REMARK: simt-wiloops-version: nested: loop %x (16 trips): versioned on 1 guard(s)
+
+; @forwarded: the bound's term reaches the guard through a single-entry phi
+; (as simt-wiloops leaves a uniform value of the region): it passes %kk on
+; whatever the edge, so it is invariant and rebuilt before the loop.
+; CHECK-LABEL: define void @forwarded(
+; CHECK: entry:
+; CHECK-NEXT: [[KK:%.*]] = add i32 %k, 16
+; CHECK-NEXT: [[S0:%.*]] = add i32 [[KK]], 0
+; CHECK-NEXT: [[SL:%.*]] = add i32 [[KK]], 15
+; CHECK-NEXT: %wiver.first = icmp slt i32 [[S0]], %n
+; CHECK-NEXT: %wiver.last = icmp slt i32 [[SL]], %n
+; CHECK-NEXT: %wiver.nowrap = icmp sle i32 [[S0]], [[SL]]
+; CHECK: br i1 %wiver.ok, label %x.fast, label %x
+; CHECK: mid.fast:
+; CHECK: br label %then.fast
 
 ; CHECK-LABEL: define i32 @tree(
 ; CHECK: entry:
@@ -61,6 +77,36 @@
 ; CHECK-DAG: [[INNER]] = distinct !{[[INNER]], [[MP:![0-9]+]]}
 ; CHECK-DAG: [[INNER_FAST]] = distinct !{[[INNER_FAST]], [[MP]]}
 ; CHECK-DAG: [[OUTER_FAST]] = distinct !{[[OUTER_FAST]], [[PA]]}
+
+define void @forwarded(ptr %a, i32 %n, i32 %k) {
+entry:
+  br label %x
+
+x:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
+  %kk = add i32 %k, 16
+  br label %mid
+
+mid:
+  %kp = phi i32 [ %kk, %x ]
+  %t = trunc i64 %i to i32
+  %s = add i32 %kp, %t
+  %in = icmp slt i32 %s, %n
+  br i1 %in, label %then, label %latch
+
+then:
+  %p = getelementptr inbounds i32, ptr %a, i64 %i
+  store i32 %s, ptr %p, align 4, !llvm.access.group !0
+  br label %latch
+
+latch:
+  %i.next = add nuw i64 %i, 1
+  %c = icmp ult i64 %i.next, 16
+  br i1 %c, label %x, label %exit, !llvm.loop !1
+
+exit:
+  ret void
+}
 
 define i32 @tree(ptr %a, i32 %w, i32 %h, i32 %y, i64 %base) {
 entry:

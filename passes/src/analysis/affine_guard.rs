@@ -17,9 +17,10 @@
 //! force.
 //!
 //! Invariance ([`Scope::is_invariant`]): constants, arguments, globals,
-//! values defined outside the loop, and instructions in the loop whose
+//! values defined outside the loop, phis that pass on one invariant value
+//! whatever the edge ([`forwarded`]), and instructions in the loop whose
 //! operands are invariant and that can be computed anywhere (integer
-//! arithmetic, casts, compares and selects; no loads, calls, phis or
+//! arithmetic, casts, compares and selects; no loads, calls, other phis or
 //! divisions, which may trap or read memory the loop writes).
 
 use crate::ir::{Inst, Value};
@@ -174,7 +175,11 @@ impl<'c> Scope<'c> {
         if let Some(&known) = self.invariant.get(&v) {
             return known;
         }
-        let yes = depth < MAX_DEPTH && is_speculatable(i) && i.operands().all(|o| self.invariant_at(o, depth + 1));
+        let yes = depth < MAX_DEPTH
+            && match forwarded(i) {
+                Some(w) => self.invariant_at(w, depth + 1),
+                None => is_speculatable(i) && i.operands().all(|o| self.invariant_at(o, depth + 1)),
+            };
         self.invariant.insert(v, yes);
         yes
     }
@@ -202,6 +207,9 @@ impl<'c> Scope<'c> {
         if depth >= MAX_DEPTH {
             return None;
         }
+        if let Some(w) = forwarded(i) {
+            return self.step_at(w, depth + 1);
+        }
         let mut step = |k: u32| self.step_at(i.operand(k), depth + 1);
         let s = match i.opcode() {
             O::LLVMAdd => step(0)?.wrapping_add(step(1)?),
@@ -220,6 +228,17 @@ impl<'c> Scope<'c> {
         };
         Some(s & m)
     }
+}
+
+/// The value a phi passes on whatever the edge (a single-entry phi of
+/// LCSSA form, or one whose entries all agree); `None` for anything else.
+pub fn forwarded(i: Inst<'_>) -> Option<Value<'_>> {
+    if !i.is_phi() {
+        return None;
+    }
+    let vals = i.incoming_values();
+    let first = *vals.first()?;
+    (first != i.value() && vals.iter().all(|&v| v == first)).then_some(first)
 }
 
 /// Whether an instruction may be computed before the loop instead of where

@@ -62,7 +62,7 @@
 //! loop are copied, not versioned on their own; calls in the loop are
 //! copied (`noduplicate` is not checked: `simt-wiloops` loops hold none).
 
-use crate::analysis::affine_guard::{direction, inverse, is_ordered, nowrap_test, swapped, Direction, Scope};
+use crate::analysis::affine_guard::{direction, forwarded, inverse, is_ordered, nowrap_test, swapped, Direction, Scope};
 use crate::ir::{branches_to, defined_functions, insert_block_before, instructions, terminator, Builder, Inst, IntOp, Value};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::basic_block::BasicBlock;
@@ -461,6 +461,9 @@ impl<'c, 's> Emit<'c, 's> {
             return x.ty().const_int(k);
         }
         let Some(i) = self.scope.inside(v) else { return v };
+        if let Some(w) = forwarded(i) {
+            return self.at(w, end);
+        }
         let end = if self.scope.is_invariant(v) { End::Any } else { end };
         if let Some(&w) = self.rebuilt.get(&(v, end)) {
             return w;
