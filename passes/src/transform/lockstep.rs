@@ -143,6 +143,10 @@ struct Plan<'ctx> {
     header: BasicBlock<'ctx>,
     latch: BasicBlock<'ctx>,
     exit: BasicBlock<'ctx>,
+    /// Where the guard sends work-items that skip the loop, when that is not
+    /// `exit` (clang's dedicated exit block: `exit` then has the latch as its
+    /// only predecessor, and the two paths meet further down).
+    skip: Option<BasicBlock<'ctx>>,
     /// The loop's blocks in reverse post-order (definitions before uses).
     blocks: Vec<BasicBlock<'ctx>>,
     iv: Inst<'ctx>,
@@ -209,15 +213,28 @@ fn plan<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &crate::analysis::loops::Loop, lo
         (&[g], &[only]) if only == h && instructions(bb(e)).all(|i| i.is_terminator() || speculatable(i)) => (g, Some(e)),
         _ => (e, None),
     };
-    let mut gs = cfg.succs(g).to_vec();
-    gs.sort();
-    let mut want = vec![pre.unwrap_or(h), x];
-    want.sort();
+    let into = pre.unwrap_or(h);
+    let skip = match cfg.succs(g) {
+        &[a, b] if a == into && b != into => b,
+        &[a, b] if b == into && a != into => a,
+        _ => return None,
+    };
     let mut xp = cfg.preds(x).to_vec();
     xp.sort();
-    let mut want_x = vec![g, t];
-    want_x.sort();
-    if gs != want || xp != want_x || fa.divergent_controller(g).is_some() {
+    let skip = if skip == x {
+        let mut want_x = vec![g, t];
+        want_x.sort();
+        if xp != want_x {
+            return None;
+        }
+        None
+    } else {
+        if xp != [t] {
+            return None;
+        }
+        Some(skip)
+    };
+    if fa.divergent_controller(g).is_some() {
         return None;
     }
     let in_loop = |v: Value<'ctx>| v.as_inst().is_some_and(|i| fa.cfg.id(i.block()).is_some_and(|b| lp.blocks.contains(&b)));
@@ -228,7 +245,8 @@ fn plan<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &crate::analysis::loops::Loop, lo
         }
     }
     let (g_br, t_br) = (terminator(bb(g))?, terminator(bb(t))?);
-    if !g_br.is_conditional_terminator() || !t_br.is_conditional_terminator() {
+    let cond_br = |i: Inst<'_>| i.opcode() == LLVMOpcode::LLVMBr && i.is_conditional_terminator();
+    if !cond_br(g_br) || !cond_br(t_br) {
         return None;
     }
     for iv in instructions(bb(h)).take_while(|i| i.is_phi()) {
@@ -283,6 +301,7 @@ fn plan<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &crate::analysis::loops::Loop, lo
             header: bb(h),
             latch: bb(t),
             exit: bb(x),
+            skip: skip.map(bb),
             blocks: rpo.into_iter().map(bb).collect(),
             iv,
             start,
@@ -458,6 +477,9 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     let k = |v: u128| ity.const_int(v as u64);
     let (pred, h) = (if p.signed { LLVMIntPredicate::LLVMIntSLT } else { LLVMIntPredicate::LLVMIntULT }, p.header);
 
+    if p.skip.is_some() {
+        close_over_exit(&mut b, p);
+    }
     // What leaves the loop, read before anything changes.
     let header_phis: Vec<Inst<'ctx>> = instructions(h).take_while(|i| i.is_phi()).filter(|&i| i != p.iv).collect();
     let incoming = |phi: Inst<'ctx>, from: BasicBlock<'ctx>| {
@@ -483,8 +505,8 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     let (vmap, bmap) = clone_blocks(&ctx, f, &p.blocks, entry_block(p), orig);
     b.position_at_end(orig);
     let to = |s: BasicBlock<'ctx>| if s == entry { bmap[&h] } else { s };
-    let succ = g_br.successors();
-    b.cond_br(g_br.branch_condition(), to(succ[0]), to(succ[1]));
+    let (c0, succ) = (g_br.branch_condition(), g_br.successors());
+    b.cond_br(c0, to(succ[0]), to(succ[1]));
 
     // 2. The run-time check, at the end of the guard block.
     b.position_before(g_br);
@@ -522,8 +544,11 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     let exit_value: Vec<Option<usize>> = exit_phis
         .iter()
         .map(|xp| {
-            let (v_g, v_t) = (incoming(*xp, p.guard), incoming(*xp, p.latch));
-            header_phis.iter().position(|&hp| incoming(hp, entry_block(p)) == v_g && incoming(hp, p.latch) == v_t)
+            // Work-items that skip the loop reach `exit` only in the first
+            // form, with the guard's value; then the init must agree too.
+            let v_g = p.skip.is_none().then(|| incoming(*xp, p.guard));
+            let v_t = incoming(*xp, p.latch);
+            header_phis.iter().position(|&hp| v_g.is_none_or(|v| incoming(hp, entry_block(p)) == v) && incoming(hp, p.latch) == v_t)
         })
         .collect();
     let last: Vec<Option<Inst<'ctx>>> =
@@ -556,7 +581,8 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
         if let Some(l) = l {
             let u = b.phi(xp.ty(), "lockstep.lastupd");
             u.add_incoming(&[(l.value(), ubody), (incoming(*xp, p.latch), p.latch)]);
-            l.add_incoming(&[(incoming(*xp, p.guard), upre), (u.value(), ulatch)]);
+            let init = if p.skip.is_none() { incoming(*xp, p.guard) } else { xp.ty().poison() };
+            l.add_incoming(&[(init, upre), (u.value(), ulatch)]);
         }
     }
     let next = b.int_op(IntOp::Add, m.value(), step, "lockstep.next");
@@ -566,7 +592,16 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
         c.add_incoming(&[(incoming(hp, entry_block(p)), upre), (u.value(), ulatch)]);
     }
     b.position_at_end(uexit);
-    b.br(p.exit);
+    match p.skip {
+        None => {
+            b.br(p.exit);
+        }
+        Some(_) => {
+            // Each work-item leaves the way the guard sent it.
+            let to = |s: BasicBlock<'ctx>| if s == entry { p.exit } else { s };
+            b.cond_br(c0, to(succ[0]), to(succ[1]));
+        }
+    }
 
     // 4. The latch goes round the new loop; the exit takes three ways in.
     let t_br = terminator(p.latch).expect("a terminated latch");
@@ -582,11 +617,33 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
             (None, Some(l)) => l.value(),
             (None, None) => unreachable!("an exit phi is a carried value or has its own"),
         };
-        np.add_incoming(&[(incoming(*xp, p.guard), orig), (*vmap.get(&v_t).unwrap_or(&v_t), bmap[&p.latch]), (done, uexit)]);
+        if p.skip.is_none() {
+            np.add_incoming(&[(incoming(*xp, p.guard), orig)]);
+        }
+        np.add_incoming(&[(*vmap.get(&v_t).unwrap_or(&v_t), bmap[&p.latch]), (done, uexit)]);
         xp.value().replace_all_uses_with(np.value());
         let name = xp.value().name_bytes();
         xp.erase();
         np.value().set_name(&name);
+    }
+    if let Some(skip) = p.skip {
+        // The skipping work-items now come from the fallback's branch or
+        // from the lockstep loop's exit, with the guard's values.
+        for sp in instructions(skip).take_while(|i| i.is_phi()).collect::<Vec<_>>() {
+            b.position_before(sp);
+            let np = b.phi(sp.ty(), "");
+            for (v, from) in sp.incoming() {
+                if from == p.guard {
+                    np.add_incoming(&[(v, orig), (v, uexit)]);
+                } else {
+                    np.add_incoming(&[(v, from)]);
+                }
+            }
+            sp.value().replace_all_uses_with(np.value());
+            let name = sp.value().name_bytes();
+            sp.erase();
+            np.value().set_name(&name);
+        }
     }
     // The header's phis give way to the new loop's values.
     p.iv.value().replace_all_uses_with(i);
@@ -598,6 +655,33 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     if let Some(pre) = p.pre {
         // Only its branch was left, and nothing branches to it now.
         crate::ir::delete_block(pre);
+    }
+}
+
+/// With a dedicated exit block (its only predecessor the latch), code after
+/// the loop may use the loop's values directly; every such use goes through
+/// a phi in the exit block instead (LCSSA), so that the exit phis carry all
+/// that leaves the loop.
+fn close_over_exit<'ctx>(b: &mut Builder<'ctx>, p: &Plan<'ctx>) {
+    for &bb in &p.blocks {
+        for i in instructions(bb) {
+            let outside: Vec<(Inst<'ctx>, u32)> = i
+                .value()
+                .uses()
+                .into_iter()
+                .filter(|(u, _)| !p.blocks.contains(&u.block()) && !(u.is_phi() && u.block() == p.exit))
+                .collect();
+            if outside.is_empty() {
+                continue;
+            }
+            let first = instructions(p.exit).next().expect("a terminated exit block");
+            b.position_before(first);
+            let phi = b.phi(i.ty(), "");
+            phi.add_incoming(&[(i.value(), p.latch)]);
+            for (u, k) in outside {
+                u.set_operand(k, phi.value());
+            }
+        }
     }
 }
 
