@@ -214,9 +214,9 @@ fn plan<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &crate::analysis::loops::Loop, lo
         _ => (e, None),
     };
     let into = pre.unwrap_or(h);
-    let skip = match cfg.succs(g) {
-        &[a, b] if a == into && b != into => b,
-        &[a, b] if b == into && a != into => a,
+    let skip = match *cfg.succs(g) {
+        [a, b] if a == into && b != into => b,
+        [a, b] if b == into && a != into => a,
         _ => return None,
     };
     let mut xp = cfg.preds(x).to_vec();
@@ -669,7 +669,11 @@ fn close_over_exit<'ctx>(b: &mut Builder<'ctx>, p: &Plan<'ctx>) {
                 .value()
                 .uses()
                 .into_iter()
-                .filter(|(u, _)| !p.blocks.contains(&u.block()) && !(u.is_phi() && u.block() == p.exit))
+                .filter(|(u, _)| {
+                    // Uses in the loop, and the exit's own phis, stay.
+                    let lcssa = u.is_phi() && u.block() == p.exit;
+                    !(lcssa || p.blocks.contains(&u.block()))
+                })
                 .collect();
             if outside.is_empty() {
                 continue;
