@@ -24,6 +24,15 @@
 //!    dispatcher runs the region that follows the barrier where the
 //!    work-items stopped.
 //!
+//!    **Linear form.** Region copies grow with the barriers' reach, not with
+//!    the kernel (barriers under loops and branches each copy everything up
+//!    to the next ones). Past [`REGION_COPY_BUDGET`] times the kernel's
+//!    blocks, or with `simt-wiloops<linear>`, the kernel gets one copy in one
+//!    nest instead, entered through a resume `switch` on the barrier where
+//!    the work-items stopped (continuation style, as in Karrenberg & Hack's
+//!    and CuPBoP/COX's work; `emit/resume.rs`). Checking the budget costs at
+//!    most the budget; the prepared kernel is the same for both forms.
+//!
 //! Because the next region is chosen at run time from where the work-items
 //! actually stopped, barriers may sit anywhere a valid kernel can have them:
 //! in uniform `if`s, loops with `break`/`continue`, nested loops, and loops
