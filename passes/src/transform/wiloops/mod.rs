@@ -103,11 +103,11 @@ impl Default for WorkItemLoops {
 /// barriers' reach, not the kernel: one barrier region copies everything up
 /// to the next barriers, so barriers in loops and under branches multiply
 /// it (a random one every 50 blocks of `gen-cfg.py`: 20x at 10k blocks,
-/// 42x at 30k), and compile time follows. Real kernels with their barriers
-/// in a few loops stay well below 4x (scan, reduction, matmul: under 2x,
-/// see the lit test `wiloops/linear-form.ll`), so 4x leaves them on the
-/// region form while any kernel's output stays within a constant factor of
-/// its input.
+/// 21x at 30k), and compile time follows. Real kernels with their barriers
+/// in a few loops stay well below 4x (the corpus at most 1.4x, matmul; the
+/// generated kernels of `tests/wiloops_exec.rs` at most 1.9x; BENCHMARKS.md),
+/// so 4x leaves them on the region form while any kernel's output stays
+/// within a constant factor of its input.
 pub const REGION_COPY_BUDGET: usize = 4;
 
 const NAME: &str = "simt-wiloops";
