@@ -112,7 +112,12 @@ pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFron
                 options.push("linear".to_string());
             }
             let wiloops = if options.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", options.join(";")) };
-            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{wiloops},simt-local-atomics")
+            // Grid-stride loops in lockstep need the span of the local ids.
+            let lockstep = match local_size {
+                Some([x, y, z]) => format!("simt-lockstep-loops<local-size={x},{y},{z}>,"),
+                None => String::new(),
+            };
+            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{lockstep}{wiloops},simt-local-atomics")
         }
         EngineFront::Emu { check } => {
             run(module, "globaldce,simt-flatten-calls,globaldce", &mut analyses)?;

@@ -7,8 +7,8 @@
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
-    check_uniformity, converge, ifconvert, local_atomics, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing, to_nvptx,
-    wiloops,
+    check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing,
+    to_nvptx, wiloops,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
@@ -16,6 +16,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<wiloops::WorkItemLoops>(),
     PassDecl::of::<wiloops::flatten::FlattenCalls>(),
     PassDecl::of::<local_atomics::LocalAtomics>(),
+    PassDecl::of::<lockstep::LockstepLoops>(),
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),
     PassDecl::of::<to_nvptx::ToNvptx>(),
     PassDecl::of::<converge::Converge>(),

@@ -98,6 +98,28 @@ impl<'ctx> FunctionAnalyses<'ctx> {
         self.liveness.get_or_init(|| FunctionLiveness::compute(&self.cfg))
     }
 
+    /// The first (in block order) divergent branch that block `b` depends
+    /// on through iterated control dependence: `b` runs when the branches it
+    /// depends on go its way, and those run when theirs do. `None` when every
+    /// work-item that enters the function reaches `b` alike (a barrier may
+    /// go there).
+    pub fn divergent_controller(&self, b: crate::cfg::BlockId) -> Option<crate::cfg::BlockId> {
+        let mut seen = std::collections::HashSet::new();
+        let mut work = vec![b];
+        let mut first: Option<crate::cfg::BlockId> = None;
+        while let Some(y) = work.pop() {
+            for e in self.control_deps().of(y) {
+                if seen.insert(e.from) {
+                    if self.uniformity().is_divergent_branch(e.from) {
+                        first = Some(first.map_or(e.from, |f| f.min(e.from)));
+                    }
+                    work.push(e.from);
+                }
+            }
+        }
+        first
+    }
+
     /// Seed 003's memory-descriptor dependences, with the sound rules.
     pub fn memdeps(&self) -> &MemDeps<'ctx> {
         self.memdeps.get_or_init(|| MemDeps::compute(&self.cfg, self.dom(), Config::SOUND))

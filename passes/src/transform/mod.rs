@@ -5,6 +5,7 @@ pub mod check_uniformity;
 pub mod converge;
 pub mod ifconvert;
 pub mod local_atomics;
+pub mod lockstep;
 pub mod memdse;
 pub mod memfwd;
 pub mod ocl_builtins;

@@ -394,23 +394,7 @@ fn divergent_barrier_warnings(fa: &FunctionAnalyses<'_>, sites: &[prepare::Barri
     let mut out = Vec::new();
     for site in sites {
         let Some(b) = fa.cfg.id(site.block) else { continue };
-        // Iterated control dependence: the barrier runs when the branches it
-        // depends on go its way, and those branches run when theirs do.
-        let mut divergent: Vec<BlockId> = Vec::new();
-        let mut seen: HashSet<BlockId> = HashSet::new();
-        let mut work = vec![b];
-        while let Some(y) = work.pop() {
-            for e in fa.control_deps().of(y) {
-                if seen.insert(e.from) {
-                    if fa.uniformity().is_divergent_branch(e.from) {
-                        divergent.push(e.from);
-                    }
-                    work.push(e.from);
-                }
-            }
-        }
-        divergent.sort();
-        if let Some(&x) = divergent.first() {
+        if let Some(x) = fa.divergent_controller(b) {
             out.push(format!(
                 "{} depends on the divergent branch in block {}; a launch whose work-items do not all reach it stops with an error",
                 site.description,

@@ -1,0 +1,890 @@
+//! `simt-lockstep-loops<local-size=X,Y,Z>`: a loop whose trip count differs
+//! between work-items only because each starts at its own place (a
+//! grid-stride loop) becomes a work-group-uniform loop with a barrier at its
+//! top, so that `simt-wiloops` puts the work-item loop *inside* it.
+//!
+//! Why: on the host, `simt-wiloops` runs each barrier region as one loop over
+//! the work-items. A loop without barriers therefore runs whole inside that
+//! loop: work-item 0 runs all its iterations, then work-item 1… For
+//! `for (i = gid; i < n; i += global_size) sum += in[i];` each work-item
+//! reads one float every `global_size` elements (a new page each time): no
+//! stream the prefetcher sees, nothing the vectorizer can widen (it only
+//! takes innermost loops). Reduction moved 2.3 GB/s where native C moves
+//! 27 GB/s (BENCHMARKS.md). In lockstep, step k reads `in[m_k + lid]` for the
+//! whole work-group: contiguous, and the work-item loop is the inner one.
+//! This is pocl's "implicit loop barriers" (`ImplicitLoopBarriers.cc`), which
+//! pocl applies only to loops it proves uniform; a grid-stride loop is not,
+//! and is made so here.
+//!
+//! The rotated loop clang emits (G the guard, H…T the loop, X its exit):
+//!
+//! ```text
+//!   G: br (start P n), H, X          G: ok = (no wrap, see below)
+//!   H: i = phi [start, G], [i', T]      br ok, U.pre, G.orig ──▶ original loop
+//!      …body…                        U.h: m = phi [s0, U.pre], [m + st, U.latch]
+//!   T: i' = i + st                        br (m P n), U.body, U.exit
+//!      br (i' P n), H, X             U.body: barrier; i = m + delta(lid)
+//!   X: phi [v0, G], [v, T]                br (i P n), H, U.latch
+//!                                    H…T: the body, T ──▶ U.latch
+//!                                    U.latch: carried values; br U.h
+//!                                    U.exit ──▶ X
+//! ```
+//!
+//! where P is `ult` or `slt`, `st` and `n` are uniform, and `start` is
+//! modular-affine in the local ids: `start = s0 + delta(lid)` with
+//! `delta = cx*lx + cy*ly + cz*lz (mod 2^w)` for constants c ≥ 0 found by
+//! walking `start`'s expression (adds, subs, multiplications and shifts by
+//! constants, truncations, `get_global_id`, `get_local_id`, uniform values).
+//! `s0` is `start` of work-item (0,0,0), built from uniform builtins, so the
+//! new loop's counter `m` is uniform by construction; `i = m + delta` has the
+//! same bits as the original `start + k*st` in every iteration.
+//!
+//! Exactness. Work-item `l` runs iteration k iff `start_l + j*st P n` for all
+//! j ≤ k (a wrapped `i'` could come back below `n`). The lockstep loop runs it
+//! iff `m_k P n` and `i P n`. The two agree when nothing wraps, which the
+//! guard `ok` checks at run time, with `span = Σ c_d (L_d − 1)` and, for
+//! `slt`, every value biased by the sign bit (which turns `slt` into `ult`
+//! and leaves additions alone): `s0 ≤ 2^w − 1 − span` (the starts are
+//! `s0 + delta`, unwrapped, so `s0` is the least), `st ≠ 0` and
+//! `n ≤ 2^w − st` (no `i < n` plus `st` wraps), `n ≤ 2^w − span` (no
+//! `m + delta` with `m < n` wraps). Then the starts are ordered, each
+//! work-item's sequence increases while it runs, and the group's loop ends
+//! exactly when its least `i` reaches `n`. When `ok` fails the original loop
+//! runs, cloned. Values carried around the loop and its exit values become
+//! phis of the new loop that keep their value on iterations a work-item
+//! sits out.
+//!
+//! Conditions (else the loop is left alone): a single latch that is the only
+//! exiting block, guard and latch tests on the same `n` and predicate, the
+//! guard reached by all work-items (no divergent branch controls it: the new
+//! barrier would be illegal), no barrier and no convergent call in the loop,
+//! the local size known (the span must be a constant), and at least one
+//! nonzero coefficient (a uniform loop needs no lockstep).
+//!
+//! Limits: only the rotated `for` form with its guard (clang's at -O1 and
+//! up); `i += st` with `st` uniform (not `i *= 2`); starts decreasing in a
+//! local id are not taken. Every work-item now waits for the slowest, which
+//! costs nothing here (trip counts differ by at most one); a loop whose trip
+//! counts differ widely for other reasons is not of this form. Host only:
+//! on a GPU the hardware interleaves the work-items already. Seed: none
+//! (seed 001 names the work-item loops this feeds); pocl's implicit loop
+//! barriers, CuPBoP's loop handling.
+
+use crate::analysis::cache::FunctionAnalyses;
+use crate::cfg::BlockId;
+use crate::ir::globals::function_or_declare;
+use crate::ir::{defined_functions, instructions, terminator, Builder, Inst, IntOp, Ty, Value};
+use crate::kernel_model::{builtin_of, is_kernel, Builtin};
+use crate::pass::{DeclaredPass, ModulePass, PassContext, PassError, Preserved};
+use inkwell::basic_block::BasicBlock;
+use inkwell::module::Module;
+use inkwell::values::FunctionValue;
+use llvm_sys::{LLVMCallConv, LLVMIntPredicate, LLVMOpcode};
+use std::collections::HashMap;
+
+#[derive(Clone, Debug, Default)]
+pub struct LockstepLoops {
+    /// The work-group size the kernel will run with (the span of `delta`).
+    pub local_size: Option<[u64; 3]>,
+}
+
+impl DeclaredPass for LockstepLoops {
+    const NAME: &'static str = "simt-lockstep-loops";
+    const SUMMARY: &'static str =
+        "grid-stride loops become work-group-uniform loops with a barrier on top, so the work-item loop runs inside them (host)";
+    const OPTIONS: &'static [(&'static str, &'static str)] =
+        &[("local-size=X,Y,Z", "the work-group size of the launch (required: without it no loop is changed)")];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match key {
+            "local-size" => {
+                let dims: Vec<u64> = value.unwrap_or("").split(',').filter_map(|d| d.trim().parse().ok()).collect();
+                if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
+                    return Err(format!("local-size takes 1 to 3 positive sizes, got '{}'", value.unwrap_or("")));
+                }
+                let mut l = [1u64; 3];
+                l[..dims.len()].copy_from_slice(&dims);
+                self.local_size = Some(l);
+                Ok(())
+            }
+            _ => Err(format!("unknown option '{key}'")),
+        }
+    }
+}
+
+impl ModulePass for LockstepLoops {
+    fn name(&self) -> String {
+        match self.local_size {
+            Some([x, y, z]) => format!("{}<local-size={x},{y},{z}>", Self::NAME),
+            None => Self::NAME.into(),
+        }
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        let Some(local_size) = self.local_size else { return Ok(Preserved::all()) };
+        let mut changed = 0;
+        for f in defined_functions(cx.module()).into_iter().filter(|&f| is_kernel(f)) {
+            let plans = find_plans(cx.analyses(f), local_size);
+            for p in plans {
+                apply(cx.module(), f, &p);
+                changed += 1;
+            }
+        }
+        Ok(if changed > 0 { Preserved::none() } else { Preserved::all() })
+    }
+}
+
+/// One grid-stride loop and what its lockstep form needs.
+struct Plan<'ctx> {
+    guard: BasicBlock<'ctx>,
+    /// A block between the guard and the header (clang puts loop-invariant
+    /// code there), all speculatable: it moves into the guard.
+    pre: Option<BasicBlock<'ctx>>,
+    header: BasicBlock<'ctx>,
+    latch: BasicBlock<'ctx>,
+    exit: BasicBlock<'ctx>,
+    /// Where the guard sends work-items that skip the loop, when that is not
+    /// `exit` (clang's dedicated exit block: `exit` then has the latch as its
+    /// only predecessor, and the two paths meet further down).
+    skip: Option<BasicBlock<'ctx>>,
+    /// The loop's blocks in reverse post-order (definitions before uses).
+    blocks: Vec<BasicBlock<'ctx>>,
+    iv: Inst<'ctx>,
+    start: Value<'ctx>,
+    step: Value<'ctx>,
+    bound: Value<'ctx>,
+    /// `slt` rather than `ult`.
+    signed: bool,
+    affine: Affine,
+    /// Σ c_d (L_d − 1), below 2^w.
+    span: u128,
+    opencl: bool,
+}
+
+/// Coefficients of the local ids in a value of width `w` (mod 2^w).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Affine {
+    c: [u128; 3],
+    w: u32,
+}
+
+impl Affine {
+    fn mask(w: u32) -> u128 {
+        (1u128 << w) - 1
+    }
+    fn zero(w: u32) -> Affine {
+        Affine { c: [0; 3], w }
+    }
+    fn map(self, w: u32, f: impl Fn(u128) -> u128) -> Affine {
+        Affine { c: self.c.map(|c| f(c) & Self::mask(w)), w }
+    }
+    fn zip(self, o: Affine, f: impl Fn(u128, u128) -> u128) -> Affine {
+        let m = Self::mask(self.w);
+        Affine { c: [0, 1, 2].map(|d| f(self.c[d], o.c[d]) & m), w: self.w }
+    }
+}
+
+fn find_plans<'ctx>(fa: &FunctionAnalyses<'ctx>, local_size: [u64; 3]) -> Vec<Plan<'ctx>> {
+    let cfg = &fa.cfg.cfg;
+    let mut plans = Vec::new();
+    for (_, lp) in fa.loops().loops() {
+        if let Some(p) = plan(fa, lp, local_size) {
+            plans.push(p);
+        }
+    }
+    // Stable order for reproducible output.
+    plans.sort_by_key(|p| fa.cfg.id(p.header).map(|b| cfg.rpo_position(b)));
+    plans
+}
+
+fn plan<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &crate::analysis::loops::Loop, local_size: [u64; 3]) -> Option<Plan<'ctx>> {
+    let cfg = &fa.cfg.cfg;
+    let (&[t], &[exiting], &[x]) = (lp.latches.as_slice(), lp.exiting.as_slice(), lp.exits.as_slice()) else { return None };
+    let h = lp.header;
+    if exiting != t {
+        return None;
+    }
+    let outside: Vec<BlockId> = cfg.preds(h).iter().copied().filter(|&p| p != t).collect();
+    let &[e] = outside.as_slice() else { return None };
+    let bb = |b: BlockId| fa.cfg.block(b);
+    // The block entering the loop is the guard, or a preheader of
+    // speculatable code right after it.
+    let (g, pre) = match (cfg.preds(e), cfg.succs(e)) {
+        (&[g], &[only]) if only == h && instructions(bb(e)).all(|i| i.is_terminator() || speculatable(i)) => (g, Some(e)),
+        _ => (e, None),
+    };
+    let into = pre.unwrap_or(h);
+    let skip = match *cfg.succs(g) {
+        [a, b] if a == into && b != into => b,
+        [a, b] if b == into && a != into => a,
+        _ => return None,
+    };
+    let mut xp = cfg.preds(x).to_vec();
+    xp.sort();
+    let skip = if skip == x {
+        let mut want_x = vec![g, t];
+        want_x.sort();
+        if xp != want_x {
+            return None;
+        }
+        None
+    } else {
+        if xp != [t] {
+            return None;
+        }
+        Some(skip)
+    };
+    if fa.divergent_controller(g).is_some() {
+        return None;
+    }
+    let in_loop = |v: Value<'ctx>| v.as_inst().is_some_and(|i| fa.cfg.id(i.block()).is_some_and(|b| lp.blocks.contains(&b)));
+    let uniform = |v: Value<'ctx>| !fa.uniformity().is_divergent(v);
+    for &b in &lp.blocks {
+        if instructions(bb(b)).any(synchronizes) {
+            return None;
+        }
+    }
+    let (g_br, t_br) = (terminator(bb(g))?, terminator(bb(t))?);
+    let cond_br = |i: Inst<'_>| i.opcode() == LLVMOpcode::LLVMBr && i.is_conditional_terminator();
+    if !cond_br(g_br) || !cond_br(t_br) {
+        return None;
+    }
+    for iv in instructions(bb(h)).take_while(|i| i.is_phi()) {
+        if !iv.ty().is_integer() {
+            continue;
+        }
+        let inc = iv.incoming().into_iter().find(|&(_, from)| from == bb(t))?.0;
+        let start = iv.incoming().into_iter().find(|&(_, from)| from == bb(e))?.0;
+        let Some(add) = inc.as_inst().filter(|a| a.opcode() == LLVMOpcode::LLVMAdd) else { continue };
+        let step = if add.operand(0) == iv.value() {
+            add.operand(1)
+        } else if add.operand(1) == iv.value() {
+            add.operand(0)
+        } else {
+            continue;
+        };
+        // A step computed in the loop (a builtin call clang did not hoist)
+        // is computed again in the guard.
+        let in_pre = |v: Value<'ctx>| v.as_inst().is_some_and(|i| Some(i.block()) == pre.map(bb));
+        if !uniform(step) || !(in_pre(step) || available_at(fa, step, g) || hoistable(fa, step, &lp.blocks, 4)) {
+            continue;
+        }
+        // The latch stays while `inc P n`; the guard enters while `start P n`.
+        let Some((pred_t, bound)) = stay_test(t_br, inc, bb(h)) else { continue };
+        if in_loop(bound) || !uniform(bound) {
+            continue;
+        }
+        let Some((pred_g, bound_g)) = stay_test(g_br, start, pre.map(bb).unwrap_or(bb(h))) else { continue };
+        if bound_g != bound || pred_g != pred_t {
+            continue;
+        }
+        let signed = match pred_t {
+            LLVMIntPredicate::LLVMIntULT => false,
+            LLVMIntPredicate::LLVMIntSLT => true,
+            _ => continue,
+        };
+        let mut opencl = None;
+        let Some(affine) = affine_of(fa, start, 6, &mut opencl) else { continue };
+        let w = affine.w;
+        if affine.c == [0; 3] || w > 64 {
+            continue;
+        }
+        let span = (0..3).try_fold(0u128, |acc, d| acc.checked_add(affine.c[d].checked_mul(local_size[d] as u128 - 1)?))?;
+        if span > Affine::mask(w) {
+            continue;
+        }
+        let mut rpo: Vec<BlockId> = lp.blocks.clone();
+        rpo.sort_by_key(|&b| cfg.rpo_position(b));
+        return Some(Plan {
+            guard: bb(g),
+            pre: pre.map(bb),
+            header: bb(h),
+            latch: bb(t),
+            exit: bb(x),
+            skip: skip.map(bb),
+            blocks: rpo.into_iter().map(bb).collect(),
+            iv,
+            start,
+            step,
+            bound,
+            signed,
+            affine,
+            span,
+            opencl: opencl?,
+        });
+    }
+    None
+}
+
+/// Barriers and convergent operations: work-items would meet them in other
+/// company once the loop runs in lockstep.
+fn synchronizes(i: Inst<'_>) -> bool {
+    if i.opcode() != LLVMOpcode::LLVMCall {
+        return false;
+    }
+    // Clang marks every OpenCL builtin call convergent; the work-item
+    // queries only read the launch.
+    if let Some(b) = builtin_of(i) {
+        return b == Builtin::Barrier;
+    }
+    if i.has_call_site_fn_attribute("convergent") {
+        return true;
+    }
+    i.called_function().is_some_and(|f| crate::ir::has_fn_attribute(f, "convergent"))
+        || i.called_function_name().is_some_and(|n| n.starts_with("llvm.nvvm.") && !n.starts_with("llvm.nvvm.read.ptx.sreg."))
+}
+
+/// Whether `i` can run where it would not have: no memory access, no
+/// division, no call but to the work-item builtins (which read only the
+/// launch).
+fn speculatable(i: Inst<'_>) -> bool {
+    use LLVMOpcode::*;
+    match i.opcode() {
+        LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMFAdd | LLVMFSub | LLVMFMul
+        | LLVMFNeg | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPTrunc | LLVMFPExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP
+        | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToInt | LLVMIntToPtr | LLVMICmp | LLVMFCmp | LLVMSelect | LLVMGetElementPtr => true,
+        LLVMCall => builtin_of(i).is_some_and(|b| b != Builtin::Barrier),
+        _ => false,
+    }
+}
+
+/// Whether `v`, defined in the loop `blocks`, is speculatable code over
+/// values from outside it, `depth` levels deep: it can be computed again
+/// before the loop.
+fn hoistable(fa: &FunctionAnalyses<'_>, v: Value<'_>, blocks: &[BlockId], depth: u32) -> bool {
+    let Some(i) = v.as_inst() else { return true };
+    let inside = fa.cfg.id(i.block()).is_some_and(|b| blocks.contains(&b));
+    if !inside {
+        return true;
+    }
+    depth > 0 && !i.is_phi() && speculatable(i) && i.operands().all(|op| op.as_block().is_none() && hoistable(fa, op, blocks, depth - 1))
+}
+
+/// Whether `v` (outside the loop) may be used at the end of block `g`.
+fn available_at(fa: &FunctionAnalyses<'_>, v: Value<'_>, g: BlockId) -> bool {
+    match v.as_inst() {
+        None => true,
+        Some(i) => fa.cfg.id(i.block()).is_some_and(|d| fa.dom().dominates(d.0, g.0)),
+    }
+}
+
+/// For a conditional branch on `icmp`, which has `x` as one operand, the
+/// predicate P and other operand `n` such that control goes to `stay` iff
+/// `x P n`.
+fn stay_test<'ctx>(br: Inst<'ctx>, x: Value<'ctx>, stay: BasicBlock<'ctx>) -> Option<(LLVMIntPredicate, Value<'ctx>)> {
+    let cond = br.branch_condition().as_inst().filter(|c| c.opcode() == LLVMOpcode::LLVMICmp)?;
+    let succ = br.successors();
+    let mut p = cond.icmp_predicate();
+    let n = if cond.operand(0) == x {
+        cond.operand(1)
+    } else if cond.operand(1) == x {
+        p = swapped(p);
+        cond.operand(0)
+    } else {
+        return None;
+    };
+    if succ[0] == stay && succ[1] != stay {
+        Some((p, n))
+    } else if succ[1] == stay && succ[0] != stay {
+        Some((inverse(p), n))
+    } else {
+        None
+    }
+}
+
+fn swapped(p: LLVMIntPredicate) -> LLVMIntPredicate {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntUGT => LLVMIntULT,
+        LLVMIntULT => LLVMIntUGT,
+        LLVMIntUGE => LLVMIntULE,
+        LLVMIntULE => LLVMIntUGE,
+        LLVMIntSGT => LLVMIntSLT,
+        LLVMIntSLT => LLVMIntSGT,
+        LLVMIntSGE => LLVMIntSLE,
+        LLVMIntSLE => LLVMIntSGE,
+        other => other,
+    }
+}
+
+fn inverse(p: LLVMIntPredicate) -> LLVMIntPredicate {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntEQ => LLVMIntNE,
+        LLVMIntNE => LLVMIntEQ,
+        LLVMIntUGT => LLVMIntULE,
+        LLVMIntULE => LLVMIntUGT,
+        LLVMIntUGE => LLVMIntULT,
+        LLVMIntULT => LLVMIntUGE,
+        LLVMIntSGT => LLVMIntSLE,
+        LLVMIntSLE => LLVMIntSGT,
+        LLVMIntSGE => LLVMIntSLT,
+        LLVMIntSLT => LLVMIntSGE,
+    }
+}
+
+/// `v` as `s0 + Σ c_d lid_d (mod 2^w)`: the coefficients, or `None` when
+/// `v` is not of that form within `depth` operations. Notes in `opencl`
+/// which dialect's builtins it met.
+fn affine_of<'ctx>(fa: &FunctionAnalyses<'ctx>, v: Value<'ctx>, depth: u32, opencl: &mut Option<bool>) -> Option<Affine> {
+    let ty = v.ty();
+    if !ty.is_integer() || ty.int_width() > 64 {
+        return None;
+    }
+    let w = ty.int_width();
+    let Some(i) = v.as_inst().filter(|_| fa.uniformity().is_divergent(v)) else {
+        return Some(Affine::zero(w));
+    };
+    if let Some(b) = builtin_of(i) {
+        let (Builtin::LocalId(d) | Builtin::GlobalId(d)) = b else { return None };
+        if d >= 3 {
+            return None;
+        }
+        *opencl = Some(!i.called_function_name()?.starts_with("llvm."));
+        let mut a = Affine::zero(w);
+        a.c[d as usize] = 1;
+        return Some(a);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let op = |k: u32, opencl: &mut Option<bool>| affine_of(fa, i.operand(k), depth - 1, opencl);
+    let konst = |k: u32| i.operand(k).const_u64().map(u128::from);
+    match i.opcode() {
+        LLVMOpcode::LLVMTrunc => Some(op(0, opencl)?.map(w, |c| c)),
+        LLVMOpcode::LLVMAdd => Some(op(0, opencl)?.zip(op(1, opencl)?, |a, b| a + b)),
+        LLVMOpcode::LLVMSub => Some(op(0, opencl)?.zip(op(1, opencl)?, |a, b| a + (Affine::mask(w) + 1 - b))),
+        LLVMOpcode::LLVMMul => match (konst(0), konst(1)) {
+            (_, Some(k)) => Some(op(0, opencl)?.map(w, |c| c.wrapping_mul(k))),
+            (Some(k), _) => Some(op(1, opencl)?.map(w, |c| c.wrapping_mul(k))),
+            _ => None,
+        },
+        LLVMOpcode::LLVMShl => {
+            let k = konst(1).filter(|&k| k < u128::from(w))?;
+            Some(op(0, opencl)?.map(w, |c| c << k))
+        }
+        _ => None,
+    }
+}
+
+/// Rewrites the loop of `p` into its lockstep form, keeping a clone of the
+/// original for launches the run-time check turns away.
+fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
+    let ctx = module.get_context();
+    let mut b = Builder::new(Value::from(f));
+    let w = p.affine.w;
+    let ity = p.start.ty();
+    let k = |v: u128| ity.const_int(v as u64);
+    let (pred, h) = (if p.signed { LLVMIntPredicate::LLVMIntSLT } else { LLVMIntPredicate::LLVMIntULT }, p.header);
+
+    if p.skip.is_some() {
+        close_over_exit(&mut b, p);
+    }
+    // What leaves the loop, read before anything changes.
+    let header_phis: Vec<Inst<'ctx>> = instructions(h).take_while(|i| i.is_phi()).filter(|&i| i != p.iv).collect();
+    let incoming = |phi: Inst<'ctx>, from: BasicBlock<'ctx>| {
+        phi.incoming().into_iter().find(|&(_, b)| b == from).map(|(v, _)| v).expect("an incoming value")
+    };
+    let exit_phis: Vec<Inst<'ctx>> = instructions(p.exit).take_while(|i| i.is_phi()).collect();
+
+    // 0. The preheader's code runs in the guard, for all work-items.
+    let entry = p.pre.unwrap_or(h);
+    if let Some(pre) = p.pre {
+        let moved: Vec<Inst<'ctx>> = instructions(pre).filter(|i| !i.is_terminator()).collect();
+        for i in moved {
+            i.move_to_end(p.guard);
+        }
+        terminator_before_moved(p.guard);
+    }
+    let loop_blocks: Vec<BasicBlock<'ctx>> = p.blocks.clone();
+    let step = hoist(&mut b, p.step, p.guard, &loop_blocks);
+
+    // 1. The original loop, cloned, behind `G.orig`: the fallback.
+    let g_br = terminator(p.guard).expect("a terminated guard");
+    let orig = ctx.insert_basic_block_after(p.guard, "lockstep.orig");
+    let (vmap, bmap) = clone_blocks(&ctx, f, &p.blocks, entry_block(p), orig);
+    b.position_at_end(orig);
+    let to = |s: BasicBlock<'ctx>| if s == entry { bmap[&h] } else { s };
+    let (c0, succ) = (g_br.branch_condition(), g_br.successors());
+    b.cond_br(c0, to(succ[0]), to(succ[1]));
+
+    // 2. The run-time check, at the end of the guard block.
+    b.position_before(g_br);
+    let s0 = at_origin(module, &mut b, p, p.start, &mut HashMap::new());
+    let bias = |v: Value<'ctx>| if p.signed { b.int_op(IntOp::Xor, v, k(1u128 << (w - 1)), "") } else { v };
+    let (s0b, nb) = (bias(s0), bias(p.bound));
+    let max = Affine::mask(w);
+    let mut ok = b.icmp(LLVMIntPredicate::LLVMIntULE, s0b, k(max - p.span), "lockstep.starts");
+    let step_nz = b.icmp(LLVMIntPredicate::LLVMIntNE, step, k(0), "");
+    let neg_step = b.int_op(IntOp::Sub, k(0), step, "");
+    let room = b.icmp(LLVMIntPredicate::LLVMIntULE, nb, neg_step, "lockstep.room");
+    for c in [step_nz, room] {
+        ok = b.int_op(IntOp::And, ok, c, "");
+    }
+    if p.span > 0 {
+        let c = b.icmp(LLVMIntPredicate::LLVMIntULE, nb, k(max + 1 - p.span), "lockstep.span");
+        ok = b.int_op(IntOp::And, ok, c, "lockstep.ok");
+    }
+    let upre = ctx.insert_basic_block_after(p.guard, "lockstep.pre");
+    let uh = ctx.insert_basic_block_after(upre, "lockstep.head");
+    let ubody = ctx.insert_basic_block_after(uh, "lockstep.body");
+    let ulatch = ctx.append_basic_block(f, "lockstep.latch");
+    let uexit = ctx.append_basic_block(f, "lockstep.exit");
+    b.cond_br(ok, upre, orig);
+    g_br.erase();
+
+    // 3. The uniform loop over m.
+    b.position_at_end(upre);
+    b.br(uh);
+    b.position_at_end(uh);
+    let m = b.phi(ity, "lockstep.m");
+    let carried: Vec<Inst<'ctx>> = header_phis.iter().map(|hp| b.phi(hp.ty(), "lockstep.carried")).collect();
+    // An exit phi that takes a carried value's update (or init) needs no
+    // phi of its own: that carried value is it, once the loop is done.
+    let exit_value: Vec<Option<usize>> = exit_phis
+        .iter()
+        .map(|xp| {
+            // Work-items that skip the loop reach `exit` only in the first
+            // form, with the guard's value; then the init must agree too.
+            let v_g = p.skip.is_none().then(|| incoming(*xp, p.guard));
+            let v_t = incoming(*xp, p.latch);
+            header_phis.iter().position(|&hp| v_g.is_none_or(|v| incoming(hp, entry_block(p)) == v) && incoming(hp, p.latch) == v_t)
+        })
+        .collect();
+    let last: Vec<Option<Inst<'ctx>>> =
+        exit_value.iter().zip(&exit_phis).map(|(e, xp)| e.is_none().then(|| b.phi(xp.ty(), "lockstep.last"))).collect();
+    let more = b.icmp(pred, m.value(), p.bound, "lockstep.more");
+    b.cond_br(more, ubody, uexit);
+
+    b.position_at_end(ubody);
+    barrier(module, &mut b, p.opencl);
+    let mut i = m.value();
+    for d in 0..3 {
+        if p.affine.c[d] != 0 {
+            let lid = builtin_call(module, &mut b, p.opencl, Builtin::LocalId(d as u32));
+            let lid = b.int_cast(lid, ity, false, "");
+            let term = if p.affine.c[d] == 1 { lid } else { b.int_op(IntOp::Mul, lid, k(p.affine.c[d]), "") };
+            i = b.int_op(IntOp::Add, i, term, "lockstep.i");
+        }
+    }
+    let active = b.icmp(pred, i, p.bound, "lockstep.active");
+    b.cond_br(active, h, ulatch);
+
+    b.position_at_end(ulatch);
+    let mut updates = Vec::new();
+    for (&hp, &c) in header_phis.iter().zip(&carried) {
+        let u = b.phi(hp.ty(), "lockstep.update");
+        u.add_incoming(&[(c.value(), ubody), (incoming(hp, p.latch), p.latch)]);
+        updates.push(u);
+    }
+    for (l, xp) in last.iter().zip(&exit_phis) {
+        if let Some(l) = l {
+            let u = b.phi(xp.ty(), "lockstep.lastupd");
+            u.add_incoming(&[(l.value(), ubody), (incoming(*xp, p.latch), p.latch)]);
+            let init = if p.skip.is_none() { incoming(*xp, p.guard) } else { xp.ty().poison() };
+            l.add_incoming(&[(init, upre), (u.value(), ulatch)]);
+        }
+    }
+    let next = b.int_op(IntOp::Add, m.value(), step, "lockstep.next");
+    b.br(uh);
+    m.add_incoming(&[(s0, upre), (next, ulatch)]);
+    for ((&hp, &c), u) in header_phis.iter().zip(&carried).zip(&updates) {
+        c.add_incoming(&[(incoming(hp, entry_block(p)), upre), (u.value(), ulatch)]);
+    }
+    b.position_at_end(uexit);
+    match p.skip {
+        None => {
+            b.br(p.exit);
+        }
+        Some(_) => {
+            // Each work-item leaves the way the guard sent it.
+            let to = |s: BasicBlock<'ctx>| if s == entry { p.exit } else { s };
+            b.cond_br(c0, to(succ[0]), to(succ[1]));
+        }
+    }
+
+    // 4. The latch goes round the new loop; the exit takes three ways in.
+    let t_br = terminator(p.latch).expect("a terminated latch");
+    b.position_before(t_br);
+    b.br(ulatch);
+    t_br.erase();
+    for (n, xp) in exit_phis.iter().enumerate() {
+        b.position_before(*xp);
+        let np = b.phi(xp.ty(), "");
+        let v_t = incoming(*xp, p.latch);
+        let done = match (exit_value[n], last[n]) {
+            (Some(j), _) => carried[j].value(),
+            (None, Some(l)) => l.value(),
+            (None, None) => unreachable!("an exit phi is a carried value or has its own"),
+        };
+        if p.skip.is_none() {
+            np.add_incoming(&[(incoming(*xp, p.guard), orig)]);
+        }
+        np.add_incoming(&[(*vmap.get(&v_t).unwrap_or(&v_t), bmap[&p.latch]), (done, uexit)]);
+        xp.value().replace_all_uses_with(np.value());
+        let name = xp.value().name_bytes();
+        xp.erase();
+        np.value().set_name(&name);
+    }
+    if let Some(skip) = p.skip {
+        // The skipping work-items now come from the fallback's branch or
+        // from the lockstep loop's exit, with the guard's values.
+        for sp in instructions(skip).take_while(|i| i.is_phi()).collect::<Vec<_>>() {
+            b.position_before(sp);
+            let np = b.phi(sp.ty(), "");
+            for (v, from) in sp.incoming() {
+                if from == p.guard {
+                    np.add_incoming(&[(v, orig), (v, uexit)]);
+                } else {
+                    np.add_incoming(&[(v, from)]);
+                }
+            }
+            sp.value().replace_all_uses_with(np.value());
+            let name = sp.value().name_bytes();
+            sp.erase();
+            np.value().set_name(&name);
+        }
+    }
+    // The header's phis give way to the new loop's values.
+    p.iv.value().replace_all_uses_with(i);
+    p.iv.erase();
+    for (&hp, &c) in header_phis.iter().zip(&carried) {
+        hp.value().replace_all_uses_with(c.value());
+        hp.erase();
+    }
+    if let Some(pre) = p.pre {
+        // Only its branch was left, and nothing branches to it now.
+        crate::ir::delete_block(pre);
+    }
+}
+
+/// With a dedicated exit block (its only predecessor the latch), code after
+/// the loop may use the loop's values directly; every such use goes through
+/// a phi in the exit block instead (LCSSA), so that the exit phis carry all
+/// that leaves the loop.
+fn close_over_exit<'ctx>(b: &mut Builder<'ctx>, p: &Plan<'ctx>) {
+    for &bb in &p.blocks {
+        for i in instructions(bb) {
+            let outside: Vec<(Inst<'ctx>, u32)> = i
+                .value()
+                .uses()
+                .into_iter()
+                .filter(|(u, _)| {
+                    // Uses in the loop, and the exit's own phis, stay.
+                    let lcssa = u.is_phi() && u.block() == p.exit;
+                    !(lcssa || p.blocks.contains(&u.block()))
+                })
+                .collect();
+            if outside.is_empty() {
+                continue;
+            }
+            let first = instructions(p.exit).next().expect("a terminated exit block");
+            b.position_before(first);
+            let phi = b.phi(i.ty(), "");
+            phi.add_incoming(&[(i.value(), p.latch)]);
+            for (u, k) in outside {
+                u.set_operand(k, phi.value());
+            }
+        }
+    }
+}
+
+/// The block the loop header is entered from.
+fn entry_block<'ctx>(p: &Plan<'ctx>) -> BasicBlock<'ctx> {
+    p.pre.unwrap_or(p.guard)
+}
+
+/// Puts the terminator of `bb` back at its end, after instructions moved in.
+fn terminator_before_moved(bb: BasicBlock<'_>) {
+    let t = instructions(bb).find(|i| i.is_terminator()).expect("a terminated block");
+    t.move_to_end(bb);
+}
+
+/// `v` where the end of `guard` can use it: itself, or (for code in the
+/// loop that `hoistable` accepted) a copy made before the guard's branch.
+fn hoist<'ctx>(b: &mut Builder<'ctx>, v: Value<'ctx>, guard: BasicBlock<'ctx>, blocks: &[BasicBlock<'ctx>]) -> Value<'ctx> {
+    let Some(i) = v.as_inst().filter(|i| blocks.contains(&i.block())) else { return v };
+    let mut c = i.clone_detached();
+    for k in 0..c.num_operands() {
+        let op = hoist(b, c.operand(k), guard, blocks);
+        c.set_operand(k, op);
+    }
+    b.position_before(terminator(guard).expect("a terminated guard"));
+    b.insert(c, b"").value()
+}
+
+/// Copies `blocks` (in an order with definitions before their uses) after
+/// the last block of `f`, entered from `from` where the originals were
+/// entered from `old_from`; branches to blocks outside the set stay.
+/// Returns the value and block maps.
+#[allow(clippy::type_complexity)]
+fn clone_blocks<'ctx>(
+    ctx: &inkwell::context::ContextRef<'ctx>,
+    f: FunctionValue<'ctx>,
+    blocks: &[BasicBlock<'ctx>],
+    old_from: BasicBlock<'ctx>,
+    from: BasicBlock<'ctx>,
+) -> (HashMap<Value<'ctx>, Value<'ctx>>, HashMap<BasicBlock<'ctx>, BasicBlock<'ctx>>) {
+    let mut b = Builder::new(Value::from(f));
+    let bmap: HashMap<BasicBlock<'ctx>, BasicBlock<'ctx>> =
+        blocks.iter().map(|&kb| (kb, ctx.append_basic_block(f, &format!("{}.orig", kb.get_name().to_string_lossy())))).collect();
+    let mut vmap: HashMap<Value<'ctx>, Value<'ctx>> = HashMap::new();
+    let mut phis = Vec::new();
+    for &kb in blocks {
+        b.position_at_end(bmap[&kb]);
+        for i in instructions(kb) {
+            if i.is_phi() {
+                let np = b.phi(i.ty(), "");
+                vmap.insert(i.value(), np.value());
+                phis.push((i, np));
+                continue;
+            }
+            let mut c = i.clone_detached();
+            for k in 0..c.num_operands() {
+                let op = c.operand(k);
+                if let Some(ob) = op.as_block() {
+                    if let Some(&nb) = bmap.get(&ob) {
+                        c.set_operand(k, Value::of_block(nb));
+                    }
+                } else if let Some(&m) = vmap.get(&op) {
+                    c.set_operand(k, m);
+                }
+            }
+            let c = b.insert(c, &i.value().name_bytes());
+            vmap.insert(i.value(), c.value());
+        }
+    }
+    for (old, new) in phis {
+        let entries: Vec<(Value<'ctx>, BasicBlock<'ctx>)> = old
+            .incoming()
+            .into_iter()
+            .map(|(v, bb)| (*vmap.get(&v).unwrap_or(&v), if bb == old_from { from } else { bmap[&bb] }))
+            .collect();
+        new.add_incoming(&entries);
+    }
+    (vmap, bmap)
+}
+
+/// `v` (a piece of the loop's start) for work-item (0,0,0), from values all
+/// work-items share, so that the uniformity analysis sees it as uniform.
+fn at_origin<'ctx>(
+    module: &Module<'ctx>,
+    b: &mut Builder<'ctx>,
+    p: &Plan<'ctx>,
+    v: Value<'ctx>,
+    memo: &mut HashMap<Value<'ctx>, Value<'ctx>>,
+) -> Value<'ctx> {
+    if let Some(&done) = memo.get(&v) {
+        return done;
+    }
+    // Walked by `affine_of` already: only its forms occur.
+    let Some(i) = v.as_inst() else { return v };
+    let ty = v.ty();
+    let out = match (builtin_of(i), i.opcode()) {
+        (Some(Builtin::LocalId(_)), _) => ty.const_int(0),
+        (Some(Builtin::GlobalId(d)), _) => {
+            // group * local size + offset: work-item 0 of this group.
+            let g = builtin_call(module, b, p.opencl, Builtin::GroupId(d));
+            let l = builtin_call(module, b, p.opencl, Builtin::LocalSize(d));
+            let gl = b.int_op(IntOp::Mul, g, l, "");
+            let o = builtin_call(module, b, p.opencl, Builtin::GlobalOffset(d));
+            let s = b.int_op(IntOp::Add, gl, o, "");
+            b.int_cast(s, ty, false, "")
+        }
+        (Some(_), _) => v,
+        (None, LLVMOpcode::LLVMTrunc | LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub | LLVMOpcode::LLVMMul | LLVMOpcode::LLVMShl)
+            if operands_differ(i, module, b, p, memo) =>
+        {
+            let a = at_origin(module, b, p, i.operand(0), memo);
+            match i.opcode() {
+                LLVMOpcode::LLVMTrunc => b.int_cast(a, ty, false, ""),
+                op => {
+                    let c = at_origin(module, b, p, i.operand(1), memo);
+                    let op = match op {
+                        LLVMOpcode::LLVMAdd => IntOp::Add,
+                        LLVMOpcode::LLVMSub => IntOp::Sub,
+                        LLVMOpcode::LLVMMul => IntOp::Mul,
+                        _ => {
+                            // shl by a constant k: a * 2^k, without poison flags.
+                            let k = c.const_u64().expect("affine_of took constant shifts only");
+                            let pow = ty.const_int(1u64 << k);
+                            return remember(memo, v, b.int_op(IntOp::Mul, a, pow, ""));
+                        }
+                    };
+                    b.int_op(op, a, c, "")
+                }
+            }
+        }
+        _ => v,
+    };
+    remember(memo, v, out)
+}
+
+fn remember<'ctx>(memo: &mut HashMap<Value<'ctx>, Value<'ctx>>, k: Value<'ctx>, v: Value<'ctx>) -> Value<'ctx> {
+    memo.insert(k, v);
+    v
+}
+
+/// Whether any operand of `i` changes at the origin (else `i` itself is
+/// uniform and stays).
+fn operands_differ<'ctx>(
+    i: Inst<'ctx>,
+    module: &Module<'ctx>,
+    b: &mut Builder<'ctx>,
+    p: &Plan<'ctx>,
+    memo: &mut HashMap<Value<'ctx>, Value<'ctx>>,
+) -> bool {
+    let n = if i.opcode() == LLVMOpcode::LLVMTrunc { 1 } else { 2 };
+    (0..n).any(|k| {
+        let op = i.operand(k);
+        at_origin(module, b, p, op, memo) != op
+    })
+}
+
+/// A call of builtin `which` in the kernel's dialect, declared if needed.
+fn builtin_call<'ctx>(module: &Module<'ctx>, b: &mut Builder<'ctx>, opencl: bool, which: Builtin) -> Value<'ctx> {
+    let ctx = module.get_context();
+    let i32t = Ty::of(ctx.i32_type());
+    if opencl {
+        let (name, d) = match which {
+            Builtin::LocalId(d) => ("_Z12get_local_idj", d),
+            Builtin::GroupId(d) => ("_Z12get_group_idj", d),
+            Builtin::LocalSize(d) => ("_Z14get_local_sizej", d),
+            Builtin::GlobalOffset(d) => ("_Z17get_global_offsetj", d),
+            other => unreachable!("no OpenCL call made for {other:?}"),
+        };
+        let fty = Ty::function(Ty::of(ctx.i64_type()), &[i32t]);
+        let callee = function_or_declare(module, name, fty);
+        let call = b.call(fty, callee, &[i32t.const_int(u64::from(d))], "");
+        call.set_call_conv(LLVMCallConv::LLVMSPIRFUNCCallConv as u32);
+        return call.value();
+    }
+    let axis = |d: u32| ["x", "y", "z"][d as usize];
+    let reg = match which {
+        Builtin::LocalId(d) => format!("tid.{}", axis(d)),
+        Builtin::GroupId(d) => format!("ctaid.{}", axis(d)),
+        Builtin::LocalSize(d) => format!("ntid.{}", axis(d)),
+        // CUDA has no global offset (and no global id builtin to need one).
+        Builtin::GlobalOffset(_) => return i32t.const_int(0),
+        other => unreachable!("no CUDA register read for {other:?}"),
+    };
+    let fty = Ty::function(i32t, &[]);
+    let callee = function_or_declare(module, &format!("llvm.nvvm.read.ptx.sreg.{reg}"), fty);
+    b.call(fty, callee, &[], "").value()
+}
+
+/// A work-group barrier in the kernel's dialect.
+fn barrier<'ctx>(module: &Module<'ctx>, b: &mut Builder<'ctx>, opencl: bool) {
+    let ctx = module.get_context();
+    let i32t = Ty::of(ctx.i32_type());
+    let fty = Ty::function(Ty::of(ctx.void_type()), &[i32t]);
+    if opencl {
+        // CLK_LOCAL_MEM_FENCE, as `barrier(CLK_LOCAL_MEM_FENCE)`.
+        let callee = function_or_declare(module, "_Z7barrierj", fty);
+        let call = b.call(fty, callee, &[i32t.const_int(1)], "");
+        call.set_call_conv(LLVMCallConv::LLVMSPIRFUNCCallConv as u32);
+    } else {
+        let callee = function_or_declare(module, "llvm.nvvm.barrier.cta.sync.aligned.all", fty);
+        b.call(fty, callee, &[i32t.const_int(0)], "");
+    }
+}
