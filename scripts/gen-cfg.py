@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate an LLVM IR module with one CUDA-style kernel of about N basic blocks.
 
-    scripts/gen-cfg.py N [--seed S] [--no-switch] [-o out.ll]
+    scripts/gen-cfg.py N [--seed S] [--no-switch] [--barriers K] [-o out.ll]
     scripts/gen-cfg.py N --diamonds|--returns [-o out.ll]   (worst cases, see below)
 
 The control flow is structured the way compiled kernels are: nested counted
@@ -11,6 +11,14 @@ Branch conditions mix the thread index (divergent branches, so the uniformity
 analysis has work to do), loop counters and loaded values (uniform or not). The
 output is deterministic for a given N and seed, and is valid IR (`opt
 -passes=verify` accepts it). Block count is N give or take a few blocks.
+
+--barriers K also ends every K-th block (the K-th, 2K-th, ... in layout order)
+with a work-group barrier, `__syncthreads()` as clang emits it for nvptx64
+(`call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)`), before its
+terminator. The CFG is the one without --barriers, so barriers land under
+loops and divergent branches alike: a compile-time workload for
+`simt-wiloops` (many regions), not a kernel to run (work-items would reach
+different barriers).
 
 --diamonds writes a chain of divergent if/else diamonds instead, --returns a
 chain of divergent early returns (`if (tid < i) return;`): not realistic, but
@@ -25,8 +33,9 @@ MAX_DEPTH = 7  # nesting of constructs; real kernels rarely go deeper
 
 
 class Gen:
-    def __init__(self, n, seed, switches=True):
+    def __init__(self, n, seed, switches=True, barriers=0):
         self.switches = switches
+        self.barriers = barriers  # a barrier every this many blocks; 0: none
         self.rng = random.Random(seed * 1_000_003 + n)
         self.target = n
         self.blocks = []       # finished blocks: list of text lines
@@ -49,6 +58,10 @@ class Gen:
         self.cur, self.body = label, []
 
     def finish(self, term):
+        # Placed by count, not by the random generator, so the CFG and its
+        # values are the same with or without barriers.
+        if self.barriers and (len(self.blocks) + 1) % self.barriers == 0:
+            self.body.append("call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)")
         self.blocks.append([f"{self.cur}:"] + [f"  {i}" for i in self.body] + [f"  {term}"])
         self.cur = None
 
@@ -251,8 +264,14 @@ class Gen:
             "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
             "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
             "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
-            "",
         ]
+        if self.barriers:
+            out += [
+                "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32) #0",
+                "",
+                "attributes #0 = { convergent nocallback nounwind }",
+            ]
+        out.append("")
         return "\n".join(out)
 
 
@@ -316,17 +335,21 @@ def main():
                     help="instead: a chain of divergent if/else diamonds (a worst case for uniformity)")
     ap.add_argument("--returns", action="store_true",
                     help="instead: a chain of divergent early returns (another worst case)")
+    ap.add_argument("--barriers", type=int, default=0, metavar="K",
+                    help="a work-group barrier in every K-th block (not with --diamonds/--returns)")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.n < 1:
         ap.error("N must be at least 1")
+    if a.barriers < 0 or (a.barriers and (a.diamonds or a.returns)):
+        ap.error("--barriers K takes K >= 1, and only for the structured kernels")
     sys.setrecursionlimit(10000)
     if a.diamonds:
         text = diamonds(a.n)
     elif a.returns:
         text = returns(a.n)
     else:
-        text = Gen(a.n, a.seed, switches=not a.no_switch).module()
+        text = Gen(a.n, a.seed, switches=not a.no_switch, barriers=a.barriers).module()
     if a.output == "-":
         sys.stdout.write(text)
     else:

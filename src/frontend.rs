@@ -77,8 +77,8 @@ use simt_passes::kernel_model::is_kernel;
 pub enum EngineFront {
     /// Work-item loops for this CPU: `simt-wiloops` with these options
     /// (work-groups interleaved per call, 1 = off; the local size to
-    /// specialise for).
-    Host { interleave: u32, local_size: Option<[u64; 3]> },
+    /// specialise for; the linear form whatever the kernel's size).
+    Host { interleave: u32, local_size: Option<[u64; 3]>, linear: bool },
     /// The emulator's decoder input; `check` is the `simt-check-uniformity`
     /// pass text to instrument it with, if any.
     Emu { check: Option<&'static str> },
@@ -100,13 +100,16 @@ pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFron
     find_kernel(module, kernel)?;
     internalize_all_but(module, kernel);
     let text = match front {
-        EngineFront::Host { interleave, local_size } => {
+        EngineFront::Host { interleave, local_size, linear } => {
             let mut options = Vec::new();
             if *interleave > 1 {
                 options.push(format!("interleave={interleave}"));
             }
             if let Some([x, y, z]) = local_size {
                 options.push(format!("local-size={x},{y},{z}"));
+            }
+            if *linear {
+                options.push("linear".to_string());
             }
             let wiloops = if options.is_empty() { "simt-wiloops".to_string() } else { format!("simt-wiloops<{}>", options.join(";")) };
             // Grid-stride loops in lockstep need the span of the local ids.

@@ -9,7 +9,10 @@
 //! the emulator (one warp per work-group, no work-item loops: the reference)
 //! and on the host engine (work-item loops: the transformation under test),
 //! and every output buffer must be identical; every fourth kernel also runs
-//! with work-groups interleaved (`--interleave 2`) where its barriers allow.
+//! with work-groups interleaved (`--interleave 2`) where its barriers allow,
+//! and every kernel also in the linear form (`simt-wiloops<linear>`: one
+//! copy of the kernel entered through a resume switch, the form kernels
+//! whose region copies outgrow them get).
 //!
 //! Kernels where the uniformity analysis finds a barrier under a divergent
 //! branch (`simt-wiloops` warns: the generator's guess of uniform was wrong)
@@ -64,13 +67,20 @@ fn emu_run(ctx: &Context, text: &str, kernel: &str, grid: (u64, u64), args: &[St
     Ok(buffers(&a))
 }
 
+/// How the host engine is asked to lower a kernel.
+#[derive(Clone, Copy, Debug)]
+struct Form {
+    interleave: u32,
+    linear: bool,
+}
+
 /// Buffers after a host launch, and whether it ran seed 001's interleaved
 /// form (asked for with `interleave` > 1, built only for barriers in
 /// straight-line code).
-fn host_run(text: &str, kernel: &str, grid: (u64, u64), args: &[String], interleave: u32) -> Result<(Vec<Vec<u8>>, bool), String> {
+fn host_run(text: &str, kernel: &str, grid: (u64, u64), args: &[String], form: Form) -> Result<(Vec<Vec<u8>>, bool), String> {
     let input = ModuleInput { name: kernel.to_string(), bytes: text.as_bytes().to_vec() };
-    let hk = host::compile(&input, kernel, &HostOptions { local_size: Some([grid.1, 1, 1]), interleave, ..HostOptions::default() })
-        .map_err(|e| e.to_string())?;
+    let opts = HostOptions { local_size: Some([grid.1, 1, 1]), interleave: form.interleave, linear: form.linear, ..HostOptions::default() };
+    let hk = host::compile(&input, kernel, &opts).map_err(|e| e.to_string())?;
     let interleaved = hk.interleaved().is_some();
     let mut a = kernel_args(args);
     Runner::new(hk.wg_kernel(kernel), Grid::new(&[grid.0], &[grid.1], None)?, &mut a, 1 << 18)
@@ -88,6 +98,8 @@ struct Counts {
     divergent_barrier: u64,
     /// Runs of the interleaved form.
     interleaved: u64,
+    /// Runs of the linear form.
+    linear: u64,
 }
 
 /// Where failing kernels are written.
@@ -130,15 +142,20 @@ fn check(ctx: &Context, seed: u64, counts: &mut Counts) -> Result<(), String> {
         format!("i32:{}", seed % 7),
     ];
     let reference = emu_run(ctx, &text, &name, grid, &args).map_err(|e| format!("emulator: {e}"))?;
-    // Every fourth kernel also with work-groups interleaved two by two.
-    let forms: &[u32] = if seed.is_multiple_of(4) { &[1, 2] } else { &[1] };
-    for &interleave in forms {
-        let (host, interleaved) = host_run(&text, &name, grid, &args, interleave).map_err(|e| format!("host: {e}"))?;
+    // Every kernel also in the linear form; every fourth also with
+    // work-groups interleaved two by two.
+    let mut forms = vec![Form { interleave: 1, linear: false }, Form { interleave: 1, linear: true }];
+    if seed.is_multiple_of(4) {
+        forms.push(Form { interleave: 2, linear: false });
+    }
+    for form in forms {
+        let (host, interleaved) = host_run(&text, &name, grid, &args, form).map_err(|e| format!("host: {e}"))?;
         if host != reference {
             let at = host[0].chunks(4).zip(reference[0].chunks(4)).position(|(a, b)| a != b);
-            return Err(format!("host (interleave {interleave}) and emulator differ (first differing i32 of out: {at:?})"));
+            return Err(format!("host ({form:?}) and emulator differ (first differing i32 of out: {at:?})"));
         }
         counts.interleaved += u64::from(interleaved);
+        counts.linear += u64::from(form.linear);
     }
     counts.ran += 1;
     counts.barriers += barriers;
@@ -165,4 +182,5 @@ fn generated_barrier_kernels_agree_on_host_and_emulator() {
     // The generator must keep producing what this test is for.
     assert!(counts.ran * 2 >= n, "only {} of {n} kernels ran with barriers: {counts:?}", counts.ran);
     assert!(n < 40 || counts.interleaved > 0, "no kernel ran interleaved: {counts:?}");
+    assert_eq!(counts.linear, counts.ran, "every kernel that ran also ran in the linear form: {counts:?}");
 }

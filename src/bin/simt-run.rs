@@ -321,7 +321,7 @@ fn run_host(
     let hk = host::compile_module(
         &mut loaded.module,
         kernel,
-        &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot },
+        &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot, linear: false },
     )?;
     let wg = hk.wg_kernel(kernel);
     let grid = launch.grid;

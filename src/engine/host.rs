@@ -34,11 +34,14 @@ pub struct HostOptions {
     pub aot: bool,
     /// Specialise the work-group function for this size (the launch's).
     pub local_size: Option<[u64; 3]>,
+    /// `simt-wiloops<linear>`: one copy of the kernel entered through a
+    /// resume switch, whatever its regions' size (tests of that form).
+    pub linear: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        HostOptions { interleave: 1, aot: false, local_size: None }
+        HostOptions { interleave: 1, aot: false, local_size: None, linear: false }
     }
 }
 
@@ -126,7 +129,7 @@ impl HostKernel {
 /// host front end, [`crate::frontend`], then `default<O3>` for this CPU), as
 /// an object file for this host.
 pub fn compile_object(module: &mut Module<'_>, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
-    let front = EngineFront::Host { interleave: opts.interleave, local_size: opts.local_size };
+    let front = EngineFront::Host { interleave: opts.interleave, local_size: opts.local_size, linear: opts.linear };
     frontend::prepare(module, kernel, &front)?;
     reject_gpu_only_intrinsics(module, kernel)?;
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };

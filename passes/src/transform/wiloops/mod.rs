@@ -24,6 +24,15 @@
 //!    dispatcher runs the region that follows the barrier where the
 //!    work-items stopped.
 //!
+//!    **Linear form.** Region copies grow with the barriers' reach, not with
+//!    the kernel (barriers under loops and branches each copy everything up
+//!    to the next ones). Past [`REGION_COPY_BUDGET`] times the kernel's
+//!    blocks, or with `simt-wiloops<linear>`, the kernel gets one copy in one
+//!    nest instead, entered through a resume `switch` on the barrier where
+//!    the work-items stopped (continuation style, as in Karrenberg & Hack's
+//!    and CuPBoP/COX's work; `emit/resume.rs`). Checking the budget costs at
+//!    most the budget; the prepared kernel is the same for both forms.
+//!
 //! Because the next region is chosen at run time from where the work-items
 //! actually stopped, barriers may sit anywhere a valid kernel can have them:
 //! in uniform `if`s, loops with `break`/`continue`, nested loops, and loops
@@ -77,13 +86,29 @@ pub struct WorkItemLoops {
     /// loops get constant trip counts. Calls with another size return
     /// `STATUS_WRONG_LOCAL_SIZE`.
     pub local_size: Option<[u64; 3]>,
+    /// Emit the linear (resume) form whatever the regions' size
+    /// (`simt-wiloops<linear>`); otherwise only past [`REGION_COPY_BUDGET`].
+    pub linear: bool,
 }
 
 impl Default for WorkItemLoops {
     fn default() -> Self {
-        WorkItemLoops { interleave: 1, local_size: None }
+        WorkItemLoops { interleave: 1, local_size: None, linear: false }
     }
 }
+
+/// How many blocks all region copies together may have, per block of the
+/// (prepared) kernel, before the kernel is emitted in the linear form.
+/// Region copies are what vectorises best, but their total follows the
+/// barriers' reach, not the kernel: one barrier region copies everything up
+/// to the next barriers, so barriers in loops and under branches multiply
+/// it (a random one every 50 blocks of `gen-cfg.py`: 20x at 10k blocks,
+/// 21x at 30k), and compile time follows. Real kernels with their barriers
+/// in a few loops stay well below 4x (the corpus at most 1.4x, matmul; the
+/// generated kernels of `tests/wiloops_exec.rs` at most 1.9x; BENCHMARKS.md),
+/// so 4x leaves them on the region form while any kernel's output stays
+/// within a constant factor of its input.
+pub const REGION_COPY_BUDGET: usize = 4;
 
 const NAME: &str = "simt-wiloops";
 
@@ -95,6 +120,9 @@ impl ModulePass for WorkItemLoops {
         }
         if let Some([x, y, z]) = self.local_size {
             opts.push(format!("local-size={x},{y},{z}"));
+        }
+        if self.linear {
+            opts.push("linear".into());
         }
         if opts.is_empty() {
             NAME.into()
@@ -169,8 +197,9 @@ fn lower_kernel<'ctx>(
     let cfg = &fa.cfg;
     let barrier_ids: HashMap<BlockId, u32> =
         barrier_ids.iter().map(|(&b, &id)| (cfg.id(b).expect("barrier blocks are reachable"), id)).collect();
-    let region_blocks = regions(fa, &barrier_ids);
-    let region_sets: Vec<HashSet<BlockId>> = region_blocks.iter().map(|r| r.blocks.iter().copied().collect()).collect();
+    // Past the budget (or asked to), the linear form: `None` here.
+    let region_blocks = if options.linear { None } else { regions(fa, &barrier_ids, REGION_COPY_BUDGET * cfg.blocks().len()) };
+    let region_sets: Vec<HashSet<BlockId>> = region_blocks.iter().flatten().map(|r| r.blocks.iter().copied().collect()).collect();
     // One slot per work-group is right for a value equal in all work-items
     // as long as, within a region, no read of it can follow a write to it:
     // work-items of a region run one after another, so such a read would see
@@ -183,7 +212,8 @@ fn lower_kernel<'ctx>(
     let private_addresses = private_addresses(fa, &region_local);
     let since_barrier = prepare::SinceBarrier::new(fa, &barrier_blocks);
     let shareable = |v: Value<'ctx>| {
-        if uniformity.is_divergent(v) || private_addresses.may_hold(v) {
+        // The linear form has no region sets to search (see emit/resume.rs).
+        if region_blocks.is_none() || uniformity.is_divergent(v) || private_addresses.may_hold(v) {
             return false;
         }
         let Some(def) = v.as_inst().and_then(|i| cfg.id(i.block())) else { return false };
@@ -202,25 +232,36 @@ fn lower_kernel<'ctx>(
         !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(&cfg.cfg, def, u, r)))
     };
     let demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &since_barrier, &shareable)?;
-    let regions: Vec<Region> = region_blocks
-        .into_iter()
-        .map(|r| Region {
-            state: r.state,
-            entry: cfg.block(r.entry),
-            blocks: r.blocks.iter().map(|&b| cfg.block(b)).collect(),
-            exit_states: r.exit_states,
-        })
-        .collect();
+    let to_region = |r: RegionBlocks| Region {
+        state: r.state,
+        entry: cfg.block(r.entry),
+        blocks: r.blocks.iter().map(|&b| cfg.block(b)).collect(),
+        exit_states: r.exit_states,
+    };
+    let form = match region_blocks {
+        Some(rs) => Form::Regions(rs.into_iter().map(to_region).collect()),
+        None => {
+            let mut by_id: Vec<(BlockId, u32)> = barrier_ids.iter().map(|(&b, &id)| (b, id)).collect();
+            by_id.sort_by_key(|&(_, id)| id);
+            let resume = by_id.iter().map(|&(b, id)| (id, cfg.block(cfg.cfg.succs(b)[0]))).collect();
+            Form::Linear { kernel: to_region(whole_kernel(cfg, &by_id)), resume }
+        }
+    };
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = barrier_ids.into_iter().map(|(b, id)| (cfg.block(b), id)).collect();
     let layout = layout::compute(td, k, &demoted, &region_local)?;
 
     let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
-    emitter.emit(&regions)?;
+    match &form {
+        Form::Regions(regions) => emitter.emit(regions)?,
+        Form::Linear { kernel, resume } => emitter.emit_linear(kernel, resume)?,
+    }
     let mut barrier_names = vec![crate::wg_abi::ENTRY_NAME.to_string()];
     barrier_names.extend(sites.iter().map(|s| s.description.clone()));
     barrier_names.push(crate::wg_abi::EXIT_NAME.to_string());
-    let ring = if interleave > 1 {
-        let ring = emitter.emit_interleaved(name, &regions, interleave as usize)?;
+    let ring = if interleave <= 1 {
+        None
+    } else if let Form::Regions(regions) = &form {
+        let ring = emitter.emit_interleaved(name, regions, interleave as usize)?;
         if ring.is_none() {
             warnings.push(format!(
                 "not interleaved: work-group interleaving needs barriers in straight-line code only ({} barrier(s), some inside control flow or none at all)",
@@ -229,6 +270,10 @@ fn lower_kernel<'ctx>(
         }
         ring
     } else {
+        warnings.push(
+            "not interleaved: the kernel is emitted in the linear form (one copy entered through a resume switch), which work-group interleaving does not take"
+                .into(),
+        );
         None
     };
     emitter.emit_symbols(name, &barrier_names, ring);
@@ -260,6 +305,16 @@ fn reaches_within(cfg: &Cfg, from: BlockId, to: BlockId, r: &HashSet<BlockId>) -
     false
 }
 
+/// How `simt_wg_K` runs the kernel's regions.
+enum Form<'ctx> {
+    /// A copy of each region in a nest of its own (`emit/dispatch.rs`).
+    Regions(Vec<Region<'ctx>>),
+    /// One copy of the whole kernel (every block but the barriers) in one
+    /// nest, entered at the block after barrier b (`resume`, by id) or at the
+    /// entry (`emit/resume.rs`).
+    Linear { kernel: Region<'ctx>, resume: Vec<(u32, BasicBlock<'ctx>)> },
+}
+
 /// A region as blocks of the CFG view (see [`Region`]).
 struct RegionBlocks {
     state: u32,
@@ -268,9 +323,28 @@ struct RegionBlocks {
     exit_states: Vec<u32>,
 }
 
-/// The regions of a prepared kernel: from the entry and after each barrier.
-fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>) -> Vec<RegionBlocks> {
+/// The linear form's one copy: every block but the barriers, in reverse
+/// post-order, stopping at every barrier (`by_id`, sorted by id) and at the
+/// exit.
+fn whole_kernel(fcfg: &crate::function_cfg::FunctionCfg<'_>, by_id: &[(BlockId, u32)]) -> RegionBlocks {
+    let cfg = &fcfg.cfg;
+    let barriers: HashSet<BlockId> = by_id.iter().map(|&(b, _)| b).collect();
+    let mut exit_states: Vec<u32> = by_id.iter().map(|&(_, id)| id).collect();
+    exit_states.push(crate::wg_abi::exit_id(by_id.len() as u32));
+    RegionBlocks {
+        state: 0,
+        entry: cfg.entry(),
+        blocks: cfg.rpo().iter().copied().filter(|b| !barriers.contains(b)).collect(),
+        exit_states,
+    }
+}
+
+/// The regions of a prepared kernel: from the entry and after each barrier;
+/// `None` as soon as their blocks add up to more than `budget`, so the cost
+/// is bounded by the budget, not by what the regions would have been.
+fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>, budget: usize) -> Option<Vec<RegionBlocks>> {
     let cfg = &fa.cfg.cfg;
+    let mut total = 0usize;
     let exit_state = crate::wg_abi::exit_id(barrier_ids.len() as u32);
     let mut starts = vec![(0u32, cfg.entry())];
     let mut by_id: Vec<(&BlockId, &u32)> = barrier_ids.iter().collect();
@@ -278,9 +352,9 @@ fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>) -> Ve
     for (&bb, &id) in by_id {
         starts.push((id, cfg.succs(bb)[0]));
     }
-    starts
-        .into_iter()
-        .map(|(state, entry)| {
+    let mut out = Vec::with_capacity(starts.len());
+    for (state, entry) in starts {
+        out.push({
             let mut member: HashSet<BlockId> = HashSet::new();
             let mut exits: Vec<u32> = Vec::new();
             let mut work = vec![entry];
@@ -294,6 +368,10 @@ fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>) -> Ve
                 if !member.insert(b) {
                     continue;
                 }
+                total += 1;
+                if total > budget {
+                    return None;
+                }
                 let succ = cfg.succs(b);
                 if succ.is_empty() && !exits.contains(&exit_state) {
                     exits.push(exit_state);
@@ -304,8 +382,9 @@ fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>) -> Ve
             let mut blocks: Vec<BlockId> = member.into_iter().collect();
             blocks.sort_by_key(|&b| cfg.rpo_position(b).unwrap_or(usize::MAX));
             RegionBlocks { state, entry, blocks, exit_states: exits }
-        })
-        .collect()
+        });
+    }
+    Some(out)
 }
 
 /// Barriers control dependent on a divergent branch: legal only if every
@@ -333,11 +412,13 @@ impl crate::pass::DeclaredPass for WorkItemLoops {
     const OPTIONS: &'static [(&'static str, &'static str)] = &[
         ("interleave=N", "also emit simt_wgi_K, interleaving N work-groups in balanced loop groups"),
         ("local-size=X,Y,Z", "specialise for this work-group size (constant trip counts, as pocl does)"),
+        ("linear", "always emit one copy of the kernel entered through a resume switch (the form kernels whose region copies exceed 4x their blocks get)"),
     ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
         match (key, value.map(str::parse::<u32>)) {
             ("interleave", Some(Ok(n))) if (1..=64).contains(&n) => self.interleave = n,
+            ("linear", None) => self.linear = true,
             ("local-size", _) => {
                 let dims: Vec<u64> = value.unwrap_or("").split(',').filter_map(|d| d.trim().parse().ok()).collect();
                 if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
@@ -347,7 +428,7 @@ impl crate::pass::DeclaredPass for WorkItemLoops {
                 size[..dims.len()].copy_from_slice(&dims);
                 self.local_size = Some(size);
             }
-            _ => return Err(format!("unknown or invalid option '{key}' (expected interleave=N, N in 1..=64, or local-size=X,Y,Z)")),
+            _ => return Err(format!("unknown or invalid option '{key}' (expected interleave=N, N in 1..=64, local-size=X,Y,Z or linear)")),
         }
         Ok(())
     }

@@ -37,18 +37,21 @@ use std::collections::HashSet;
 /// The allocas of `fa`'s function that may have one copy per work-group,
 /// given the blocks holding its barriers.
 pub fn region_local_allocas<'ctx>(fa: &FunctionAnalyses<'ctx>, barrier_blocks: &[BlockId]) -> HashSet<Inst<'ctx>> {
+    let candidates: Vec<Inst<'ctx>> =
+        fa.cfg.blocks().iter().flat_map(|&bb| instructions(bb)).filter(|a| a.is_alloca() && address_stays_private(a.value())).collect();
+    if candidates.is_empty() {
+        // The chains cost time linear in the kernel but large (on 100k
+        // generated blocks, a fifth of the pass): not for nothing.
+        return HashSet::new();
+    }
     let md = fa.memdeps();
     let cfg = &fa.cfg.cfg;
+    let barriers: HashSet<BlockId> = barrier_blocks.iter().copied().collect();
     let mut out = HashSet::new();
-    for &bb in fa.cfg.blocks() {
-        for a in instructions(bb) {
-            if !a.is_alloca() || !address_stays_private(a.value()) {
-                continue;
-            }
-            let Some(obj) = md.objects.iter().position(|o| *o == Some(a.value())) else { continue };
-            if !crosses_a_barrier(md, obj as ObjId, barrier_blocks, cfg) {
-                out.insert(a);
-            }
+    for a in candidates {
+        let Some(obj) = md.objects.iter().position(|o| *o == Some(a.value())) else { continue };
+        if !crosses_a_barrier(md, obj as ObjId, &barriers, cfg) {
+            out.insert(a);
         }
     }
     out
@@ -60,7 +63,7 @@ pub fn region_local_allocas<'ctx>(fa: &FunctionAnalyses<'ctx>, barrier_blocks: &
 /// after which the chains still see a store of `obj` starts with none of
 /// them; the kernel entry, and a barrier that no store of `obj` reaches
 /// (only `entry`, undefined bytes), start with all. Joins intersect.
-fn crosses_a_barrier(md: &MemDeps<'_>, obj: ObjId, barrier_blocks: &[BlockId], cfg: &Cfg) -> bool {
+fn crosses_a_barrier(md: &MemDeps<'_>, obj: ObjId, barrier_blocks: &HashSet<BlockId>, cfg: &Cfg) -> bool {
     let p = &md.program;
     let span = p.objects[obj as usize].span();
     let all = {

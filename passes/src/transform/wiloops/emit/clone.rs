@@ -16,6 +16,10 @@ impl<'ctx> Emitter<'_, 'ctx> {
     /// entered from the end of `from`; returns its exit block per stop state
     /// (unterminated, for the caller to wire).
     ///
+    /// With `resume` (the linear form: `r` is the whole kernel), the clone
+    /// is entered through `switch state`: state b goes to the copy of the
+    /// block that follows barrier b, any other to the copy of `r.entry`.
+    ///
     /// Per-work-group slots (uniform values) are read once, at the end of
     /// `pre` (before the work-item loop), and their loads in the region use
     /// that value: the pass only shares slots no region reads after writing.
@@ -25,6 +29,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         tag: &str,
         from: BasicBlock<'ctx>,
         pre: BasicBlock<'ctx>,
+        resume: Option<Resume<'_, 'ctx>>,
     ) -> Result<BTreeMap<u32, BasicBlock<'ctx>>, String> {
         self.snapshots.clear();
         self.position_before_terminator(pre);
@@ -57,7 +62,17 @@ impl<'ctx> Emitter<'_, 'ctx> {
             let addr = if a.value().address_space() == Some(0) { addr } else { self.b.addrspace_cast(addr, want, "") };
             vmap.insert(a.value(), addr);
         }
-        self.b.br(bmap[&r.entry]);
+        match resume {
+            None => {
+                self.b.br(bmap[&r.entry]);
+            }
+            Some(Resume { state, targets }) => {
+                let sw = self.b.switch(state, bmap[&r.entry], targets.len() as u32);
+                for &(s, kb) in targets {
+                    sw.add_case(self.c32(s), bmap[&kb]);
+                }
+            }
+        }
 
         let mut phis: Vec<(Inst<'ctx>, Inst<'ctx>)> = Vec::new();
         for &kb in &r.blocks {
@@ -299,4 +314,12 @@ impl<'ctx> Emitter<'_, 'ctx> {
             Builtin::Barrier => unreachable!("barriers are region boundaries, never cloned"),
         }
     }
+}
+
+/// How the linear form's one copy of the kernel is entered: `state` is where
+/// the work-items stopped, `targets` the block after each barrier, by id.
+#[derive(Clone, Copy)]
+pub(super) struct Resume<'a, 'ctx> {
+    pub(super) state: Value<'ctx>,
+    pub(super) targets: &'a [(u32, BasicBlock<'ctx>)],
 }

@@ -51,7 +51,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let multi = r.exit_states.len() > 1;
         let nest = self.open_nest(&tag, multi);
         let body = self.b.insert_block();
-        let exits = self.clone_region(r, &tag, body, nest.pre)?;
+        let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
         // x latch: which state each work-item stopped at.
         self.b.position_at_end(nest.latches[0]);
         let state = self.b.phi(self.i32t, "state");
@@ -69,16 +69,25 @@ impl<'ctx> Emitter<'_, 'ctx> {
             let next = r.exit_states.first().copied().unwrap_or(self.exit_state);
             return Ok((nest.pre, nest.done, self.c32(next)));
         };
+        let agree = self.check_agreement(&tag, new_min, new_max);
+        Ok((nest.pre, agree, new_min))
+    }
+
+    /// At the builder's position, where `min` and `max` are the least and
+    /// greatest stop state of the work-items: unless they agree, stores both
+    /// in `ctx.error` and returns `STATUS_BARRIER_DIVERGENCE`. Returns the
+    /// (empty) block where they agreed.
+    pub(super) fn check_agreement(&mut self, tag: &str, min: Value<'ctx>, max: Value<'ctx>) -> BasicBlock<'ctx> {
         let agree = self.block(&format!("{tag}.agreed"));
         let disagree = self.block(&format!("{tag}.divergent"));
-        let same = self.b.icmp(LLVMIntPredicate::LLVMIntEQ, new_min, new_max, "");
+        let same = self.b.icmp(LLVMIntPredicate::LLVMIntEQ, min, max, "");
         self.b.cond_br(same, agree, disagree);
         self.b.position_at_end(disagree);
-        for (k, v) in [new_min, new_max, self.c32(0)].into_iter().enumerate() {
+        for (k, v) in [min, max, self.c32(0)].into_iter().enumerate() {
             let at = self.field_of(self.ctx_arg, field::ERROR, Some(k as u32));
             self.b.store(v, at);
         }
         self.b.ret(self.c32(crate::wg_abi::STATUS_BARRIER_DIVERGENCE));
-        Ok((nest.pre, agree, new_min))
+        agree
     }
 }

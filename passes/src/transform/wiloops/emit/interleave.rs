@@ -81,7 +81,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
                 self.b.position_at_end(at);
                 self.b.cond_br(valid, run, next);
                 self.view = Some(view);
-                let exits = self.clone_region(chain[j], &format!("{tag}.s{j}"), run, nest.pre)?;
+                let exits = self.clone_region(chain[j], &format!("{tag}.s{j}"), run, nest.pre, None)?;
                 for (_, eb) in exits {
                     self.b.position_at_end(eb);
                     self.b.br(next);

@@ -24,6 +24,8 @@
 //!   barrier-divergence check;
 //! - [`nest`]: z/y/x loop nests over the work-items, parallel-loop metadata;
 //! - [`clone`]: cloning a region into a nest, mapping kernel values;
+//! - [`resume`]: the linear form, one copy of the kernel entered through a
+//!   resume switch, for kernels whose region copies would be too many;
 //! - [`interleave`]: seed 001's interleaved function;
 //! - [`abi`]: what the C ABI fixes (`ctx` fields, parameters, data symbols).
 
@@ -32,6 +34,7 @@ mod clone;
 mod dispatch;
 mod interleave;
 mod nest;
+mod resume;
 
 use super::layout::{Layout, Slot};
 use crate::ir::{AccessGroup, Builder, Inst, Ty, Value};
