@@ -73,39 +73,6 @@ pub fn nowrap_test(pred: LLVMIntPredicate, dir: Direction) -> (LLVMIntPredicate,
     (le, dir == Direction::Up)
 }
 
-/// The predicate that is true exactly where `p` is false.
-pub fn inverse(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate as P;
-    match p {
-        P::LLVMIntEQ => P::LLVMIntNE,
-        P::LLVMIntNE => P::LLVMIntEQ,
-        P::LLVMIntUGT => P::LLVMIntULE,
-        P::LLVMIntUGE => P::LLVMIntULT,
-        P::LLVMIntULT => P::LLVMIntUGE,
-        P::LLVMIntULE => P::LLVMIntUGT,
-        P::LLVMIntSGT => P::LLVMIntSLE,
-        P::LLVMIntSGE => P::LLVMIntSLT,
-        P::LLVMIntSLT => P::LLVMIntSGE,
-        P::LLVMIntSLE => P::LLVMIntSGT,
-    }
-}
-
-/// `a p b` as `b (swapped p) a`.
-pub fn swapped(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate as P;
-    match p {
-        P::LLVMIntUGT => P::LLVMIntULT,
-        P::LLVMIntUGE => P::LLVMIntULE,
-        P::LLVMIntULT => P::LLVMIntUGT,
-        P::LLVMIntULE => P::LLVMIntUGE,
-        P::LLVMIntSGT => P::LLVMIntSLT,
-        P::LLVMIntSGE => P::LLVMIntSLE,
-        P::LLVMIntSLT => P::LLVMIntSGT,
-        P::LLVMIntSLE => P::LLVMIntSGE,
-        other => other,
-    }
-}
-
 /// `a pred b` on `width`-bit values.
 pub fn compare(pred: LLVMIntPredicate, width: u32, a: u64, b: u64) -> bool {
     use LLVMIntPredicate as P;

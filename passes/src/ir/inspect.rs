@@ -11,6 +11,40 @@ use super::value::{Inst, Value};
 use llvm_sys::core::*;
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate};
 
+/// The predicate that holds exactly when `p` does not (`ult` → `uge`).
+pub fn negated_predicate(p: LLVMIntPredicate) -> LLVMIntPredicate {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntEQ => LLVMIntNE,
+        LLVMIntNE => LLVMIntEQ,
+        LLVMIntUGT => LLVMIntULE,
+        LLVMIntULE => LLVMIntUGT,
+        LLVMIntUGE => LLVMIntULT,
+        LLVMIntULT => LLVMIntUGE,
+        LLVMIntSGT => LLVMIntSLE,
+        LLVMIntSLE => LLVMIntSGT,
+        LLVMIntSGE => LLVMIntSLT,
+        LLVMIntSLT => LLVMIntSGE,
+    }
+}
+
+/// The predicate of the same comparison with its operands swapped
+/// (`a ult b` is `b ugt a`).
+pub fn swapped_predicate(p: LLVMIntPredicate) -> LLVMIntPredicate {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntUGT => LLVMIntULT,
+        LLVMIntULT => LLVMIntUGT,
+        LLVMIntUGE => LLVMIntULE,
+        LLVMIntULE => LLVMIntUGE,
+        LLVMIntSGT => LLVMIntSLT,
+        LLVMIntSLT => LLVMIntSGT,
+        LLVMIntSGE => LLVMIntSLE,
+        LLVMIntSLE => LLVMIntSGE,
+        LLVMIntEQ | LLVMIntNE => p,
+    }
+}
+
 impl<'ctx> Inst<'ctx> {
     pub fn icmp_predicate(self) -> LLVMIntPredicate {
         assert_eq!(self.opcode(), LLVMOpcode::LLVMICmp, "icmp predicate of another instruction");

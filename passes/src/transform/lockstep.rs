@@ -73,7 +73,7 @@
 use crate::analysis::cache::FunctionAnalyses;
 use crate::cfg::BlockId;
 use crate::ir::globals::function_or_declare;
-use crate::ir::{defined_functions, instructions, terminator, Builder, Inst, IntOp, Ty, Value};
+use crate::ir::{defined_functions, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst, IntOp, Ty, Value};
 use crate::kernel_model::{builtin_of, is_kernel, Builtin};
 use crate::pass::{DeclaredPass, ModulePass, PassContext, PassError, Preserved};
 use inkwell::basic_block::BasicBlock;
@@ -378,7 +378,7 @@ fn stay_test<'ctx>(br: Inst<'ctx>, x: Value<'ctx>, stay: BasicBlock<'ctx>) -> Op
     let n = if cond.operand(0) == x {
         cond.operand(1)
     } else if cond.operand(1) == x {
-        p = swapped(p);
+        p = swapped_predicate(p);
         cond.operand(0)
     } else {
         return None;
@@ -386,40 +386,9 @@ fn stay_test<'ctx>(br: Inst<'ctx>, x: Value<'ctx>, stay: BasicBlock<'ctx>) -> Op
     if succ[0] == stay && succ[1] != stay {
         Some((p, n))
     } else if succ[1] == stay && succ[0] != stay {
-        Some((inverse(p), n))
+        Some((negated_predicate(p), n))
     } else {
         None
-    }
-}
-
-fn swapped(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate::*;
-    match p {
-        LLVMIntUGT => LLVMIntULT,
-        LLVMIntULT => LLVMIntUGT,
-        LLVMIntUGE => LLVMIntULE,
-        LLVMIntULE => LLVMIntUGE,
-        LLVMIntSGT => LLVMIntSLT,
-        LLVMIntSLT => LLVMIntSGT,
-        LLVMIntSGE => LLVMIntSLE,
-        LLVMIntSLE => LLVMIntSGE,
-        other => other,
-    }
-}
-
-fn inverse(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate::*;
-    match p {
-        LLVMIntEQ => LLVMIntNE,
-        LLVMIntNE => LLVMIntEQ,
-        LLVMIntUGT => LLVMIntULE,
-        LLVMIntULE => LLVMIntUGT,
-        LLVMIntUGE => LLVMIntULT,
-        LLVMIntULT => LLVMIntUGE,
-        LLVMIntSGT => LLVMIntSLE,
-        LLVMIntSLE => LLVMIntSGT,
-        LLVMIntSGE => LLVMIntSLT,
-        LLVMIntSLT => LLVMIntSGE,
     }
 }
 

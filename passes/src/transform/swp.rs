@@ -30,7 +30,7 @@
 //! to the pass output).
 
 use crate::analysis::loop_ddg::body_graph;
-use crate::ir::{defined_functions, instructions, Builder, Inst, IntOp, SlotNames, Value};
+use crate::ir::{defined_functions, instructions, negated_predicate, swapped_predicate, Builder, Inst, IntOp, SlotNames, Value};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use crate::sched::automaton::Automaton;
 use crate::sched::bundle::Bundler;
@@ -151,12 +151,12 @@ fn pipeline<'c>(
     let in_body = |v: Value<'c>| v.as_inst().is_some_and(|i| i.block() == body);
     let mut pred = cond.icmp_predicate();
     if exit_on_true {
-        pred = inverse(pred);
+        pred = negated_predicate(pred);
     }
     let (x, bound) = if in_body(cond.operand(0)) {
         (cond.operand(0), cond.operand(1))
     } else {
-        pred = swapped(pred);
+        pred = swapped_predicate(pred);
         (cond.operand(1), cond.operand(0))
     };
     if in_body(bound) {
@@ -473,38 +473,6 @@ fn pipeline<'c>(
     }
     bld.br(exit);
     Ok(s)
-}
-
-fn inverse(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate as P;
-    match p {
-        P::LLVMIntEQ => P::LLVMIntNE,
-        P::LLVMIntNE => P::LLVMIntEQ,
-        P::LLVMIntUGT => P::LLVMIntULE,
-        P::LLVMIntUGE => P::LLVMIntULT,
-        P::LLVMIntULT => P::LLVMIntUGE,
-        P::LLVMIntULE => P::LLVMIntUGT,
-        P::LLVMIntSGT => P::LLVMIntSLE,
-        P::LLVMIntSGE => P::LLVMIntSLT,
-        P::LLVMIntSLT => P::LLVMIntSGE,
-        P::LLVMIntSLE => P::LLVMIntSGT,
-    }
-}
-
-/// `a p b` as `b p' a`.
-fn swapped(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate as P;
-    match p {
-        P::LLVMIntUGT => P::LLVMIntULT,
-        P::LLVMIntUGE => P::LLVMIntULE,
-        P::LLVMIntULT => P::LLVMIntUGT,
-        P::LLVMIntULE => P::LLVMIntUGE,
-        P::LLVMIntSGT => P::LLVMIntSLT,
-        P::LLVMIntSGE => P::LLVMIntSLE,
-        P::LLVMIntSLT => P::LLVMIntSGT,
-        P::LLVMIntSLE => P::LLVMIntSGE,
-        other => other,
-    }
 }
 
 /// The source of a value leaving the loop, read by a virtual use of the

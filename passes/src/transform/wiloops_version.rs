@@ -62,8 +62,11 @@
 //! loop are copied, not versioned on their own; calls in the loop are
 //! copied (`noduplicate` is not checked: `simt-wiloops` loops hold none).
 
-use crate::analysis::affine_guard::{direction, forwarded, inverse, is_ordered, nowrap_test, swapped, Direction, Scope};
-use crate::ir::{branches_to, defined_functions, insert_block_before, instructions, terminator, Builder, Inst, IntOp, Value};
+use crate::analysis::affine_guard::{direction, forwarded, is_ordered, nowrap_test, Direction, Scope};
+use crate::ir::{
+    branches_to, defined_functions, insert_block_before, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst,
+    IntOp, Value,
+};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::basic_block::BasicBlock;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
@@ -328,11 +331,11 @@ fn counter<'c>(
     let (next, bound) = if cmp.operand(1).const_u64().is_some() {
         (cmp.operand(0), cmp.operand(1))
     } else {
-        pred = swapped(pred);
+        pred = swapped_predicate(pred);
         (cmp.operand(1), cmp.operand(0))
     };
     if latch_term.successors()[0] != header {
-        pred = inverse(pred);
+        pred = negated_predicate(pred);
     }
     let trips = bound.const_u64().ok_or("the latch does not compare with a constant")?;
     if !matches!(pred, P::LLVMIntULT | P::LLVMIntNE) || trips == 0 {
@@ -503,7 +506,7 @@ impl<'c, 's> Emit<'c, 's> {
         };
         let cmp = leaf.cond.as_inst().expect("a compare");
         let pred = cmp.icmp_predicate();
-        let p = if leaf.want { pred } else { inverse(pred) };
+        let p = if leaf.want { pred } else { negated_predicate(pred) };
         let u = self.at(cmp.operand(1 - side), End::Any);
         let first = self.at(cmp.operand(side), End::First);
         let last = self.at(cmp.operand(side), End::Last);
