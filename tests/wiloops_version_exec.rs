@@ -37,13 +37,6 @@ const PARTIAL: &[Launch] = &[
     ("saxpy.ll", "saxpy", "1024", "256", &["i32:1000", "f32:2.5", "buf:f32:1000=rand:3", "buf:f32:1000=rand:4"]),
     ("stencil1d.ll", "stencil1d", "1024", "256", &["buf:f32:1000=rand:12", "buf:f32:1000", "local:f32:258", "i32:1000"]),
     ("stencil2d.ll", "stencil2d", "48,48", "16,16", &["buf:f32:1480=rand:13", "buf:f32:1480", "i32:40", "i32:37"]),
-    (
-        "matmul.ll",
-        "matmul",
-        "80,112",
-        "16,16",
-        &["buf:f32:5200=rand:6", "buf:f32:3744=rand:7", "buf:f32:7200", "i32:100", "i32:72", "i32:52"],
-    ),
     ("transpose.ll", "transpose", "112,64", "16,16", &["buf:f32:6000=rand:8", "buf:f32:6000", "i32:100", "i32:60"]),
 ];
 

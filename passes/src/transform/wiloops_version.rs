@@ -56,7 +56,10 @@
 //! each copy of a latch gets a fresh loop id with the same properties and
 //! access groups.
 //!
-//! Limits: one exit; guards on `eq`/`ne`, on values other than the
+//! Limits: loops that carry a value besides the counter (`simt-wiloops`'
+//! stop-state reduction in regions whose work-items may stop at different
+//! barriers) are not versioned: in the copies LLVM folds the reduction into
+//! forms the vectorizer does not recognise (scan ran 2x slower); one exit; guards on `eq`/`ne`, on values other than the
 //! affine forms above (a `zext`/`sext` of `x`, a load), or on steps that may
 //! wrap (`|s|·(C-1) >= 2^w`) are not versioned; loops nested in a parallel
 //! loop are copied, not versioned on their own; calls in the loop are
@@ -238,6 +241,15 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
     let pre = pre_term.block();
     let latch_term = terminator(latch).ok_or("no latch terminator")?;
     let (x, trips) = counter(latch_term, header, pre, latch)?;
+    if instructions(header).take_while(|i| i.is_phi()).any(|p| p != x) {
+        // simt-wiloops' stop-state reduction, where work-items may stop at
+        // different barriers. In each copy LLVM folds it differently (in
+        // scan's loop region the fast copy is the last iteration, and the
+        // other copy's `umax` becomes `select(max == 0, 2, max)`), which
+        // the vectorizer no longer takes for a reduction: scan ran 2x
+        // slower versioned.
+        return Err("the loop carries a value besides its counter (a reduction the vectorizer must recognise in both copies)".into());
+    }
 
     let mut scope = Scope::new(shape.blocks.iter().copied(), x.value());
     let mut guards = Vec::new();
