@@ -280,3 +280,16 @@ pub fn unknown_option<P: DeclaredPass>(key: &str) -> String {
     let expected: Vec<&str> = P::OPTIONS.iter().map(|(syntax, _)| *syntax).collect();
     format!("unknown or invalid option '{key}' (expected {})", expected.join(", "))
 }
+
+/// The value of a `local-size=X[,Y[,Z]]` option: one to three positive
+/// sizes, the missing ones 1.
+pub fn parse_local_size(value: Option<&str>) -> Result<[u64; 3], String> {
+    let text = value.unwrap_or("");
+    let dims: Vec<u64> = text.split(',').filter_map(|d| d.trim().parse().ok()).collect();
+    if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
+        return Err(format!("local-size takes 1 to 3 positive sizes, got '{text}'"));
+    }
+    let mut size = [1u64; 3];
+    size[..dims.len()].copy_from_slice(&dims);
+    Ok(size)
+}

@@ -98,16 +98,10 @@ impl DeclaredPass for LockstepLoops {
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
         match key {
             "local-size" => {
-                let dims: Vec<u64> = value.unwrap_or("").split(',').filter_map(|d| d.trim().parse().ok()).collect();
-                if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
-                    return Err(format!("local-size takes 1 to 3 positive sizes, got '{}'", value.unwrap_or("")));
-                }
-                let mut l = [1u64; 3];
-                l[..dims.len()].copy_from_slice(&dims);
-                self.local_size = Some(l);
+                self.local_size = Some(crate::pass::parse_local_size(value)?);
                 Ok(())
             }
-            _ => Err(format!("unknown option '{key}'")),
+            _ => Err(crate::pass::unknown_option::<Self>(key)),
         }
     }
 }

@@ -419,15 +419,7 @@ impl crate::pass::DeclaredPass for WorkItemLoops {
         match (key, value.map(str::parse::<u32>)) {
             ("interleave", Some(Ok(n))) if (1..=64).contains(&n) => self.interleave = n,
             ("linear", None) => self.linear = true,
-            ("local-size", _) => {
-                let dims: Vec<u64> = value.unwrap_or("").split(',').filter_map(|d| d.trim().parse().ok()).collect();
-                if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
-                    return Err(format!("local-size takes 1 to 3 positive sizes, got '{}'", value.unwrap_or("")));
-                }
-                let mut size = [1u64; 3];
-                size[..dims.len()].copy_from_slice(&dims);
-                self.local_size = Some(size);
-            }
+            ("local-size", _) => self.local_size = Some(crate::pass::parse_local_size(value)?),
             _ => return Err(format!("unknown or invalid option '{key}' (expected interleave=N, N in 1..=64, local-size=X,Y,Z or linear)")),
         }
         Ok(())

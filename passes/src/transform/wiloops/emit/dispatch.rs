@@ -18,18 +18,7 @@ use llvm_sys::LLVMIntPredicate;
 impl<'ctx> Emitter<'_, 'ctx> {
     /// Emits `simt_wg_K`. Errors name what cannot be lowered.
     pub fn emit(&mut self, regions: &[Region<'ctx>]) -> Result<(), String> {
-        let entry = self.block("entry");
-        self.b.position_at_end(entry);
-        self.guard_local_size(self.ctx_arg);
-        self.emit_launch_values(self.ctx_arg, parameters(self.f)[0]);
-        self.view = Some(self.emit_view(self.ctx_arg, None));
-        let entry_end = self.b.insert_block();
-
-        let dispatch = self.block("dispatch");
-        self.b.br(dispatch);
-        self.b.position_at_end(dispatch);
-        let next = self.b.phi(self.i32t, "next");
-        add_incoming(next, self.c32(0), entry_end);
+        let (dispatch, next) = self.open_dispatch();
         let finished = self.block("finished");
         let sw = self.b.switch(next.value(), finished, regions.len() as u32);
         self.b.position_at_end(finished);
@@ -42,6 +31,24 @@ impl<'ctx> Emitter<'_, 'ctx> {
             add_incoming(next, next_state, done);
         }
         Ok(())
+    }
+
+    /// The entry (local size check, launch values, this work-group's view)
+    /// and the dispatcher's block with its `next` state phi (0 from the
+    /// entry), the builder left at the end of that block.
+    pub(super) fn open_dispatch(&mut self) -> (BasicBlock<'ctx>, Inst<'ctx>) {
+        let entry = self.block("entry");
+        self.b.position_at_end(entry);
+        self.guard_local_size(self.ctx_arg);
+        self.emit_launch_values(self.ctx_arg, parameters(self.f)[0]);
+        self.view = Some(self.emit_view(self.ctx_arg, None));
+        let entry_end = self.b.insert_block();
+        let dispatch = self.block("dispatch");
+        self.b.br(dispatch);
+        self.b.position_at_end(dispatch);
+        let next = self.b.phi(self.i32t, "next");
+        add_incoming(next, self.c32(0), entry_end);
+        (dispatch, next)
     }
 
     /// Emits one region's loop nest; returns its first block, its last block

@@ -29,7 +29,6 @@
 
 use super::clone::Resume;
 use super::*;
-use crate::ir::parameters;
 use llvm_sys::LLVMIntPredicate;
 
 impl<'ctx> Emitter<'_, 'ctx> {
@@ -37,18 +36,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
     /// but the barriers, stopping at all of them) as its one copy; `resume`
     /// gives the block after each barrier, by barrier id.
     pub fn emit_linear(&mut self, kernel: &Region<'ctx>, resume: &[(u32, BasicBlock<'ctx>)]) -> Result<(), String> {
-        let entry = self.block("entry");
-        self.b.position_at_end(entry);
-        self.guard_local_size(self.ctx_arg);
-        self.emit_launch_values(self.ctx_arg, parameters(self.f)[0]);
-        self.view = Some(self.emit_view(self.ctx_arg, None));
-        let entry_end = self.b.insert_block();
-
-        let dispatch = self.block("dispatch");
-        self.b.br(dispatch);
-        self.b.position_at_end(dispatch);
-        let next = self.b.phi(self.i32t, "next");
-        add_incoming(next, self.c32(0), entry_end);
+        let (dispatch, next) = self.open_dispatch();
         let nest = self.open_nest("k", true);
         let body = self.b.insert_block();
         self.b.position_at_end(dispatch);
