@@ -158,21 +158,27 @@ fn partial_last_groups_match_the_emulator() {
     assert!(failures.is_empty(), "host and emulator differ:\n{}", failures.join("\n"));
 }
 
+/// `cl` compiled by clang-22 as OpenCL C 2.0 for spir64 at -O2, beside it.
+fn clang_cl(cl: &Path) -> std::path::PathBuf {
+    let ll = cl.with_extension("ll");
+    let ok = std::process::Command::new("clang-22")
+        .args(["-cl-std=CL2.0", "-target", "spir64", "-O2", "-emit-llvm", "-S"])
+        .arg(cl)
+        .arg("-o")
+        .arg(&ll)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "clang-22 compiles {}", cl.display());
+    ll
+}
+
 #[test]
 fn a_global_id_that_wraps_inside_a_group_takes_the_checked_loop() {
     let tmp = tempfile::tempdir().unwrap();
     let cl = tmp.path().join("wrapguard.cl");
     std::fs::write(&cl, WRAP_CL).unwrap();
     // The IR the host engine gets: clang's, as simt-run makes it.
-    let ll = tmp.path().join("wrapguard.ll");
-    let ok = std::process::Command::new("clang-22")
-        .args(["-cl-std=CL2.0", "-target", "spir64", "-O2", "-emit-llvm", "-S"])
-        .arg(&cl)
-        .arg("-o")
-        .arg(&ll)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "clang-22 compiles the kernel");
+    let ll = clang_cl(&cl);
     assert_eq!(versioned_loops(&std::fs::read(&ll).unwrap(), "wrapguard", [256, 1, 1]), 1);
     // gid = 2^31 - 100 + i: below INT_MAX = n for i < 99, equal at 99,
     // negative (wrapped) from 100 on: true at both ends of group 0.
@@ -193,15 +199,7 @@ fn generated_guards_match_the_emulator() {
     let kernels: Vec<(String, &str)> = (0..count).map(|n| generated_kernel(&mut rng, n)).collect();
     let cl = tmp.path().join("guards.cl");
     std::fs::write(&cl, kernels.iter().map(|k| k.0.as_str()).collect::<String>()).unwrap();
-    let ll = tmp.path().join("guards.ll");
-    let ok = std::process::Command::new("clang-22")
-        .args(["-cl-std=CL2.0", "-target", "spir64", "-O2", "-emit-llvm", "-S"])
-        .arg(&cl)
-        .arg("-o")
-        .arg(&ll)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "clang-22 compiles the generated kernels ({})", cl.display());
+    let ll = clang_cl(&cl);
     let text = std::fs::read(&ll).unwrap();
     // Offsets: none, mid-range, ids wrapping past INT_MAX and UINT_MAX
     // inside a group (2 groups of 256 from the offset).

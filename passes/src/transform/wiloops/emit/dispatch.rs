@@ -51,6 +51,19 @@ impl<'ctx> Emitter<'_, 'ctx> {
         (dispatch, next)
     }
 
+    /// At the x latch of `nest`, which state each work-item stopped at: a
+    /// phi over the region's exit blocks, which branch there.
+    pub(super) fn stop_state(&mut self, nest: &Nest<'ctx>, exits: &std::collections::BTreeMap<u32, BasicBlock<'ctx>>) -> Inst<'ctx> {
+        self.b.position_at_end(nest.latches[0]);
+        let state = self.b.phi(self.i32t, "state");
+        for (&s, &eb) in exits {
+            add_incoming(state, self.c32(s), eb);
+            self.b.position_at_end(eb);
+            self.b.br(nest.latches[0]);
+        }
+        state
+    }
+
     /// Emits one region's loop nest; returns its first block, its last block
     /// (not yet terminated) and the state to dispatch to next.
     pub(super) fn emit_region(&mut self, r: &Region<'ctx>) -> Result<(BasicBlock<'ctx>, BasicBlock<'ctx>, Value<'ctx>), String> {
@@ -59,14 +72,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let nest = self.open_nest(&tag, multi);
         let body = self.b.insert_block();
         let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
-        // x latch: which state each work-item stopped at.
-        self.b.position_at_end(nest.latches[0]);
-        let state = self.b.phi(self.i32t, "state");
-        for (&s, &eb) in &exits {
-            add_incoming(state, self.c32(s), eb);
-            self.b.position_at_end(eb);
-            self.b.br(nest.latches[0]);
-        }
+        let state = self.stop_state(&nest, &exits);
         let reduced = self.close_nest(&nest, multi.then_some(state.value()));
         self.b.position_at_end(nest.done);
         let Some((new_min, new_max)) = reduced else {

@@ -42,13 +42,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         self.b.position_at_end(dispatch);
         self.b.br(nest.pre);
         let exits = self.clone_region(kernel, "k", body, nest.pre, Some(Resume { state: next.value(), targets: resume }))?;
-        self.b.position_at_end(nest.latches[0]);
-        let state = self.b.phi(self.i32t, "state");
-        for (&s, &eb) in &exits {
-            add_incoming(state, self.c32(s), eb);
-            self.b.position_at_end(eb);
-            self.b.br(nest.latches[0]);
-        }
+        let state = self.stop_state(&nest, &exits);
         let (min, max) = self.close_nest(&nest, Some(state.value())).expect("states are tracked");
         self.b.position_at_end(nest.done);
         let agreed = self.check_agreement("k", min, max);
