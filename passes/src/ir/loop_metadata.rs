@@ -115,8 +115,14 @@ impl<'ctx> Inst<'ctx> {
     /// (`llvm.loop.parallel_accesses`, as `simt-wiloops` marks its
     /// work-item loops).
     pub fn is_parallel_loop_latch(self) -> bool {
+        self.loop_properties().iter().any(|p| p == "llvm.loop.parallel_accesses")
+    }
+
+    /// The names of the properties in this terminator's `!llvm.loop`
+    /// (`llvm.loop.unroll.disable`, …); empty without one.
+    pub fn loop_properties(self) -> Vec<String> {
         if !self.is_terminator() {
-            return false;
+            return Vec::new();
         }
         let ctx = context_of(self);
         // SAFETY: `self` is a live instruction; a non-null `!llvm.loop` is a
@@ -126,18 +132,29 @@ impl<'ctx> Inst<'ctx> {
         unsafe {
             let id = LLVMGetMetadata(self.raw(), kind(ctx, "llvm.loop"));
             if id.is_null() {
-                return false;
+                return Vec::new();
             }
-            node_operands(id).into_iter().skip(1).any(|prop| {
-                if prop.is_null() || LLVMIsAMDNode(prop).is_null() || LLVMGetMDNodeNumOperands(prop) == 0 {
-                    return false;
-                }
-                let first = node_operands(prop)[0];
-                let mut len = 0u32;
-                let s = if first.is_null() { std::ptr::null() } else { LLVMGetMDString(first, &mut len) };
-                !s.is_null() && std::slice::from_raw_parts(s.cast::<u8>(), len as usize) == b"llvm.loop.parallel_accesses"
-            })
+            node_operands(id)
+                .into_iter()
+                .skip(1)
+                .filter_map(|prop| {
+                    if prop.is_null() || LLVMIsAMDNode(prop).is_null() || LLVMGetMDNodeNumOperands(prop) == 0 {
+                        return None;
+                    }
+                    let first = node_operands(prop)[0];
+                    let mut len = 0u32;
+                    let s = if first.is_null() { std::ptr::null() } else { LLVMGetMDString(first, &mut len) };
+                    (!s.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(s.cast::<u8>(), len as usize)).into_owned())
+                })
+                .collect()
         }
+    }
+
+    /// Removes this terminator's `!llvm.loop`.
+    pub fn drop_loop_metadata(self) {
+        let ctx = context_of(self);
+        // SAFETY: `self` is a live instruction; null metadata removes the kind.
+        unsafe { LLVMSetMetadata(self.raw(), kind(ctx, "llvm.loop"), std::ptr::null_mut()) }
     }
 
     /// Gives this terminator's `!llvm.loop` a new distinct loop id with the

@@ -175,6 +175,7 @@ fn lower_kernel<'ctx>(
         }
     }
     prepare::remove_unreachable_blocks(&cx.analyses(k).cfg);
+    prepare::release_unroll_hints(k);
     let names = SlotNames::new(k);
     let sites = prepare::split_at_barriers(k, &names);
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = sites.iter().enumerate().map(|(i, s)| (s.block, i as u32 + 1)).collect();
