@@ -317,6 +317,27 @@ pub fn unsupported_reason(i: Inst<'_>) -> Option<String> {
     }
 }
 
+/// Drops `!llvm.loop` from the kernel's loops when it says no more than
+/// `llvm.loop.unroll.disable` (and `mustprogress`): the mark clang puts on
+/// every loop at -O0 and -O1, where it does not unroll, meaning "this
+/// pipeline left it rolled". Inside a work-item loop the kernel's loop is
+/// no longer the innermost: left rolled, it keeps the work-item loop from
+/// being the one the vectoriser widens, and O3 unrolls the work-item loop
+/// instead (matmul's 16-step inner product ran as one scalar FMA chain per
+/// work-item, 6.7x slower). A `#pragma nounroll` makes the same mark and is
+/// dropped with it; loops with any other hint keep all of them.
+pub fn release_unroll_hints(k: FunctionValue<'_>) {
+    for bb in k.get_basic_block_iter() {
+        let Some(t) = crate::ir::terminator(bb) else { continue };
+        let props = t.loop_properties();
+        let only_o1_mark = props.iter().any(|p| p == "llvm.loop.unroll.disable")
+            && props.iter().all(|p| p == "llvm.loop.unroll.disable" || p == "llvm.loop.mustprogress");
+        if only_o1_mark {
+            t.drop_loop_metadata();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,27 +383,6 @@ mod tests {
             uses in proptest::collection::vec(0usize..12, 1..4),
         ) {
             check(succs, mask, d, uses)?;
-        }
-    }
-}
-
-/// Drops `!llvm.loop` from the kernel's loops when it says no more than
-/// `llvm.loop.unroll.disable` (and `mustprogress`): the mark clang puts on
-/// every loop at -O0 and -O1, where it does not unroll, meaning "this
-/// pipeline left it rolled". Inside a work-item loop the kernel's loop is
-/// no longer the innermost: left rolled, it keeps the work-item loop from
-/// being the one the vectoriser widens, and O3 unrolls the work-item loop
-/// instead (matmul's 16-step inner product ran as one scalar FMA chain per
-/// work-item, 6.7x slower). A `#pragma nounroll` makes the same mark and is
-/// dropped with it; loops with any other hint keep all of them.
-pub fn release_unroll_hints(k: FunctionValue<'_>) {
-    for bb in k.get_basic_block_iter() {
-        let Some(t) = crate::ir::terminator(bb) else { continue };
-        let props = t.loop_properties();
-        let only_o1_mark = props.iter().any(|p| p == "llvm.loop.unroll.disable")
-            && props.iter().all(|p| p == "llvm.loop.unroll.disable" || p == "llvm.loop.mustprogress");
-        if only_o1_mark {
-            t.drop_loop_metadata();
         }
     }
 }
