@@ -156,44 +156,69 @@ impl<'c> Scope<'c> {
     /// mul/shl by a constant and trunc; `Some(0)` for invariants, `None` for
     /// anything else.
     pub fn step(&mut self, v: Value<'c>) -> Option<u64> {
-        self.step_at(v, 0)
-    }
-
-    fn step_at(&mut self, v: Value<'c>, depth: u32) -> Option<u64> {
-        if !v.ty().is_int() || v.ty().int_width() > 64 {
-            return None;
-        }
-        let m = mask(v.ty().int_width());
-        if v == self.counter {
-            return Some(1);
-        }
-        if self.is_invariant(v) {
-            return Some(0);
-        }
-        let i = self.inside(v)?;
-        if depth >= MAX_DEPTH {
-            return None;
-        }
-        if let Some(w) = forwarded(i) {
-            return self.step_at(w, depth + 1);
-        }
-        let mut step = |k: u32| self.step_at(i.operand(k), depth + 1);
-        let s = match i.opcode() {
-            O::LLVMAdd => step(0)?.wrapping_add(step(1)?),
-            O::LLVMSub => step(0)?.wrapping_sub(step(1)?),
-            O::LLVMMul => match (i.operand(0).const_u64(), i.operand(1).const_u64()) {
-                (_, Some(k)) => step(0)?.wrapping_mul(k),
-                (Some(k), None) => step(1)?.wrapping_mul(k),
-                (None, None) => return None,
-            },
-            O::LLVMShl => {
-                let k = i.operand(1).const_u64().filter(|&k| k < v.ty().int_width() as u64)?;
-                step(0)? << k
+        let counter = self.counter;
+        let [s] = linear(v, MAX_DEPTH, &mut |v| {
+            if v == counter {
+                Term::Known([1])
+            } else if self.is_invariant(v) {
+                Term::Known([0])
+            } else {
+                self.inside(v).and_then(forwarded).map_or(Term::Walk, Term::Via)
             }
-            O::LLVMTrunc => step(0)?,
-            _ => return None,
-        };
-        Some(s & m)
+        })?;
+        Some(s)
+    }
+}
+
+/// What [`linear`] makes of a value before looking at its operation.
+pub enum Term<'c, const N: usize> {
+    /// Its coefficients, as they are (masked to its width).
+    Known([u64; N]),
+    /// The same value as this one (a phi passing one value on).
+    Via(Value<'c>),
+    /// Built by an operation to follow.
+    Walk,
+}
+
+/// The coefficients `c` of an integer `v` as `v0 + Σ c_k·t_k (mod 2^w)`,
+/// `w` its width, where `term` names the terms `t_k` (and the values that
+/// add nothing: all-zero coefficients), and `v` is built from them by add,
+/// sub, mul/shl by a constant and trunc; `None` for anything else, or
+/// deeper than `depth` operations.
+pub fn linear<'c, const N: usize>(v: Value<'c>, depth: u32, term: &mut impl FnMut(Value<'c>) -> Term<'c, N>) -> Option<[u64; N]> {
+    if !v.ty().is_integer() || v.ty().int_width() > 64 {
+        return None;
+    }
+    let width = v.ty().int_width();
+    let m = mask(width);
+    let i = match term(v) {
+        Term::Known(c) => return Some(c.map(|c| c & m)),
+        Term::Via(w) if depth > 0 => return linear(w, depth - 1, term),
+        Term::Walk if depth > 0 => v.as_inst()?,
+        _ => return None,
+    };
+    let mut op = |k: u32| linear(i.operand(k), depth - 1, term);
+    let scaled = |c: [u64; N], f: &dyn Fn(u64) -> u64| c.map(|c| f(c) & m);
+    match i.opcode() {
+        O::LLVMAdd => {
+            let (a, b) = (op(0)?, op(1)?);
+            Some(std::array::from_fn(|k| a[k].wrapping_add(b[k]) & m))
+        }
+        O::LLVMSub => {
+            let (a, b) = (op(0)?, op(1)?);
+            Some(std::array::from_fn(|k| a[k].wrapping_sub(b[k]) & m))
+        }
+        O::LLVMMul => match (i.operand(0).const_u64(), i.operand(1).const_u64()) {
+            (_, Some(k)) => Some(scaled(op(0)?, &|c| c.wrapping_mul(k))),
+            (Some(k), None) => Some(scaled(op(1)?, &|c| c.wrapping_mul(k))),
+            (None, None) => None,
+        },
+        O::LLVMShl => {
+            let k = i.operand(1).const_u64().filter(|&k| k < u64::from(width))?;
+            Some(scaled(op(0)?, &|c| c << k))
+        }
+        O::LLVMTrunc => Some(scaled(op(0)?, &|c| c)),
+        _ => None,
     }
 }
 
@@ -228,7 +253,7 @@ fn is_speculatable(i: Inst<'_>) -> bool {
             | O::LLVMSExt
             | O::LLVMICmp
             | O::LLVMSelect
-    ) && i.operands().all(|o| o.ty().is_int())
+    ) && i.operands().all(|o| o.ty().is_integer())
 }
 
 #[cfg(test)]

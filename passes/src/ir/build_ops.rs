@@ -99,10 +99,6 @@ impl<'ctx> Ty<'ctx> {
         unsafe { LLVMGetVectorSize(self.raw) }
     }
 
-    pub fn is_int(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMIntegerTypeKind
-    }
-
     /// An integer, any floating-point type, or a pointer: what a bitcast or
     /// a ptrtoint/inttoptr pair can turn into a same-sized integer.
     pub fn is_scalar(self) -> bool {
@@ -224,7 +220,7 @@ impl<'ctx> Inst<'ctx> {
 }
 
 fn assert_int(v: Value<'_>, what: &str) {
-    assert!(v.ty().scalar().is_int(), "{what} of a non-integer value");
+    assert!(v.ty().scalar().is_integer(), "{what} of a non-integer value");
 }
 
 fn assert_same(a: Value<'_>, b: Value<'_>, what: &str) {
@@ -315,7 +311,7 @@ impl<'ctx> Builder<'ctx> {
     /// An integer as a pointer of type `to` (scalars only).
     pub fn int_to_ptr(&mut self, v: Value<'ctx>, to: Ty<'ctx>, name: &str) -> Value<'ctx> {
         self.ready();
-        assert!(v.ty().is_int() && to.is_pointer(), "an inttoptr of a non-integer or to a non-pointer");
+        assert!(v.ty().is_integer() && to.is_pointer(), "an inttoptr of a non-integer or to a non-pointer");
         let name = c_name(name);
         // SAFETY: the builder is positioned; a live integer and a pointer type.
         self.value(unsafe { LLVMBuildIntToPtr(self.raw, v.raw(), to.raw, name.as_ptr()) })
@@ -339,7 +335,7 @@ impl<'ctx> Builder<'ctx> {
     ) -> Value<'ctx> {
         self.ready();
         assert_int(v, "an integer cast");
-        assert!(to.scalar().is_int(), "an integer cast to a non-integer type");
+        assert!(to.scalar().is_integer(), "an integer cast to a non-integer type");
         assert_eq!(v.ty().is_vector(), to.is_vector(), "an integer cast between scalar and vector");
         let name = c_name(name);
         // SAFETY: the builder is positioned; `v` and `to` are integer types
@@ -359,7 +355,7 @@ impl<'ctx> Builder<'ctx> {
     pub fn int_cast_unsigned(&mut self, v: Value<'ctx>, to: Ty<'ctx>, name: &str) -> Value<'ctx> {
         self.ready();
         assert_int(v, "an integer cast");
-        assert!(to.scalar().is_int() && v.ty().is_vector() == to.is_vector(), "an integer cast to another shape");
+        assert!(to.scalar().is_integer() && v.ty().is_vector() == to.is_vector(), "an integer cast to another shape");
         let name = c_name(name);
         // SAFETY: the builder is positioned; both are integer types of one shape.
         self.value(unsafe { LLVMBuildIntCast2(self.raw, v.raw(), to.raw, 0, name.as_ptr()) })

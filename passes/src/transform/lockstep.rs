@@ -70,6 +70,7 @@
 //! (seed 001 names the work-item loops this feeds); pocl's implicit loop
 //! barriers, CuPBoP's loop handling.
 
+use crate::analysis::affine_guard::{linear, mask, Term};
 use crate::analysis::cache::FunctionAnalyses;
 use crate::cfg::BlockId;
 use crate::ir::globals::function_or_declare;
@@ -149,33 +150,12 @@ struct Plan<'ctx> {
     bound: Value<'ctx>,
     /// `slt` rather than `ult`.
     signed: bool,
-    affine: Affine,
+    /// `start`'s coefficients of the local ids x, y, z (mod 2^width).
+    coef: [u64; 3],
+    width: u32,
     /// Σ c_d (L_d − 1), below 2^w.
     span: u128,
     opencl: bool,
-}
-
-/// Coefficients of the local ids in a value of width `w` (mod 2^w).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Affine {
-    c: [u128; 3],
-    w: u32,
-}
-
-impl Affine {
-    fn mask(w: u32) -> u128 {
-        (1u128 << w) - 1
-    }
-    fn zero(w: u32) -> Affine {
-        Affine { c: [0; 3], w }
-    }
-    fn map(self, w: u32, f: impl Fn(u128) -> u128) -> Affine {
-        Affine { c: self.c.map(|c| f(c) & Self::mask(w)), w }
-    }
-    fn zip(self, o: Affine, f: impl Fn(u128, u128) -> u128) -> Affine {
-        let m = Self::mask(self.w);
-        Affine { c: [0, 1, 2].map(|d| f(self.c[d], o.c[d]) & m), w: self.w }
-    }
 }
 
 fn find_plans<'ctx>(fa: &FunctionAnalyses<'ctx>, local_size: [u64; 3]) -> Vec<Plan<'ctx>> {
@@ -278,13 +258,13 @@ fn plan<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &crate::analysis::loops::Loop, lo
             _ => continue,
         };
         let mut opencl = None;
-        let Some(affine) = affine_of(fa, start, 6, &mut opencl) else { continue };
-        let w = affine.w;
-        if affine.c == [0; 3] || w > 64 {
+        let Some(coef) = affine_of(fa, start, &mut opencl) else { continue };
+        let width = start.ty().int_width();
+        if coef == [0; 3] {
             continue;
         }
-        let span = (0..3).try_fold(0u128, |acc, d| acc.checked_add(affine.c[d].checked_mul(local_size[d] as u128 - 1)?))?;
-        if span > Affine::mask(w) {
+        let span = (0..3).try_fold(0u128, |acc, d| acc.checked_add(u128::from(coef[d]).checked_mul(local_size[d] as u128 - 1)?))?;
+        if span > u128::from(mask(width)) {
             continue;
         }
         let mut rpo: Vec<BlockId> = lp.blocks.clone();
@@ -302,7 +282,8 @@ fn plan<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &crate::analysis::loops::Loop, lo
             step,
             bound,
             signed,
-            affine,
+            coef,
+            width,
             span,
             opencl: opencl?,
         });
@@ -387,47 +368,23 @@ fn stay_test<'ctx>(br: Inst<'ctx>, x: Value<'ctx>, stay: BasicBlock<'ctx>) -> Op
 }
 
 /// `v` as `s0 + Σ c_d lid_d (mod 2^w)`: the coefficients, or `None` when
-/// `v` is not of that form within `depth` operations. Notes in `opencl`
-/// which dialect's builtins it met.
-fn affine_of<'ctx>(fa: &FunctionAnalyses<'ctx>, v: Value<'ctx>, depth: u32, opencl: &mut Option<bool>) -> Option<Affine> {
-    let ty = v.ty();
-    if !ty.is_integer() || ty.int_width() > 64 {
-        return None;
-    }
-    let w = ty.int_width();
-    let Some(i) = v.as_inst().filter(|_| fa.uniformity().is_divergent(v)) else {
-        return Some(Affine::zero(w));
-    };
-    if let Some(b) = builtin_of(i) {
-        let (Builtin::LocalId(d) | Builtin::GlobalId(d)) = b else { return None };
-        if d >= 3 {
-            return None;
+/// `v` is not of that form within 6 operations. Notes in `opencl` which
+/// dialect's builtins it met.
+fn affine_of<'ctx>(fa: &FunctionAnalyses<'ctx>, v: Value<'ctx>, opencl: &mut Option<bool>) -> Option<[u64; 3]> {
+    linear(v, 6, &mut |v| {
+        let Some(i) = v.as_inst().filter(|_| fa.uniformity().is_divergent(v)) else { return Term::Known([0; 3]) };
+        match builtin_of(i) {
+            Some(Builtin::LocalId(d) | Builtin::GlobalId(d)) if d < 3 => {
+                *opencl = i.called_function_name().map(|n| !n.starts_with("llvm."));
+                let mut c = [0; 3];
+                c[d as usize] = 1;
+                Term::Known(c)
+            }
+            // Other builtins and operations: followed, and refused there
+            // unless they are of `linear`'s forms.
+            _ => Term::Walk,
         }
-        *opencl = Some(!i.called_function_name()?.starts_with("llvm."));
-        let mut a = Affine::zero(w);
-        a.c[d as usize] = 1;
-        return Some(a);
-    }
-    if depth == 0 {
-        return None;
-    }
-    let op = |k: u32, opencl: &mut Option<bool>| affine_of(fa, i.operand(k), depth - 1, opencl);
-    let konst = |k: u32| i.operand(k).const_u64().map(u128::from);
-    match i.opcode() {
-        LLVMOpcode::LLVMTrunc => Some(op(0, opencl)?.map(w, |c| c)),
-        LLVMOpcode::LLVMAdd => Some(op(0, opencl)?.zip(op(1, opencl)?, |a, b| a + b)),
-        LLVMOpcode::LLVMSub => Some(op(0, opencl)?.zip(op(1, opencl)?, |a, b| a + (Affine::mask(w) + 1 - b))),
-        LLVMOpcode::LLVMMul => match (konst(0), konst(1)) {
-            (_, Some(k)) => Some(op(0, opencl)?.map(w, |c| c.wrapping_mul(k))),
-            (Some(k), _) => Some(op(1, opencl)?.map(w, |c| c.wrapping_mul(k))),
-            _ => None,
-        },
-        LLVMOpcode::LLVMShl => {
-            let k = konst(1).filter(|&k| k < u128::from(w))?;
-            Some(op(0, opencl)?.map(w, |c| c << k))
-        }
-        _ => None,
-    }
+    })
 }
 
 /// Rewrites the loop of `p` into its lockstep form, keeping a clone of the
@@ -435,7 +392,7 @@ fn affine_of<'ctx>(fa: &FunctionAnalyses<'ctx>, v: Value<'ctx>, depth: u32, open
 fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     let ctx = module.get_context();
     let mut b = Builder::new(Value::from(f));
-    let w = p.affine.w;
+    let w = p.width;
     let ity = p.start.ty();
     let k = |v: u128| ity.const_int(v as u64);
     let (pred, h) = (if p.signed { LLVMIntPredicate::LLVMIntSLT } else { LLVMIntPredicate::LLVMIntULT }, p.header);
@@ -476,7 +433,7 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     let s0 = at_origin(module, &mut b, p, p.start, &mut HashMap::new());
     let bias = |v: Value<'ctx>| if p.signed { b.int_op(IntOp::Xor, v, k(1u128 << (w - 1)), "") } else { v };
     let (s0b, nb) = (bias(s0), bias(p.bound));
-    let max = Affine::mask(w);
+    let max = u128::from(mask(w));
     let mut ok = b.icmp(LLVMIntPredicate::LLVMIntULE, s0b, k(max - p.span), "lockstep.starts");
     let step_nz = b.icmp(LLVMIntPredicate::LLVMIntNE, step, k(0), "");
     let neg_step = b.int_op(IntOp::Sub, k(0), step, "");
@@ -523,10 +480,11 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     barrier(module, &mut b, p.opencl);
     let mut i = m.value();
     for d in 0..3 {
-        if p.affine.c[d] != 0 {
+        let c = p.coef[d];
+        if c != 0 {
             let lid = builtin_call(module, &mut b, p.opencl, Builtin::LocalId(d as u32));
             let lid = b.int_cast(lid, ity, false, "");
-            let term = if p.affine.c[d] == 1 { lid } else { b.int_op(IntOp::Mul, lid, k(p.affine.c[d]), "") };
+            let term = if c == 1 { lid } else { b.int_op(IntOp::Mul, lid, k(c.into()), "") };
             i = b.int_op(IntOp::Add, i, term, "lockstep.i");
         }
     }

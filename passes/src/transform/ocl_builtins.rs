@@ -274,7 +274,7 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
         };
         return Ok(Lowered::Replace(v));
     }
-    if ty.scalar().is_int() {
+    if ty.scalar().is_integer() {
         let no = i1.const_int(0);
         let v = match name {
             "min" => intr(b, if signed { "llvm.smin" } else { "llvm.umin" }, &a)?,

@@ -386,7 +386,7 @@ fn guard<'c>(t: Inst<'c>, scope: &mut Scope<'c>, trips: u64) -> Option<Guard<'c>
 /// Whether `v` must be `want` for every work-item exactly when every leaf
 /// pushed onto `leaves` is its own `want` for every work-item.
 fn collect<'c>(v: Value<'c>, want: bool, scope: &mut Scope<'c>, trips: u64, leaves: &mut Vec<Leaf<'c>>) -> bool {
-    if !v.ty().is_int() || v.ty().int_width() != 1 {
+    if !v.ty().is_integer() || v.ty().int_width() != 1 {
         return false;
     }
     if scope.is_invariant(v) {
