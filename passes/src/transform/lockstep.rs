@@ -398,7 +398,9 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     let (pred, h) = (if p.signed { LLVMIntPredicate::LLVMIntSLT } else { LLVMIntPredicate::LLVMIntULT }, p.header);
 
     if p.skip.is_some() {
-        close_over_exit(&mut b, p);
+        // A dedicated exit: code after the loop may use the loop's values
+        // directly; through exit phis, the exit phis carry all that leaves.
+        crate::transform::lcssa::close_over_exit(&p.blocks, p.latch, p.exit);
     }
     // What leaves the loop, read before anything changes.
     let header_phis: Vec<Inst<'ctx>> = instructions(h).take_while(|i| i.is_phi()).filter(|&i| i != p.iv).collect();
@@ -576,37 +578,6 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     if let Some(pre) = p.pre {
         // Only its branch was left, and nothing branches to it now.
         crate::ir::delete_block(pre);
-    }
-}
-
-/// With a dedicated exit block (its only predecessor the latch), code after
-/// the loop may use the loop's values directly; every such use goes through
-/// a phi in the exit block instead (LCSSA), so that the exit phis carry all
-/// that leaves the loop.
-fn close_over_exit<'ctx>(b: &mut Builder<'ctx>, p: &Plan<'ctx>) {
-    for &bb in &p.blocks {
-        for i in instructions(bb) {
-            let outside: Vec<(Inst<'ctx>, u32)> = i
-                .value()
-                .uses()
-                .into_iter()
-                .filter(|(u, _)| {
-                    // Uses in the loop, and the exit's own phis, stay.
-                    let lcssa = u.is_phi() && u.block() == p.exit;
-                    !(lcssa || p.blocks.contains(&u.block()))
-                })
-                .collect();
-            if outside.is_empty() {
-                continue;
-            }
-            let first = instructions(p.exit).next().expect("a terminated exit block");
-            b.position_before(first);
-            let phi = b.phi(i.ty(), "");
-            phi.add_incoming(&[(i.value(), p.latch)]);
-            for (u, k) in outside {
-                u.set_operand(k, phi.value());
-            }
-        }
     }
 }
 

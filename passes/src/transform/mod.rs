@@ -4,6 +4,7 @@ pub mod call_graph;
 pub mod check_uniformity;
 pub mod converge;
 pub mod ifconvert;
+pub mod lcssa;
 pub mod local_atomics;
 pub mod lockstep;
 pub mod memdse;

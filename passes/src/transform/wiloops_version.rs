@@ -293,7 +293,7 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
     let n_guards = kept.len();
 
     // From here on the function changes.
-    close_over_exit(shape, latch, exit);
+    crate::transform::lcssa::close_over_exit(&shape.blocks, latch, exit);
     let copy = Copy::make(shape, exit);
     let mut b = Builder::new(x.value());
     b.position_before(pre_term);
@@ -544,36 +544,6 @@ impl<'c, 's> Emit<'c, 's> {
             if let Some(i) = v.as_inst() {
                 if !v.has_uses() {
                     i.erase();
-                }
-            }
-        }
-    }
-}
-
-/// Gives every value of the loop used after it a phi in the exit block
-/// (entered only from the latch, so the phi takes one entry), the place
-/// where both copies' values meet.
-fn close_over_exit<'c>(shape: &Shape<'c>, latch: BasicBlock<'c>, exit: BasicBlock<'c>) {
-    for &bb in &shape.blocks {
-        for i in instructions(bb).filter(|i| !i.is_void()) {
-            let outside: Vec<Inst<'c>> =
-                i.users().into_iter().filter(|u| !(shape.members.contains(&u.block()) || u.is_phi() && u.block() == exit)).collect();
-            if outside.is_empty() {
-                continue;
-            }
-            let mut b = Builder::new(i.value());
-            match instructions(exit).next() {
-                Some(first) => b.position_before(first),
-                None => b.position_at_end(exit),
-            }
-            let name = String::from_utf8_lossy(&i.value().name_bytes()).into_owned();
-            let phi = b.phi(i.ty(), &if name.is_empty() { name } else { format!("{name}.lcssa") });
-            phi.add_incoming(&[(i.value(), latch)]);
-            for u in outside {
-                for k in 0..u.num_operands() {
-                    if u.operand(k) == i.value() {
-                        u.set_operand(k, phi.value());
-                    }
                 }
             }
         }
