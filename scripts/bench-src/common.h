@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -103,10 +104,25 @@ static inline void store_elem(void *p, enum ty t, size_t idx, int64_t i, double 
   }
 }
 
+/* Buffers of 2 MiB or more are 2 MiB-aligned and asked for transparent huge
+ * pages, as simt-run's are (src/guard.rs): under THP's `madvise` setting a
+ * plain allocation gets 4 KiB pages, and a kernel that strides across a big
+ * buffer (transpose's writes) then spends its time in TLB misses. So native C
+ * is measured with the same pages as simt; pocl allocates its own buffers. */
+#define HUGE_PAGE ((size_t)2 << 20)
+static inline void *alloc_buffer(size_t bytes) {
+  size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+  void *p = aligned_alloc(align, bytes ? (bytes + align - 1) / align * align : align);
+  if (!p) die("out of memory (%zu bytes)", bytes);
+#ifdef MADV_HUGEPAGE
+  if (align == HUGE_PAGE) madvise(p, (bytes + align - 1) / align * align, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 static inline void fill(struct arg *a, const char *spec) {
   size_t bytes = a->count * ty_sizes[a->ty];
-  a->data = aligned_alloc(64, bytes ? (bytes + 63) / 64 * 64 : 64);
-  if (!a->data) die("out of memory (%zu bytes)", bytes);
+  a->data = alloc_buffer(bytes);
   if (!spec || strcmp(spec, "zero") == 0) {
     memset(a->data, 0, bytes);
   } else if (strcmp(spec, "ramp") == 0) {
