@@ -12,6 +12,7 @@ use llvm_sys::core::*;
 use llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
 use llvm_sys::prelude::*;
 use llvm_sys::LLVMOpcode;
+use std::collections::HashMap;
 use std::marker::PhantomData;
 
 /// A `distinct !{}` node to tag one loop's memory accesses with.
@@ -194,6 +195,32 @@ impl<'ctx> Inst<'ctx> {
             LLVMMetadataReplaceAllUsesWith(temp, fresh);
             LLVMSetMetadata(self.raw(), k, LLVMMetadataAsValue(ctx, fresh));
             true
+        }
+    }
+}
+
+/// [`Inst::renew_loop_id`] for the terminators of a copied region, once per
+/// distinct id: latches that shared an id (one loop with several latches)
+/// share the new one.
+pub fn renew_loop_ids<'ctx>(terminators: impl IntoIterator<Item = Inst<'ctx>>) {
+    let mut renewed: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+    for t in terminators {
+        let ctx = context_of(t);
+        // SAFETY: `t` is a live instruction; `!llvm.loop` attachments are
+        // metadata-as-value handles, uniqued per node, so equal pointers
+        // mean one id; a handle from `renewed` is a live node of the same
+        // context, attached to another copied terminator.
+        unsafe {
+            let k = kind(ctx, "llvm.loop");
+            let id = LLVMGetMetadata(t.raw(), k);
+            if id.is_null() {
+                continue;
+            }
+            if let Some(&fresh) = renewed.get(&id) {
+                LLVMSetMetadata(t.raw(), k, fresh);
+            } else if t.renew_loop_id() {
+                renewed.insert(id, LLVMGetMetadata(t.raw(), k));
+            }
         }
     }
 }

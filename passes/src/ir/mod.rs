@@ -56,7 +56,7 @@ pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
 pub use function::{run_passes, run_pipeline};
 pub use inspect::{negated_predicate, swapped_predicate};
-pub use loop_metadata::AccessGroup;
+pub use loop_metadata::{renew_loop_ids, AccessGroup};
 pub use memory::{data_layout_of, data_layout_string, CallMemory};
 pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
 pub use module::*;

@@ -77,6 +77,7 @@ use crate::ir::globals::function_or_declare;
 use crate::ir::{defined_functions, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst, IntOp, Ty, Value};
 use crate::kernel_model::{builtin_of, is_kernel, Builtin};
 use crate::pass::{DeclaredPass, ModulePass, PassContext, PassError, Preserved};
+use crate::transform::loop_copy::{LoopCopy, Place};
 use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
 use inkwell::values::FunctionValue;
@@ -424,9 +425,9 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
     // 1. The original loop, cloned, behind `G.orig`: the fallback.
     let g_br = terminator(p.guard).expect("a terminated guard");
     let orig = ctx.insert_basic_block_after(p.guard, "lockstep.orig");
-    let (vmap, bmap) = clone_blocks(&ctx, f, &p.blocks, entry_block(p), orig);
+    let copy = LoopCopy::make(&p.blocks, Place::End, "orig", Some((entry_block(p), orig)));
     b.position_at_end(orig);
-    let to = |s: BasicBlock<'ctx>| if s == entry { bmap[&h] } else { s };
+    let to = |s: BasicBlock<'ctx>| if s == entry { copy.block(h) } else { s };
     let (c0, succ) = (g_br.branch_condition(), g_br.successors());
     b.cond_br(c0, to(succ[0]), to(succ[1]));
 
@@ -543,7 +544,7 @@ fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Plan<'ctx>) {
         if p.skip.is_none() {
             np.add_incoming(&[(incoming(*xp, p.guard), orig)]);
         }
-        np.add_incoming(&[(*vmap.get(&v_t).unwrap_or(&v_t), bmap[&p.latch]), (done, uexit)]);
+        np.add_incoming(&[(copy.value(v_t), copy.block(p.latch)), (done, uexit)]);
         xp.value().replace_all_uses_with(np.value());
         let name = xp.value().name_bytes();
         xp.erase();
@@ -603,58 +604,6 @@ fn hoist<'ctx>(b: &mut Builder<'ctx>, v: Value<'ctx>, guard: BasicBlock<'ctx>, b
     }
     b.position_before(terminator(guard).expect("a terminated guard"));
     b.insert(c, b"").value()
-}
-
-/// Copies `blocks` (in an order with definitions before their uses) after
-/// the last block of `f`, entered from `from` where the originals were
-/// entered from `old_from`; branches to blocks outside the set stay.
-/// Returns the value and block maps.
-#[allow(clippy::type_complexity)]
-fn clone_blocks<'ctx>(
-    ctx: &inkwell::context::ContextRef<'ctx>,
-    f: FunctionValue<'ctx>,
-    blocks: &[BasicBlock<'ctx>],
-    old_from: BasicBlock<'ctx>,
-    from: BasicBlock<'ctx>,
-) -> (HashMap<Value<'ctx>, Value<'ctx>>, HashMap<BasicBlock<'ctx>, BasicBlock<'ctx>>) {
-    let mut b = Builder::new(Value::from(f));
-    let bmap: HashMap<BasicBlock<'ctx>, BasicBlock<'ctx>> =
-        blocks.iter().map(|&kb| (kb, ctx.append_basic_block(f, &format!("{}.orig", kb.get_name().to_string_lossy())))).collect();
-    let mut vmap: HashMap<Value<'ctx>, Value<'ctx>> = HashMap::new();
-    let mut phis = Vec::new();
-    for &kb in blocks {
-        b.position_at_end(bmap[&kb]);
-        for i in instructions(kb) {
-            if i.is_phi() {
-                let np = b.phi(i.ty(), "");
-                vmap.insert(i.value(), np.value());
-                phis.push((i, np));
-                continue;
-            }
-            let mut c = i.clone_detached();
-            for k in 0..c.num_operands() {
-                let op = c.operand(k);
-                if let Some(ob) = op.as_block() {
-                    if let Some(&nb) = bmap.get(&ob) {
-                        c.set_operand(k, Value::of_block(nb));
-                    }
-                } else if let Some(&m) = vmap.get(&op) {
-                    c.set_operand(k, m);
-                }
-            }
-            let c = b.insert(c, &i.value().name_bytes());
-            vmap.insert(i.value(), c.value());
-        }
-    }
-    for (old, new) in phis {
-        let entries: Vec<(Value<'ctx>, BasicBlock<'ctx>)> = old
-            .incoming()
-            .into_iter()
-            .map(|(v, bb)| (*vmap.get(&v).unwrap_or(&v), if bb == old_from { from } else { bmap[&bb] }))
-            .collect();
-        new.add_incoming(&entries);
-    }
-    (vmap, bmap)
 }
 
 /// `v` (a piece of the loop's start) for work-item (0,0,0), from values all

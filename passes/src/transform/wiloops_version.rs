@@ -67,10 +67,10 @@
 
 use crate::analysis::affine_guard::{direction, forwarded, is_ordered, nowrap_test, Direction, Scope};
 use crate::ir::{
-    branches_to, defined_functions, insert_block_before, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst,
-    IntOp, Value,
+    branches_to, defined_functions, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst, IntOp, Value,
 };
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
+use crate::transform::loop_copy::{LoopCopy, Place};
 use inkwell::basic_block::BasicBlock;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
 use std::collections::{HashMap, HashSet};
@@ -294,7 +294,7 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
 
     // From here on the function changes.
     crate::transform::lcssa::close_over_exit(&shape.blocks, latch, exit);
-    let copy = Copy::make(shape, exit);
+    let copy = LoopCopy::make(&shape.blocks, Place::Before(exit), "fast", None);
     let mut b = Builder::new(x.value());
     b.position_before(pre_term);
     b.cond_br(ok, copy.block(header), header);
@@ -304,11 +304,6 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
         let from_latch: Vec<_> =
             p.incoming().into_iter().filter(|(_, from)| *from == latch).map(|(v, _)| (copy.value(v), latch_copy)).collect();
         p.add_incoming(&from_latch);
-    }
-    for &c in copy.values.values() {
-        if let Some(t) = c.as_inst().filter(|i| i.is_terminator()) {
-            t.renew_loop_id();
-        }
     }
     for g in kept {
         let t = copy.value(g.branch.value()).as_inst().expect("a copied branch");
@@ -547,67 +542,5 @@ impl<'c, 's> Emit<'c, 's> {
                 }
             }
         }
-    }
-}
-
-/// A copy of the loop's blocks, placed before the exit block.
-struct Copy<'c> {
-    blocks: HashMap<BasicBlock<'c>, BasicBlock<'c>>,
-    values: HashMap<Value<'c>, Value<'c>>,
-}
-
-impl<'c> Copy<'c> {
-    fn make(shape: &Shape<'c>, exit: BasicBlock<'c>) -> Copy<'c> {
-        let suffixed = |name: Vec<u8>| {
-            let s = String::from_utf8_lossy(&name).into_owned();
-            if s.is_empty() {
-                s
-            } else {
-                format!("{s}.fast")
-            }
-        };
-        let blocks: HashMap<_, _> =
-            shape.blocks.iter().map(|&b| (b, insert_block_before(exit, &suffixed(b.get_name().to_bytes().to_vec())))).collect();
-        let mut values = HashMap::new();
-        let mut pairs: Vec<(Inst<'c>, Inst<'c>)> = Vec::new();
-        let mut bld = Builder::new(shape.header.get_parent().map(Value::from).expect("a block of a function"));
-        for &bb in &shape.blocks {
-            bld.position_at_end(blocks[&bb]);
-            for i in instructions(bb) {
-                let name = suffixed(i.value().name_bytes());
-                let c = if i.is_phi() { bld.phi(i.ty(), &name) } else { bld.insert(i.clone_detached(), name.as_bytes()) };
-                values.insert(i.value(), c.value());
-                pairs.push((i, c));
-            }
-        }
-        let copy = Copy { blocks, values };
-        for (i, c) in pairs {
-            if i.is_phi() {
-                let entries: Vec<_> = i.incoming().into_iter().map(|(v, from)| (copy.value(v), copy.block(from))).collect();
-                c.add_incoming(&entries);
-                continue;
-            }
-            for k in 0..c.num_operands() {
-                let o = c.operand(k);
-                let mapped = match o.as_block() {
-                    Some(bb) => Value::of_block(copy.block(bb)),
-                    None => copy.value(o),
-                };
-                if mapped != o {
-                    c.set_operand(k, mapped);
-                }
-            }
-        }
-        copy
-    }
-
-    /// The copy of a block of the loop; any other block itself.
-    fn block(&self, b: BasicBlock<'c>) -> BasicBlock<'c> {
-        self.blocks.get(&b).copied().unwrap_or(b)
-    }
-
-    /// The copy of a value of the loop; any other value itself.
-    fn value(&self, v: Value<'c>) -> Value<'c> {
-        self.values.get(&v).copied().unwrap_or(v)
     }
 }
