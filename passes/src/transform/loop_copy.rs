@@ -129,3 +129,73 @@ impl<'c> LoopCopy<'c> {
         self.insts.iter().copied()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{parse_ir, terminator, verify};
+    use inkwell::context::Context;
+
+    /// A loop with two latches sharing one id, and a value (`%n`) defined
+    /// in a block listed after one that uses it.
+    const SRC: &str = "define i32 @f(i32 %k, ptr %p) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %n, %a ], [ %n, %b ]
+  br label %body
+body:
+  %n = add i32 %i, 1
+  store i32 %n, ptr %p
+  %c = icmp ult i32 %n, %k
+  br i1 %c, label %a, label %b
+a:
+  %ca = icmp ult i32 %n, 100
+  br i1 %ca, label %h, label %x, !llvm.loop !0
+b:
+  %cb = icmp ult i32 %n, 200
+  br i1 %cb, label %h, label %x, !llvm.loop !0
+x:
+  %r = phi i32 [ %n, %a ], [ %n, %b ]
+  ret i32 %r
+}
+!0 = distinct !{!0, !1}
+!1 = !{!\"llvm.loop.mustprogress\"}
+";
+
+    #[test]
+    fn copies_map_every_use_and_renew_shared_ids_once() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, "t.ll", SRC.as_bytes()).expect("parses");
+        let f = m.get_function("f").expect("@f");
+        let by_name = |n: &str| f.get_basic_blocks().into_iter().find(|b| b.get_name().to_bytes() == n.as_bytes()).expect(n);
+        let (entry, x) = (by_name("entry"), by_name("x"));
+        // Latches first: their uses of %n come before its definition.
+        let blocks = [by_name("b"), by_name("a"), by_name("body"), by_name("h")];
+        let copy = LoopCopy::make(&blocks, Place::Before(x), "c", Some((entry, entry)));
+        // Enter the copy or the original, join both at %x.
+        let t = terminator(entry).expect("br");
+        let mut b = Builder::new(Value::from(f));
+        b.position_before(t);
+        let k = instructions(by_name("body")).nth(2).expect("%c").operand(1);
+        let c = b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, k, k, "");
+        b.cond_br(c, copy.block(by_name("h")), by_name("h"));
+        t.erase();
+        let r = instructions(x).next().expect("%r");
+        let from: Vec<_> = r.incoming().into_iter().map(|(v, b)| (copy.value(v), copy.block(b))).collect();
+        r.add_incoming(&from);
+        verify(&m).expect("the copy verifies");
+        let text = Value::from(f).print();
+        assert!(text.contains("%n.c = add i32 %i.c, 1"), "{text}");
+        assert!(text.contains("%ca.c = icmp ult i32 %n.c, 100"), "{text}");
+        assert!(text.contains("%i.c = phi i32 [ 0, %entry ], [ %n.c, %a.c ], [ %n.c, %b.c ]"), "{text}");
+        // The copy's two latches share one id, and it is not the original's.
+        let id =
+            |b: BasicBlock<'_>| terminator(b).expect("br").value().print().rsplit_once("!llvm.loop ").expect("a loop id").1.to_string();
+        let (a, b) = (id(by_name("a")), id(by_name("b")));
+        let (ac, bc) = (id(copy.block(by_name("a"))), id(copy.block(by_name("b"))));
+        assert_eq!(a, b);
+        assert_eq!(ac, bc);
+        assert_ne!(a, ac);
+    }
+}
