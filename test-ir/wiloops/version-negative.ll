@@ -1,7 +1,5 @@
 ; What simt-wiloops-version leaves alone, and why (its remarks):
-; - @eq: `t == n && t < m` must hold for every work-item on the side
-;   taken, and `t == n` never does (it holds at one x at most); the other
-;   side needs an `and` false, which is not one test per leaf;
+; - @eq: `t == n` is not monotone (true at one x only);
 ; - @square: x*x is not affine in x;
 ; - @load: the bound is a load inside the loop (not invariant: the loop
 ;   may write it);
@@ -24,7 +22,7 @@
 ; REMARK-NEXT: half: loop %x: not versioned: every guard fails at an end of the loop (known at compile time)
 ; REMARK-NOT: serial
 
-; SIZE: eq: loop %x: not versioned: 12 instructions, more than max-size=9
+; SIZE: eq: loop %x: not versioned: 10 instructions, more than max-size=9
 ; SIZE: fits: loop %x: not versioned: 11 instructions, more than max-size=9
 ; SIZE: half: loop %x: not versioned: every guard fails
 ; SMALL-NOT: .fast
@@ -51,16 +49,14 @@
 ; CHECK-LABEL: define void @serial(
 ; CHECK-NOT: .fast
 
-define void @eq(ptr %a, i32 %n, i32 %m) {
+define void @eq(ptr %a, i32 %n) {
 entry:
   br label %x
 
 x:
   %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
   %t = trunc i64 %i to i32
-  %is = icmp eq i32 %t, %n
-  %below = icmp ult i32 %t, %m
-  %in = and i1 %is, %below
+  %in = icmp eq i32 %t, %n
   br i1 %in, label %then, label %latch
 
 then:

@@ -37,9 +37,7 @@
 //! condition is a tree of `and`/`select c, d, false` (all leaves true: the
 //! fast copy takes the true side) or `or`/`select c, true, d` (all false:
 //! the false side), `xor c, true` flipping, with leaves that are ordered
-//! integer compares `g(x) pred u` (either order), or `ne` (`eq` on the
-//! false side: `x == 0 || x == n - 1` in a work-group away from the edges;
-//! `u` must lie outside `g`'s ends), of a modular-affine
+//! integer compares `g(x) pred u` (either order) of a modular-affine
 //! `g` and an invariant `u` (see `analysis/affine_guard.rs` for which, and
 //! for why two ends and a wrap test decide every `x`), or invariant
 //! conditions; at least one leaf must depend on `x` (branches on
@@ -61,16 +59,13 @@
 //! Limits: loops that carry a value besides the counter (`simt-wiloops`'
 //! stop-state reduction in regions whose work-items may stop at different
 //! barriers) are not versioned: in the copies LLVM folds the reduction into
-//! forms the vectorizer does not recognise (scan ran 2x slower); one exit;
-//! guards that need `eq` true for every work-item (`g` moves, so it never
-//! is: `lid == 0` holds in every group, but for one work-item), on values
-//! other than the affine forms above (a `zext`/`sext` of `x`, a load), or
-//! on steps that may wrap (`|s|·(C-1) >= 2^w`) are not versioned; loops
-//! nested in a parallel
+//! forms the vectorizer does not recognise (scan ran 2x slower); one exit; guards on `eq`/`ne`, on values other than the
+//! affine forms above (a `zext`/`sext` of `x`, a load), or on steps that may
+//! wrap (`|s|·(C-1) >= 2^w`) are not versioned; loops nested in a parallel
 //! loop are copied, not versioned on their own; calls in the loop are
 //! copied (`noduplicate` is not checked: `simt-wiloops` loops hold none).
 
-use crate::analysis::affine_guard::{direction, forwarded, nowrap_test, provable, Direction, Scope};
+use crate::analysis::affine_guard::{direction, forwarded, is_ordered, nowrap_test, Direction, Scope};
 use crate::ir::{
     branches_to, defined_functions, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst, IntOp, Value,
 };
@@ -405,7 +400,7 @@ fn collect<'c>(v: Value<'c>, want: bool, scope: &mut Scope<'c>, trips: u64, leav
             collect(op(0), false, scope, trips, leaves) && collect(op(2), false, scope, trips, leaves)
         }
         O::LLVMXor if op(1).const_u64() == Some(1) => collect(op(0), !want, scope, trips, leaves),
-        O::LLVMICmp if provable(if want { i.icmp_predicate() } else { negated_predicate(i.icmp_predicate()) }) => {
+        O::LLVMICmp if is_ordered(i.icmp_predicate()) => {
             let side = if scope.is_invariant(op(1)) {
                 0
             } else if scope.is_invariant(op(0)) {
@@ -527,30 +522,14 @@ impl<'c, 's> Emit<'c, 's> {
             let v = self.b.icmp(p, a, b, name);
             self.made(v)
         };
-        let (le, first_lhs) = nowrap_test(pred, dir);
-        let (lo, hi) = if first_lhs { (first, last) } else { (last, first) };
-        if p == LLVMIntPredicate::LLVMIntNE {
-            // `u` outside `[lo, hi]`, the values `g` takes (unsigned).
-            let below = self.b.icmp(LLVMIntPredicate::LLVMIntULT, u, lo, "wiver.below");
-            let above = self.b.icmp(LLVMIntPredicate::LLVMIntUGT, u, hi, "wiver.above");
-            self.made(below);
-            self.made(above);
-            let outside = self.b.int_op(IntOp::Or, below, above, "wiver.outside");
-            self.made(outside);
-            let nowrap = self.nowrap(le, lo, hi);
-            return self.and(outside, nowrap);
-        }
         let at_first = test(first, "wiver.first");
         let at_last = test(last, "wiver.last");
-        let nowrap = self.nowrap(le, lo, hi);
+        let (le, first_lhs) = nowrap_test(pred, dir);
+        let (a, b) = if first_lhs { (first, last) } else { (last, first) };
+        let nowrap = self.b.icmp(le, a, b, "wiver.nowrap");
+        self.made(nowrap);
         let ends = self.and(at_first, at_last);
         self.and(ends, nowrap)
-    }
-
-    /// `lo le hi`: `g`'s ends in order, so no wrap between them.
-    fn nowrap(&mut self, le: LLVMIntPredicate, lo: Value<'c>, hi: Value<'c>) -> Value<'c> {
-        let v = self.b.icmp(le, lo, hi, "wiver.nowrap");
-        self.made(v)
     }
 
     /// Erases what was built and is not used (tests left out, or all of
