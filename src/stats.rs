@@ -72,6 +72,10 @@ pub struct HostDetails {
     /// Whether the interleaved form ran: "off", "on, ring of N work-groups",
     /// or why not ("not applicable: …", "off: the ring … exceeds …").
     pub interleaved: String,
+    /// The work-item loops' form: "regions" (a loop per barrier region) or
+    /// "linear" (one copy entered through a resume switch: `--linear`, or
+    /// kernels whose region copies would exceed 4x their blocks).
+    pub form: String,
     pub scratch_bytes_per_item: u64,
     pub static_local_bytes: u64,
     /// Static plus `__local` arguments, per work-group.

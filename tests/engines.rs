@@ -42,6 +42,43 @@ fn ahead_of_time_equals_jit() {
     assert_eq!(stats["engine_details"]["linked"], "ahead of time (system linker, dlopen)", "{stats}");
 }
 
+/// `--linear` emits the work-item loops in the linear form, says so in the
+/// stats, and computes what the region form computes, bit for bit; it is a
+/// host engine setting, refused with another engine.
+#[test]
+fn the_linear_form_on_request_equals_the_region_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    // scan: 9 barriers, 8 of them in a loop; values live across them.
+    let scan = [
+        "test-ir/kernels/scan.ll",
+        "--global",
+        "2048",
+        "--local",
+        "256",
+        "--arg",
+        "buf:u32:2048=rand:9",
+        "--arg",
+        "buf:u32:2048",
+        "--arg",
+        "buf:u32:8",
+        "--arg",
+        "local:u32:512",
+        "--stats",
+        "json",
+    ];
+    let form = |out: &std::process::Output| -> String {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        stats["engine_details"]["form"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!(form(&simt_run(&[&scan[..], &["--dump", d]].concat())), "regions");
+    assert_eq!(form(&simt_run(&[&scan[..], &["--linear", "--compare", d]].concat())), "linear");
+    let out = simt_run(&[&scan[..], &["--linear", "--engine", "emu"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("it needs --engine host"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// Without an NVIDIA driver the GPU engine says so in one line and exits 3,
 /// so scripts can skip; with one, it must compute what the host computes.
 #[test]
@@ -96,6 +133,7 @@ struct HostDetails {
     interleave: u32,
     linked: String,
     interleaved: String,
+    form: String,
     scratch_bytes_per_item: u64,
     static_local_bytes: u64,
     local_mem_bytes: u64,
@@ -208,6 +246,7 @@ fn stats_json_is_the_documented_layout() {
     let padded_static = h.static_local_bytes.div_ceil(64) * 64;
     assert_eq!((h.interleave, h.linked.as_str(), h.barriers, h.local_mem_bytes), (2, "JIT (ORC LLJIT)", 2, padded_static + 64 * 4));
     assert!(h.workers >= 1 && !h.interleaved.is_empty(), "{h:?}");
+    assert_eq!(h.form, "regions", "a small kernel keeps the region form");
     let _ = h.scratch_bytes_per_item;
 
     let out = simt_run(&[&reduce[..], &["--engine", "emu", "--warp-width", "16", "--compare", d]].concat());

@@ -31,6 +31,8 @@
 //! const uint64_t simt_wg_K_scratch_per_item;
 //! const uint64_t simt_wg_K_local_bytes;
 //! const uint64_t simt_wg_K_barrier_count;  /* entries in simt_wg_K_barriers */
+//! const uint64_t simt_wg_K_linear;  /* 1: the linear form (one copy entered */
+//!                                   /* through a resume switch); 0: regions */
 //! const char *const simt_wg_K_barriers[]; /* barrier id -> "file:line:col" or */
 //!                                         /* "block %name": id 0 is the entry, */
 //!                                         /* the last id is the kernel's exit  */
@@ -150,12 +152,14 @@ pub fn c_header() -> String {
 /* args[i] points at the value of kernel parameter i (for a buffer: at the
  * buffer's address). Returns 0, 1 if work-items reached different barriers,
  * 2 if compiled for another work-group size. simt_wg_K_barriers holds
- * simt_wg_K_barrier_count names: id 0 the entry, then each barrier, last the exit. */
+ * simt_wg_K_barrier_count names: id 0 the entry, then each barrier, last the exit.
+ * simt_wg_K_linear is 1 where the kernel was emitted in the linear form. */
 #define SIMT_WG_DECLARE(K)                                                     \
   uint32_t simt_wg_##K(void *const *args, struct simt_wg_ctx *ctx);           \
   extern const uint64_t simt_wg_##K##_scratch_per_item;                        \
   extern const uint64_t simt_wg_##K##_local_bytes;                             \
   extern const uint64_t simt_wg_##K##_barrier_count;                           \
+  extern const uint64_t simt_wg_##K##_linear;                                  \
   extern const char *const simt_wg_##K##_barriers[];
 
 #endif
@@ -203,6 +207,13 @@ pub fn local_bytes_symbol(kernel: &str) -> String {
 
 pub fn barriers_symbol(kernel: &str) -> String {
     format!("simt_wg_{kernel}_barriers")
+}
+
+/// `const uint64_t simt_wg_K_linear`: 1 where `simt-wiloops` emitted the
+/// kernel in the linear form (one copy entered through a resume switch), 0
+/// for the region form.
+pub fn linear_symbol(kernel: &str) -> String {
+    format!("simt_wg_{kernel}_linear")
 }
 
 /// `const uint64_t simt_wg_K_barrier_count`: the number of names in

@@ -321,7 +321,7 @@ fn run_host(
     let hk = host::compile_module(
         &mut loaded.module,
         kernel,
-        &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot, linear: false },
+        &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot, linear: opts.linear },
     )?;
     let wg = hk.wg_kernel(kernel);
     let grid = launch.grid;
@@ -361,6 +361,7 @@ fn run_host(
         interleave: opts.interleave,
         linked: (if opts.aot { "ahead of time (system linker, dlopen)" } else { "JIT (ORC LLJIT)" }).into(),
         interleaved,
+        form: (if hk.linear() { "linear" } else { "regions" }).into(),
         scratch_bytes_per_item: hk.scratch_per_item(),
         static_local_bytes: hk.local_bytes(),
         local_mem_bytes: runner.local_mem_bytes(),

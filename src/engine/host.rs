@@ -56,6 +56,9 @@ pub struct HostKernel {
     local_bytes: u64,
     barrier_names: Vec<String>,
     pub compile_seconds: f64,
+    /// Whether `simt-wiloops` emitted the linear form (asked for, or past
+    /// its region-copy budget).
+    linear: bool,
     /// The interleaved form and its ring size, when asked for and possible.
     interleaved: Option<(WgiFn, u64)>,
     /// Owns the code `wg_fn` points into.
@@ -106,6 +109,11 @@ impl HostKernel {
     /// Barrier names by id: entry, one per barrier, exit.
     pub fn barrier_names(&self) -> &[String] {
         &self.barrier_names
+    }
+
+    /// Whether the kernel's work-item loops are in the linear form.
+    pub fn linear(&self) -> bool {
+        self.linear
     }
 
     /// The interleaved form and its ring size, when asked for and possible.
@@ -198,6 +206,7 @@ pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &HostOptions)
     let barriers = jit.lookup(&wg_abi::barriers_symbol(kernel))? as *const *const std::ffi::c_char;
     // Entry, one name per barrier, exit: the ABI says how many.
     let count = read_u64(wg_abi::barrier_count_symbol(kernel))? as usize;
+    let linear = read_u64(wg_abi::linear_symbol(kernel))? != 0;
     let barrier_names = (0..count)
         // SAFETY: the barriers symbol is an array of `count` pointers to
         // NUL-terminated constant strings.
@@ -219,6 +228,7 @@ pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &HostOptions)
         scratch_per_item,
         local_bytes,
         barrier_names,
+        linear,
         compile_seconds: start.elapsed().as_secs_f64(),
         _code: jit,
     })

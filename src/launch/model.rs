@@ -409,6 +409,9 @@ pub struct RunOptions {
     /// Host engine: link the kernel object with the system linker and load
     /// it (ahead of time) instead of using the JIT.
     pub aot: bool,
+    /// Host engine: the linear form of the work-item loops
+    /// (`simt-wiloops<linear>`), whatever the kernel's size.
+    pub linear: bool,
     /// Emulator: check the uniformity analysis at run time
     /// (`--check-uniformity`, `simt-check-uniformity`).
     pub check_uniformity: bool,

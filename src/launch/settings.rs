@@ -34,6 +34,7 @@ pub const KEYS: &[&str] = &[
     "policy",
     "warp-width",
     "aot",
+    "linear",
     "trace",
     "check-uniformity",
     "check",
@@ -109,6 +110,7 @@ pub struct Settings {
     pub policy: Option<Given<Policy>>,
     pub warp_width: Option<Given<u32>>,
     pub aot: Option<Given<bool>>,
+    pub linear: Option<Given<bool>>,
     pub trace: Option<Given<PathBuf>>,
     pub check_uniformity: Option<Given<bool>>,
     pub check: Option<Given<crate::engine::emu::check::Checks>>,
@@ -165,6 +167,7 @@ impl Settings {
             "policy" => self.policy = given(&text, origin, values::policy(&text)),
             "warp-width" => self.warp_width = given(&text, origin, values::warp_width(&text)),
             "aot" => self.aot = given(&text, origin, values::switch(&text)),
+            "linear" => self.linear = given(&text, origin, values::switch(&text)),
             "trace" => self.trace = given(&text, origin, path(&text)),
             "check-uniformity" => self.check_uniformity = given(&text, origin, values::switch(&text)),
             "check" => self.check = given(&text, origin, values::checks(&text)),
@@ -195,6 +198,7 @@ impl Settings {
         over(&mut self.policy, o.policy);
         over(&mut self.warp_width, o.warp_width);
         over(&mut self.aot, o.aot);
+        over(&mut self.linear, o.linear);
         over(&mut self.trace, o.trace);
         over(&mut self.check_uniformity, o.check_uniformity);
         over(&mut self.check, o.check);
@@ -244,6 +248,16 @@ impl Settings {
         let policy = or(&self.policy, "policy", Policy::Ipdom)?;
         let warp_width = or(&self.warp_width, "warp-width", DEFAULT_WARP_WIDTH)?;
         let aot = or(&self.aot, "aot", false)?;
+        let linear = or(&self.linear, "linear", false)?;
+        if let (Some(g), true, false) = (&self.linear, linear, engine == Engine::Host) {
+            return Err(g.usage(
+                "linear",
+                format!(
+                    "the linear form is one of the host engine's work-item loop forms: it needs --engine host (the engine is {})",
+                    engine.name()
+                ),
+            ));
+        }
         let check = or(&self.check, "check", Default::default())?;
         if let (Some(g), false) = (&self.check, engine == Engine::Emu) {
             return Err(g.usage(
@@ -272,6 +286,7 @@ impl Settings {
             Launch { module, kernel, grid, args },
             RunOptions {
                 aot,
+                linear,
                 engine,
                 repeat,
                 interleave,
@@ -324,6 +339,7 @@ mod tests {
                 policy: Policy::Ipdom,
                 warp_width: DEFAULT_WARP_WIDTH,
                 aot: false,
+                linear: false,
                 trace: None,
                 check_uniformity: false,
                 check: Default::default(),
@@ -358,6 +374,8 @@ mod tests {
         assert_eq!(o.compare, Some(PathBuf::from("ref")));
         assert_eq!(o.tolerance, 2);
         assert_eq!(o.stats, StatsFormat::Json);
+        let (_, o) = cli(&[("module", "k.ll"), ("global", "8"), ("local", "8"), ("linear", "true")]).resolve().unwrap();
+        assert!(o.linear);
     }
 
     fn usage_of(r: Result<(Launch, RunOptions), ToolError>) -> String {
@@ -383,6 +401,7 @@ mod tests {
         assert!(usage_of(with(&[("arg", "i32:1"), ("arg", "buf:q:1")])).contains("--arg 'buf:q:1': argument 1: unknown element type 'q'"));
         assert!(usage_of(with(&[("repeat", "0")])).contains("--repeat '0'"));
         assert!(usage_of(with(&[("interleave", "x")])).contains("--interleave 'x'"));
+        assert!(usage_of(with(&[("linear", "true"), ("engine", "emu")])).contains("it needs --engine host"));
         assert!(usage_of(with(&[("engine", "fpga")])).contains("unknown engine (available: host, emu, gpu)"));
         assert!(usage_of(with(&[("policy", "simd")])).contains("--policy 'simd': unknown policy (available: ipdom, markers, none)"));
         assert!(usage_of(with(&[("warp-width", "65")])).contains("--warp-width '65': expected a whole number from 1 to 64"));

@@ -21,12 +21,14 @@ struct simt_wg_ctx {
 /* args[i] points at the value of kernel parameter i (for a buffer: at the
  * buffer's address). Returns 0, 1 if work-items reached different barriers,
  * 2 if compiled for another work-group size. simt_wg_K_barriers holds
- * simt_wg_K_barrier_count names: id 0 the entry, then each barrier, last the exit. */
+ * simt_wg_K_barrier_count names: id 0 the entry, then each barrier, last the exit.
+ * simt_wg_K_linear is 1 where the kernel was emitted in the linear form. */
 #define SIMT_WG_DECLARE(K)                                                     \
   uint32_t simt_wg_##K(void *const *args, struct simt_wg_ctx *ctx);           \
   extern const uint64_t simt_wg_##K##_scratch_per_item;                        \
   extern const uint64_t simt_wg_##K##_local_bytes;                             \
   extern const uint64_t simt_wg_##K##_barrier_count;                           \
+  extern const uint64_t simt_wg_##K##_linear;                                  \
   extern const char *const simt_wg_##K##_barriers[];
 
 #endif

@@ -277,7 +277,7 @@ fn lower_kernel<'ctx>(
         );
         None
     };
-    emitter.emit_symbols(name, &barrier_names, ring);
+    emitter.emit_symbols(name, &barrier_names, ring, matches!(form, Form::Linear { .. }));
     if Value::from(k).has_uses() {
         return Err("the kernel is also called as a function, which is not supported".into());
     }

@@ -146,7 +146,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
 
     /// Emits the ABI's data symbols for kernel `name`, in address space 0
     /// whatever the module's default for globals (spir64 puts them in 1).
-    pub fn emit_symbols(&self, name: &str, barrier_names: &[String], ring: Option<u64>) {
+    pub fn emit_symbols(&self, name: &str, barrier_names: &[String], ring: Option<u64>, linear: bool) {
         let ctx = self.module.get_context();
         let i64t = ctx.i64_type();
         let add_global = |ty: inkwell::types::BasicTypeEnum<'ctx>, sym: &str, init: &dyn BasicValue<'ctx>| -> GlobalValue<'ctx> {
@@ -162,6 +162,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         global_u64(&crate::wg_abi::local_bytes_symbol(name), self.layout.local_bytes);
         assert_eq!(barrier_names.len() as u32, crate::wg_abi::barrier_table_len(self.barrier_blocks.len() as u32));
         global_u64(&crate::wg_abi::barrier_count_symbol(name), barrier_names.len() as u64);
+        global_u64(&crate::wg_abi::linear_symbol(name), u64::from(linear));
         if let Some(r) = ring {
             global_u64(&crate::wg_abi::wgi_ring_symbol(name), r);
         }
