@@ -4,8 +4,9 @@
 //! whose last work-group is partial (the bound, `n = 1000` for a local size
 //! of 256, is no multiple of the work-group), so the full groups take the
 //! copy of the work-item loop without the checks and the last one the
-//! original; every buffer must match the emulator's (no work-item loops: the
-//! reference). A kernel whose `int` global id wraps past `INT_MAX` inside a
+//! original; in the grid-stride kernels (reduction, histogram, in lockstep)
+//! the last step of every group is the partial one. Every buffer must match
+//! the emulator's (no work-item loops: the reference). A kernel whose `int` global id wraps past `INT_MAX` inside a
 //! work-group (a global offset just below 2^31) has both ends of the group
 //! inside the bound and the middle outside: only the pass's wrap test sends
 //! it to the checked loop (without that test, element 99 differs).
@@ -36,8 +37,9 @@ const PARTIAL: &[Launch] = &[
     ("vecadd.ll", "vecadd", "1024", "256", &["buf:f32:1000=rand:1", "buf:f32:1000=rand:2", "buf:f32:1000", "i32:1000"]),
     ("saxpy.ll", "saxpy", "1024", "256", &["i32:1000", "f32:2.5", "buf:f32:1000=rand:3", "buf:f32:1000=rand:4"]),
     ("stencil1d.ll", "stencil1d", "1024", "256", &["buf:f32:1000=rand:12", "buf:f32:1000", "local:f32:258", "i32:1000"]),
-    ("stencil2d.ll", "stencil2d", "48,48", "16,16", &["buf:f32:1480=rand:13", "buf:f32:1480", "i32:40", "i32:37"]),
-    ("transpose.ll", "transpose", "112,64", "16,16", &["buf:f32:6000=rand:8", "buf:f32:6000", "i32:100", "i32:60"]),
+    ("stencil2d.ll", "stencil2d", "128,40", "64,4", &["buf:f32:3700=rand:13", "buf:f32:3700", "i32:100", "i32:37"]),
+    ("reduction.ll", "reduce_sum", "2048", "256", &["buf:f32:5000=rand:5", "buf:f32:8", "local:f32:256", "u32:5000"]),
+    ("histogram.ll", "histogram256", "1024", "256", &["buf:u8:3000=rand:10", "u32:3000", "buf:u32:256"]),
 ];
 
 const WRAP_CL: &str = "__kernel void wrapguard(__global int *out, int n) {\n  int gid = get_global_id(0);\n  if (gid < n)\n    out[get_global_id(0) - get_global_offset(0)] = gid;\n}\n";

@@ -8,7 +8,9 @@
 ; %body2, the tests are the inverted compares r < w and t >= 0; r = 1000 - x
 ; falls (step -1), so its wrap test is r(63) <= r(0), 937 <= 1000, folded.
 ; %last, used after the loop, meets its copy in a phi of the exit.
-; RUN: %simt-opt -passes='simt-wiloops-version<remarks>' -S %s -o - 2>%t.remarks | FileCheck %s
+; @forwarded and @nested run 16 work-items, below the default min-trips (32):
+; min-trips=16 takes them here.
+; RUN: %simt-opt -passes='simt-wiloops-version<remarks;min-trips=16>' -S %s -o - 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
 ; REMARK: simt-wiloops-version: forwarded: loop %x (16 trips): versioned on 1 guard(s)

@@ -30,8 +30,12 @@
 //! preheader ending in `br label %header`, a counter `x = phi [0, P],
 //! [x + 1, latch]` and a latch test `x + 1 <u C` or `x + 1 != C` (either
 //! operand order or branch polarity) with a constant `C >= 1`, no
-//! terminators but `br`, `switch` and `unreachable`, and at most
-//! `max-size` instructions (default 400): every version doubles the code.
+//! terminators but `br`, `switch` and `unreachable`, at most `max-size`
+//! instructions (default 400: every version doubles the code) and at least
+//! `min-trips` work-items (default 32). A loop of 16 work-items is two
+//! 8-wide vector iterations: its masks cost little, while a second copy and
+//! a test per row cost more (matmul's 16x16 tiles: 6.3 ms unversioned, 9.7
+//! ms versioned; transpose 16.6 against 17.4; BENCHMARKS.md).
 //!
 //! Guards: conditional branches in the loop (the latch's aside) whose
 //! condition is a tree of `and`/`select c, d, false` (all leaves true: the
@@ -76,13 +80,24 @@ use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
 use std::collections::{HashMap, HashSet};
 
 pub struct WiloopsVersion {
-    max_size: usize,
+    limits: Limits,
     remarks: bool,
 }
 
+/// Which loops are worth a second copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Limits {
+    /// Largest loop versioned, in instructions.
+    max_size: usize,
+    /// Fewest work-items (trips) a versioned loop runs.
+    min_trips: u64,
+}
+
+const DEFAULT_LIMITS: Limits = Limits { max_size: 400, min_trips: 32 };
+
 impl Default for WiloopsVersion {
     fn default() -> Self {
-        WiloopsVersion { max_size: 400, remarks: false }
+        WiloopsVersion { limits: DEFAULT_LIMITS, remarks: false }
     }
 }
 
@@ -90,13 +105,20 @@ impl crate::pass::DeclaredPass for WiloopsVersion {
     const NAME: &'static str = "simt-wiloops-version";
     const SUMMARY: &'static str =
         "versions work-item loops on bounds checks monotone in the work-item id: a copy without them runs when both ends of the loop pass";
-    const OPTIONS: &'static [(&'static str, &'static str)] =
-        &[("max-size=N", "largest loop versioned, in instructions (default 400)"), ("remarks", "say what was done to each parallel loop")];
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[
+        ("max-size=N", "largest loop versioned, in instructions (default 400)"),
+        ("min-trips=N", "fewest work-items a versioned loop runs (default 32)"),
+        ("remarks", "say what was done to each parallel loop"),
+    ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
         match (key, value) {
             ("max-size", Some(v)) => {
-                self.max_size = v.parse().map_err(|_| format!("max-size takes a number of instructions, got '{v}'"))?;
+                self.limits.max_size = v.parse().map_err(|_| format!("max-size takes a number of instructions, got '{v}'"))?;
+                Ok(())
+            }
+            ("min-trips", Some(v)) => {
+                self.limits.min_trips = v.parse().map_err(|_| format!("min-trips takes a number of work-items, got '{v}'"))?;
                 Ok(())
             }
             ("remarks", None) => {
@@ -111,8 +133,11 @@ impl crate::pass::DeclaredPass for WiloopsVersion {
 impl ModulePass for WiloopsVersion {
     fn name(&self) -> String {
         let mut opts = Vec::new();
-        if self.max_size != 400 {
-            opts.push(format!("max-size={}", self.max_size));
+        if self.limits.max_size != DEFAULT_LIMITS.max_size {
+            opts.push(format!("max-size={}", self.limits.max_size));
+        }
+        if self.limits.min_trips != DEFAULT_LIMITS.min_trips {
+            opts.push(format!("min-trips={}", self.limits.min_trips));
         }
         if self.remarks {
             opts.push("remarks".to_string());
@@ -134,7 +159,7 @@ impl ModulePass for WiloopsVersion {
             for shape in shapes {
                 let header = shape.header.get_name().to_string_lossy().into_owned();
                 let fname = crate::ir::function_name(f);
-                match version(cx.module_mut(), &shape, self.max_size) {
+                match version(cx.module_mut(), &shape, self.limits) {
                     Ok((guards, trips)) => {
                         notes +=
                             &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): versioned on {guards} guard(s)\n");
@@ -211,7 +236,7 @@ struct Guard<'c> {
 
 /// Versions the loop; returns the number of guards and the trip count.
 /// Refuses (with the reason) before changing anything.
-fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max_size: usize) -> Result<(usize, u64), String> {
+fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64), String> {
     let ([latch], [exit]) = (shape.latches.as_slice(), shape.exits.as_slice()) else {
         return Err(format!("{} latches and {} exit blocks (one each handled)", shape.latches.len(), shape.exits.len()));
     };
@@ -223,8 +248,8 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
         return Err("the exit block has predecessors outside the loop".into());
     }
     let size: usize = shape.blocks.iter().map(|&b| instructions(b).count()).sum();
-    if size > max_size {
-        return Err(format!("{size} instructions, more than max-size={max_size}"));
+    if size > limits.max_size {
+        return Err(format!("{size} instructions, more than max-size={}", limits.max_size));
     }
     for &b in &shape.blocks {
         let t = terminator(b).ok_or("a block without terminator")?;
@@ -241,6 +266,9 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, max
     let pre = pre_term.block();
     let latch_term = terminator(latch).ok_or("no latch terminator")?;
     let (x, trips) = counter(latch_term, header, pre, latch)?;
+    if trips < limits.min_trips {
+        return Err(format!("{trips} trips, fewer than min-trips={}", limits.min_trips));
+    }
     if instructions(header).take_while(|i| i.is_phi()).any(|p| p != x) {
         // simt-wiloops' stop-state reduction, where work-items may stop at
         // different barriers. In each copy LLVM folds it differently (in

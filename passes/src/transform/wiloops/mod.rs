@@ -238,6 +238,7 @@ fn lower_kernel<'ctx>(
         entry: cfg.block(r.entry),
         blocks: r.blocks.iter().map(|&b| cfg.block(b)).collect(),
         exit_states: r.exit_states,
+        uniform_exits: r.uniform_exits,
     };
     let form = match region_blocks {
         Some(rs) => Form::Regions(rs.into_iter().map(to_region).collect()),
@@ -245,7 +246,7 @@ fn lower_kernel<'ctx>(
             let mut by_id: Vec<(BlockId, u32)> = barrier_ids.iter().map(|(&b, &id)| (b, id)).collect();
             by_id.sort_by_key(|&(_, id)| id);
             let resume = by_id.iter().map(|&(b, id)| (id, cfg.block(cfg.cfg.succs(b)[0]))).collect();
-            Form::Linear { kernel: to_region(whole_kernel(cfg, &by_id)), resume }
+            Form::Linear { kernel: to_region(whole_kernel(fa, &by_id)), resume }
         }
     };
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = barrier_ids.into_iter().map(|(b, id)| (cfg.block(b), id)).collect();
@@ -322,22 +323,30 @@ struct RegionBlocks {
     entry: BlockId,
     blocks: Vec<BlockId>,
     exit_states: Vec<u32>,
+    uniform_exits: bool,
+}
+
+/// Whether no divergent branch controls (through iterated control
+/// dependence) any of `exits`, the barrier and return blocks a region stops
+/// at: then the work-items that run the region all stop at the same one, and
+/// its work-item loop needs no reduction of their stop states nor a check
+/// that they agree (the reduction is a loop-carried value that
+/// `simt-wiloops-version` must leave alone, and the vectoriser must match).
+fn exits_are_uniform(fa: &FunctionAnalyses<'_>, exits: &[BlockId]) -> bool {
+    exits.iter().all(|&b| fa.divergent_controller(b).is_none())
 }
 
 /// The linear form's one copy: every block but the barriers, in reverse
 /// post-order, stopping at every barrier (`by_id`, sorted by id) and at the
 /// exit.
-fn whole_kernel(fcfg: &crate::function_cfg::FunctionCfg<'_>, by_id: &[(BlockId, u32)]) -> RegionBlocks {
-    let cfg = &fcfg.cfg;
+fn whole_kernel(fa: &FunctionAnalyses<'_>, by_id: &[(BlockId, u32)]) -> RegionBlocks {
+    let cfg = &fa.cfg.cfg;
     let barriers: HashSet<BlockId> = by_id.iter().map(|&(b, _)| b).collect();
     let mut exit_states: Vec<u32> = by_id.iter().map(|&(_, id)| id).collect();
     exit_states.push(crate::wg_abi::exit_id(by_id.len() as u32));
-    RegionBlocks {
-        state: 0,
-        entry: cfg.entry(),
-        blocks: cfg.rpo().iter().copied().filter(|b| !barriers.contains(b)).collect(),
-        exit_states,
-    }
+    let blocks: Vec<BlockId> = cfg.rpo().iter().copied().filter(|b| !barriers.contains(b)).collect();
+    let exits: Vec<BlockId> = barriers.iter().copied().chain(blocks.iter().copied().filter(|&b| cfg.succs(b).is_empty())).collect();
+    RegionBlocks { state: 0, entry: cfg.entry(), uniform_exits: exits_are_uniform(fa, &exits), blocks, exit_states }
 }
 
 /// The regions of a prepared kernel: from the entry and after each barrier;
@@ -358,12 +367,14 @@ fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>, budge
         out.push({
             let mut member: HashSet<BlockId> = HashSet::new();
             let mut exits: Vec<u32> = Vec::new();
+            let mut exit_blocks: Vec<BlockId> = Vec::new();
             let mut work = vec![entry];
             while let Some(b) = work.pop() {
                 if let Some(&id) = barrier_ids.get(&b) {
                     if !exits.contains(&id) {
                         exits.push(id);
                     }
+                    exit_blocks.push(b);
                     continue;
                 }
                 if !member.insert(b) {
@@ -374,15 +385,18 @@ fn regions(fa: &FunctionAnalyses<'_>, barrier_ids: &HashMap<BlockId, u32>, budge
                     return None;
                 }
                 let succ = cfg.succs(b);
-                if succ.is_empty() && !exits.contains(&exit_state) {
-                    exits.push(exit_state);
+                if succ.is_empty() {
+                    exit_blocks.push(b);
+                    if !exits.contains(&exit_state) {
+                        exits.push(exit_state);
+                    }
                 }
                 work.extend_from_slice(succ);
             }
             exits.sort();
             let mut blocks: Vec<BlockId> = member.into_iter().collect();
             blocks.sort_by_key(|&b| cfg.rpo_position(b).unwrap_or(usize::MAX));
-            RegionBlocks { state, entry, blocks, exit_states: exits }
+            RegionBlocks { state, entry, blocks, exit_states: exits, uniform_exits: exits_are_uniform(fa, &exit_blocks) }
         });
     }
     Some(out)

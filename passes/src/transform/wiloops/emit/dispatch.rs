@@ -69,12 +69,19 @@ impl<'ctx> Emitter<'_, 'ctx> {
     pub(super) fn emit_region(&mut self, r: &Region<'ctx>) -> Result<(BasicBlock<'ctx>, BasicBlock<'ctx>, Value<'ctx>), String> {
         let tag = format!("r{}", r.state);
         let multi = r.exit_states.len() > 1;
-        let nest = self.open_nest(&tag, multi);
+        // Several exits, and work-items may choose differently: reduce.
+        let track = multi && !r.uniform_exits;
+        let nest = self.open_nest(&tag, track);
         let body = self.b.insert_block();
         let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
         let state = self.stop_state(&nest, &exits);
-        let reduced = self.close_nest(&nest, multi.then_some(state.value()));
+        let reduced = self.close_nest(&nest, track.then_some(state.value()));
         self.b.position_at_end(nest.done);
+        if multi && !track {
+            // Every work-item stopped where the last one did; the x latch,
+            // which defines its state, dominates `done`.
+            return Ok((nest.pre, nest.done, state.value()));
+        }
         let Some((new_min, new_max)) = reduced else {
             // A region no work-item leaves (an endless loop after a barrier,
             // or a kernel with no return) has no exit state: `done` is

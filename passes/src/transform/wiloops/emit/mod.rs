@@ -56,6 +56,9 @@ pub struct Region<'ctx> {
     pub blocks: Vec<BasicBlock<'ctx>>,
     /// The states its work-items can stop at, sorted.
     pub exit_states: Vec<u32>,
+    /// Whether every one of its exits (barriers, returns) is reached under
+    /// uniform control only, so that all work-items stop at the same one.
+    pub uniform_exits: bool,
 }
 
 pub struct Emitter<'a, 'ctx> {

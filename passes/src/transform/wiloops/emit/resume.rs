@@ -37,15 +37,23 @@ impl<'ctx> Emitter<'_, 'ctx> {
     /// gives the block after each barrier, by barrier id.
     pub fn emit_linear(&mut self, kernel: &Region<'ctx>, resume: &[(u32, BasicBlock<'ctx>)]) -> Result<(), String> {
         let (dispatch, next) = self.open_dispatch();
-        let nest = self.open_nest("k", true);
+        let track = !kernel.uniform_exits;
+        let nest = self.open_nest("k", track);
         let body = self.b.insert_block();
         self.b.position_at_end(dispatch);
         self.b.br(nest.pre);
         let exits = self.clone_region(kernel, "k", body, nest.pre, Some(Resume { state: next.value(), targets: resume }))?;
         let state = self.stop_state(&nest, &exits);
-        let (min, max) = self.close_nest(&nest, Some(state.value())).expect("states are tracked");
+        let reduced = self.close_nest(&nest, track.then_some(state.value()));
         self.b.position_at_end(nest.done);
-        let agreed = self.check_agreement("k", min, max);
+        // Where no divergent branch controls a barrier or return, every
+        // work-item stopped where the last one did (the x latch defines its
+        // state and dominates `done`); otherwise the least and greatest
+        // states must agree.
+        let (min, agreed) = match reduced {
+            Some((min, max)) => (min, self.check_agreement("k", min, max)),
+            None => (state.value(), nest.done),
+        };
         self.b.position_at_end(agreed);
         let finished = self.block("finished");
         let done = self.b.icmp(LLVMIntPredicate::LLVMIntEQ, min, self.c32(self.exit_state), "");
