@@ -22,7 +22,11 @@
 //! 3. **Work-item loops.** Each region is wrapped in a z/y/x loop nest over the
 //!    work-items, the innermost marked parallel for the vectorizer; a
 //!    dispatcher runs the region that follows the barrier where the
-//!    work-items stopped.
+//!    work-items stopped. Where a divergent branch controls a region's
+//!    barriers or returns, the loop reduces the work-items' stop states to
+//!    their least and greatest, which must agree (else status 1, naming
+//!    both); elsewhere all work-items stop alike and the last one's state is
+//!    taken, leaving the loop nothing to carry but its counter.
 //!
 //!    **Linear form.** Region copies grow with the barriers' reach, not with
 //!    the kernel (barriers under loops and branches each copy everything up

@@ -1,8 +1,8 @@
 //! The dispatcher of `simt_wg_K`: a loop over `next`, the state (barrier
 //! id) every work-item stopped at, switching to the region that follows it;
 //! each region one nest of work-item loops, and where its work-items may stop
-//! at different barriers, the check that they agreed (else `ctx.error` and
-//! status 1).
+//! at different barriers (a divergent branch controls them), the check that
+//! they agreed (else `ctx.error` and status 1).
 //!
 //! ```text
 //!  entry ─▶ dispatch: switch next ──▶ r0.pre … r0.done ─┐
