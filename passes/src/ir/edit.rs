@@ -250,11 +250,12 @@ impl<'ctx> Inst<'ctx> {
         unsafe { LLVMInstructionEraseFromParent(self.raw()) }
     }
 
-    /// Drops a phi's entries from `from` (the C API cannot remove an entry,
-    /// so the phi is rebuilt in place under its name); returns the new phi,
-    /// which has taken over every use of the old one.
-    pub fn without_incoming_from(self, from: BasicBlock<'ctx>) -> Inst<'ctx> {
-        let entries: Vec<_> = self.incoming().into_iter().filter(|(_, b)| *b != from).collect();
+    /// Keeps only a phi's entries from blocks `keep` accepts (the C API
+    /// cannot remove an entry, so the phi is rebuilt in place under its
+    /// name); returns the new phi, which has taken over every use of the
+    /// old one.
+    pub fn retain_incoming(self, keep: impl Fn(BasicBlock<'ctx>) -> bool) -> Inst<'ctx> {
+        let entries: Vec<_> = self.incoming().into_iter().filter(|&(_, b)| keep(b)).collect();
         let mut b = Builder::new(self.value());
         b.position_before(self);
         let name = self.value().name_bytes();

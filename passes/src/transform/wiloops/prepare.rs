@@ -43,7 +43,7 @@ pub fn remove_unreachable_blocks(fcfg: &FunctionCfg<'_>) {
         let phis: Vec<Inst<'_>> = instructions(b).take_while(|i| i.is_phi()).collect();
         for phi in phis {
             if phi.incoming().iter().any(|(_, from)| !reachable.contains(from)) {
-                keep_incoming_from(phi, &reachable);
+                phi.retain_incoming(|b| reachable.contains(&b));
             }
         }
     }
@@ -57,20 +57,6 @@ pub fn remove_unreachable_blocks(fcfg: &FunctionCfg<'_>) {
     for b in dead {
         delete_block(b);
     }
-}
-
-/// Rebuilds `phi` with only its entries from `keep` (the C API cannot
-/// remove an incoming entry).
-fn keep_incoming_from<'ctx>(phi: Inst<'ctx>, keep: &HashSet<BasicBlock<'ctx>>) {
-    let entries: Vec<_> = phi.incoming().into_iter().filter(|(_, from)| keep.contains(from)).collect();
-    let mut b = Builder::new(phi.value());
-    b.position_before(phi);
-    let name = phi.value().name_bytes();
-    let new = b.phi(phi.ty(), "");
-    new.add_incoming(&entries);
-    phi.value().replace_all_uses_with(new.value());
-    phi.erase();
-    new.value().set_name(&name);
 }
 
 /// Splits every barrier into a block of its own; returns them in layout order.
