@@ -23,8 +23,10 @@
 //! kernel, most generated ones).
 
 mod corpus;
+mod kernel_gen;
 
 use inkwell::context::Context;
+use kernel_gen::Rng;
 use simt::frontend::{self, EngineFront};
 use simt::input::ModuleInput;
 use std::path::Path;
@@ -74,23 +76,6 @@ fn versioned_loops(text: &[u8], kernel: &str, local: [u64; 3]) -> usize {
     ir.lines().filter(|l| l.contains("br i1 %wiver.ok")).count()
 }
 
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[(self.next() % xs.len() as u64) as usize]
-    }
-}
-
 /// One compare of an affine form of `x` (of type `ty`) with `u` or `w`.
 fn leaf(rng: &mut Rng, ty: &str) -> String {
     let signed = !ty.starts_with('u');
@@ -111,7 +96,7 @@ fn leaf(rng: &mut Rng, ty: &str) -> String {
     let op = rng.pick(&["<", "<=", ">", ">=", "<", ">", "=="]);
     let bound = rng.pick(&["u", "u", "w", "(u + 7)"]);
     let form = if signed || !form.contains('-') { form.to_string() } else { form.replace('-', "+") };
-    if rng.next().is_multiple_of(2) {
+    if rng.next_u64().is_multiple_of(2) {
         format!("({form}) {op} {bound}")
     } else {
         format!("{bound} {op} ({form})")
@@ -122,7 +107,7 @@ fn leaf(rng: &mut Rng, ty: &str) -> String {
 fn generated_kernel(rng: &mut Rng, n: usize) -> (String, &'static str) {
     let ty = *rng.pick(&["int", "uint", "long", "ulong", "int"]);
     let a = leaf(rng, ty);
-    let cond = match rng.next() % 6 {
+    let cond = match rng.next_u64() % 6 {
         0 => format!("({a}) && ({})", leaf(rng, ty)),
         1 => format!("({a}) || ({})", leaf(rng, ty)),
         2 => format!("!({a})"),
@@ -223,13 +208,13 @@ fn generated_guards_match_the_emulator() {
             let offset = *rng.pick(&offsets);
             let base: i128 = offset.parse().unwrap();
             // Bounds near the ids of the launch, at its ends, or anywhere.
-            let near = base + (rng.next() % 700) as i128 - 100;
-            let u = match rng.next() % 3 {
+            let near = base + (rng.next_u64() % 700) as i128 - 100;
+            let u = match rng.next_u64() % 3 {
                 0 => near,
                 1 => *rng.pick(&[0i128, 255, 256, 511, 2147483647, -1, 4294967295]),
-                _ => (rng.next() % 4096) as i128,
+                _ => (rng.next_u64() % 4096) as i128,
             };
-            let w = (rng.next() % 600) as i128;
+            let w = (rng.next_u64() % 600) as i128;
             let arg = |v: i128| match int {
                 "i32" => format!("i32:{}", v as i64 as i32),
                 "u32" => format!("u32:{}", v as i64 as u32),

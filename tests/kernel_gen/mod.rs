@@ -43,6 +43,9 @@ impl Rng {
     pub fn chance(&mut self, percent: u32) -> bool {
         self.below(100) < percent
     }
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[(self.next_u64() % xs.len() as u64) as usize]
+    }
 }
 
 const NVARS: usize = 6;
