@@ -249,39 +249,27 @@ impl Settings {
         let warp_width = or(&self.warp_width, "warp-width", DEFAULT_WARP_WIDTH)?;
         let aot = or(&self.aot, "aot", false)?;
         let linear = or(&self.linear, "linear", false)?;
-        if let (Some(g), true, false) = (&self.linear, linear, engine == Engine::Host) {
-            return Err(g.usage(
-                "linear",
-                format!(
-                    "the linear form is one of the host engine's work-item loop forms: it needs --engine host (the engine is {})",
-                    engine.name()
-                ),
-            ));
-        }
+        engine_only(
+            &self.linear,
+            linear,
+            "linear",
+            Engine::Host,
+            engine,
+            "the linear form is one of the host engine's work-item loop forms: it needs",
+        )?;
         let check = or(&self.check, "check", Default::default())?;
-        if let (Some(g), false) = (&self.check, engine == Engine::Emu) {
-            return Err(g.usage(
-                "check",
-                format!("the checks watch the emulator's work-items: they need --engine emu (the engine is {})", engine.name()),
-            ));
-        }
+        engine_only(&self.check, true, "check", Engine::Emu, engine, "the checks watch the emulator's work-items: they need")?;
         let check_uniformity = or(&self.check_uniformity, "check-uniformity", check.uniformity)?;
-        if let (Some(g), true, false) = (&self.check_uniformity, check_uniformity, engine == Engine::Emu) {
-            return Err(g.usage(
-                "check-uniformity",
-                format!(
-                    "the uniformity check compares the lanes of the emulator's warps: it needs --engine emu (the engine is {})",
-                    engine.name()
-                ),
-            ));
-        }
+        engine_only(
+            &self.check_uniformity,
+            check_uniformity,
+            "check-uniformity",
+            Engine::Emu,
+            engine,
+            "the uniformity check compares the lanes of the emulator's warps: it needs",
+        )?;
         let trace = self.trace.as_ref().map(|g| g.get("trace")).transpose()?;
-        if let (Some(g), false) = (&self.trace, engine == Engine::Emu) {
-            return Err(g.usage(
-                "trace",
-                format!("a trace shows the lanes of the emulator's warps: it needs --engine emu (the engine is {})", engine.name()),
-            ));
-        }
+        engine_only(&self.trace, true, "trace", Engine::Emu, engine, "a trace shows the lanes of the emulator's warps: it needs")?;
         Ok((
             Launch { module, kernel, grid, args },
             RunOptions {
@@ -302,6 +290,25 @@ impl Settings {
                 check,
             },
         ))
+    }
+}
+
+/// A usage error when setting `key` was given (and, for a switch, is on)
+/// though only engine `needed` does what it asks: "{why} --engine NEEDED
+/// (the engine is ENGINE)".
+fn engine_only<T: Clone>(
+    given: &Option<Given<T>>,
+    on: bool,
+    key: &str,
+    needed: Engine,
+    engine: Engine,
+    why: &str,
+) -> Result<(), ToolError> {
+    match given {
+        Some(g) if on && engine != needed => {
+            Err(g.usage(key, format!("{why} --engine {} (the engine is {})", needed.name(), engine.name())))
+        }
+        _ => Ok(()),
     }
 }
 
