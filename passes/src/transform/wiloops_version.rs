@@ -159,7 +159,7 @@ impl ModulePass for WiloopsVersion {
             for shape in shapes {
                 let header = shape.header.get_name().to_string_lossy().into_owned();
                 let fname = crate::ir::function_name(f);
-                match version(cx.module_mut(), &shape, self.limits) {
+                match version(&shape, self.limits) {
                     Ok((guards, trips)) => {
                         notes +=
                             &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): versioned on {guards} guard(s)\n");
@@ -236,7 +236,7 @@ struct Guard<'c> {
 
 /// Versions the loop; returns the number of guards and the trip count.
 /// Refuses (with the reason) before changing anything.
-fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64), String> {
+fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64), String> {
     let ([latch], [exit]) = (shape.latches.as_slice(), shape.exits.as_slice()) else {
         return Err(format!("{} latches and {} exit blocks (one each handled)", shape.latches.len(), shape.exits.len()));
     };
@@ -342,7 +342,7 @@ fn version<'c>(_module: &mut inkwell::module::Module<'c>, shape: &Shape<'c>, lim
         b.br(keep);
         t.erase();
         for p in instructions(skip).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
-            p.without_incoming_from(from);
+            p.retain_incoming(|b| b != from);
         }
     }
     Ok((n_guards, trips))
