@@ -23,9 +23,12 @@
 //!   the phi's value on the back edge with omega 1 (phi of phi: 2, ...).
 //!   Uses through skipped ops (a GEP, a cast) count as uses of their operands.
 //! * Memory arcs, between two accesses of which one stores: with the same
-//!   base and GEP indices that differ only in a last index `iv + c` of the
-//!   same counter phi with constant step `s` (casts allowed), the exact
-//!   distance (c1 - c2) / s, or none when `s` does not divide it; different
+//!   loop-invariant base and GEP indices that differ only in a last index
+//!   `iv + c` of the same counter phi with constant step `s` (casts
+//!   allowed), the exact distance (c1 - c2) / s, or none when `s` does not
+//!   divide it. The same address value alone proves nothing across
+//!   iterations (`h[idx[i]] += 1` reads what an earlier iteration stored):
+//!   it is the conservative case unless it is such a GEP. Different
 //!   allocas or globals, or a `noalias` (C `restrict`) parameter against
 //!   another base: none; otherwise conservative, both X -> Y (omega 0)
 //!   and Y -> X (omega 1) for X before Y. Latency: the store's from a store,
@@ -389,16 +392,22 @@ fn distance<'c>(x: Inst<'c>, y: Inst<'c>, body: inkwell::basic_block::BasicBlock
     if distinct_objects(bx, by) || (bx != by && (is_noalias_param(bx, body) || is_noalias_param(by, body))) {
         return Dist::None;
     }
-    if ax == ay {
-        return Dist::Exact(0);
-    }
+    // The same address value is the same location only within one
+    // iteration: a loop-invariant address (`*p += x`) or one loaded or
+    // computed in the body (`h[idx[i]] += 1`) may meet itself at any
+    // distance, so only the affine GEP below gives an exact distance, also
+    // when `ax == ay`.
     let (Some(gx), Some(gy)) = (ax.as_inst(), ay.as_inst()) else { return Dist::Unknown };
     if gx.opcode() != O::LLVMGetElementPtr || gy.opcode() != O::LLVMGetElementPtr || gx.num_operands() != gy.num_operands() {
         return Dist::Unknown;
     }
     let n = gx.num_operands();
     let same_ty = gx.value().gep_source_element_type().print() == gy.value().gep_source_element_type().print();
-    if !same_ty || (0..n - 1).any(|k| gx.operand(k) != gy.operand(k)) || access_ty(x) != access_ty(y) || n < 2 {
+    // Every operand but the last index is shared and loop-invariant, so the
+    // two addresses differ by the last index alone, in every iteration.
+    let invariant = |v: Value<'c>| v.as_inst().is_none_or(|i| i.block() != body);
+    if !same_ty || (0..n - 1).any(|k| gx.operand(k) != gy.operand(k) || !invariant(gx.operand(k))) || access_ty(x) != access_ty(y) || n < 2
+    {
         return Dist::Unknown;
     }
     // The access must be the whole element the last index selects.
