@@ -235,3 +235,109 @@ fn generated_guards_match_the_emulator() {
     assert!(failures.is_empty(), "{} of {runs} launches differ:\n{}", failures.len(), failures.join("\n"));
     assert!(versioned * 2 > count, "only {versioned} of {count} generated kernels were versioned");
 }
+
+/// Tree steps as kernel authors write them: `if (lid < s)` under a loop
+/// over `s` with a barrier, `s` from `get_local_size` (`size_t` and `int`),
+/// an `int` loop whose bound comes from an argument (not known when
+/// compiled), and a Hillis-Steele scan, whose `lid >= off` holds on a
+/// suffix (split as `lid < off`). `simt-wiloops-version` splits each
+/// step's loop at `k = s`: `[0, s)` unchecked, `[s, L)` with the guard
+/// folded false. Every local size, partial inputs; host = emulator.
+const TREES_CL: &str = r#"
+__kernel void tree_size_t(__global const float *in, __global float *out, __local float *t, uint n) {
+  size_t gid = get_global_id(0), lid = get_local_id(0);
+  t[lid] = gid < n ? in[gid] : 0.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s) t[lid] += t[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = t[0];
+}
+__kernel void tree_int_arg(__global const int *in, __global int *out, __local int *t, int h) {
+  int lid = get_local_id(0), gid = get_global_id(0);
+  t[lid] = in[gid];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = h; s > 0; s >>= 1) {
+    if (s > lid) t[lid] = max(t[lid], t[lid + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[gid] = t[lid];
+}
+__kernel void scan_suffix(__global const int *in, __global int *out, __local int *a, __local int *b) {
+  int lid = get_local_id(0), gid = get_global_id(0);
+  a[lid] = in[gid];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int off = 1; off < (int)get_local_size(0); off <<= 1) {
+    b[lid] = lid >= off ? a[lid] + a[lid - off] : a[lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    a[lid] = b[lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[gid] = a[lid];
+}
+"#;
+
+#[test]
+fn tree_steps_split_and_match_the_emulator() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cl = tmp.path().join("trees.cl");
+    std::fs::write(&cl, TREES_CL).unwrap();
+    let ll = clang_cl(&cl);
+    let text = std::fs::read(&ll).unwrap();
+    let split = |kernel: &str, local: u64| {
+        let ctx = Context::create();
+        let input = ModuleInput { name: kernel.into(), bytes: text.clone() };
+        let mut module = frontend::load(&ctx, &input).expect("the module loads");
+        frontend::prepare(&mut module, kernel, &EngineFront::Host { interleave: 1, local_size: Some([local, 1, 1]), linear: false })
+            .expect("the host front end runs");
+        // `%wiver.k = freeze`, numbered when there are several.
+        let ir = module.print_to_string().to_string();
+        ir.lines()
+            .filter(|l| {
+                l.trim_start()
+                    .strip_prefix("%wiver.k")
+                    .is_some_and(|r| r.split_once(" = freeze").is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit())))
+            })
+            .count()
+    };
+    let mut failures = Vec::new();
+    for (k, local) in [32u64, 64, 128, 256].into_iter().enumerate() {
+        // Each tree step's loop splits (and the partial first load's).
+        assert!(split("tree_size_t", local) >= 2, "tree_size_t at {local}: no split");
+        assert!(split("tree_int_arg", local) >= 1, "tree_int_arg at {local}: no split");
+        assert!(split("scan_suffix", local) >= 1, "scan_suffix at {local}: no split");
+        let groups = 5;
+        let g = (groups * local).to_string();
+        let l = local.to_string();
+        let n = groups * local - local / 2 - 3;
+        let launches: [(&str, Vec<String>); 4] = [
+            (
+                "tree_size_t",
+                vec![format!("buf:f32:{g}=rand:{k}"), format!("buf:f32:{groups}"), format!("local:f32:{l}"), format!("u32:{n}")],
+            ),
+            (
+                "tree_int_arg",
+                vec![format!("buf:i32:{g}=rand:{k}"), format!("buf:i32:{g}"), format!("local:i32:{l}"), format!("i32:{}", local / 2)],
+            ),
+            // A bound that is no power of two: the split point moves.
+            (
+                "tree_int_arg",
+                vec![format!("buf:i32:{g}=rand:{k}"), format!("buf:i32:{g}"), format!("local:i32:{l}"), format!("i32:{}", local / 3)],
+            ),
+            (
+                "scan_suffix",
+                vec![format!("buf:i32:{g}=rand:{k}"), format!("buf:i32:{g}"), format!("local:i32:{l}"), format!("local:i32:{l}")],
+            ),
+        ];
+        for (j, (kernel, args)) in launches.iter().enumerate() {
+            let dir = tmp.path().join(format!("{kernel}-{local}-{j}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+            if let Err(e) = host_matches_emu(&ll, kernel, &g, &l, &args, &[], &dir) {
+                failures.push(format!("{kernel} local {local} ({j}): {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "host and emulator differ:\n{}", failures.join("\n"));
+}

@@ -71,7 +71,8 @@
 
 use crate::analysis::affine_guard::{direction, forwarded, is_ordered, nowrap_test, Direction, Scope};
 use crate::ir::{
-    branches_to, defined_functions, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst, IntOp, Value,
+    branches_to, defined_functions, insert_block_before, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst,
+    IntOp, Value,
 };
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use crate::transform::loop_copy::{LoopCopy, Place};
@@ -91,9 +92,17 @@ struct Limits {
     max_size: usize,
     /// Fewest work-items (trips) a versioned loop runs.
     min_trips: u64,
+    /// Split the loop where the guard holds on a prefix (`no-split` turns
+    /// it off).
+    split: bool,
 }
 
-const DEFAULT_LIMITS: Limits = Limits { max_size: 400, min_trips: 32 };
+const DEFAULT_LIMITS: Limits = Limits { max_size: 400, min_trips: 32, split: true };
+
+/// Largest loop split as well as versioned, in instructions: splitting
+/// makes two more copies, and the loops it is for (a tree reduction's
+/// step, a scan's) are a handful of instructions.
+const SPLIT_MAX_SIZE: usize = 120;
 
 impl Default for WiloopsVersion {
     fn default() -> Self {
@@ -109,6 +118,7 @@ impl crate::pass::DeclaredPass for WiloopsVersion {
         ("max-size=N", "largest loop versioned, in instructions (default 400)"),
         ("min-trips=N", "fewest work-items a versioned loop runs (default 32)"),
         ("remarks", "say what was done to each parallel loop"),
+        ("no-split", "version only: no index-set split where the one guard holds on a prefix of the work-items"),
     ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
@@ -123,6 +133,10 @@ impl crate::pass::DeclaredPass for WiloopsVersion {
             }
             ("remarks", None) => {
                 self.remarks = true;
+                Ok(())
+            }
+            ("no-split", None) => {
+                self.limits.split = false;
                 Ok(())
             }
             _ => Err(crate::pass::unknown_option::<Self>(key)),
@@ -142,6 +156,9 @@ impl ModulePass for WiloopsVersion {
         if self.remarks {
             opts.push("remarks".to_string());
         }
+        if !self.limits.split {
+            opts.push("no-split".to_string());
+        }
         if opts.is_empty() {
             "simt-wiloops-version".into()
         } else {
@@ -160,9 +177,13 @@ impl ModulePass for WiloopsVersion {
                 let header = shape.header.get_name().to_string_lossy().into_owned();
                 let fname = crate::ir::function_name(f);
                 match version(&shape, self.limits) {
-                    Ok((guards, trips)) => {
-                        notes +=
-                            &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): versioned on {guards} guard(s)\n");
+                    Ok((guards, trips, split)) => {
+                        let how = match (guards, split) {
+                            (0, _) => "split where its guard holds".to_string(),
+                            (n, false) => format!("versioned on {n} guard(s)"),
+                            (n, true) => format!("versioned on {n} guard(s), and split where it holds"),
+                        };
+                        notes += &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): {how}\n");
                         changed = true;
                     }
                     Err(why) => notes += &format!("simt-wiloops-version: {fname}: loop %{header}: not versioned: {why}\n"),
@@ -218,6 +239,7 @@ fn parallel_loops<'c>(fa: &crate::analysis::cache::FunctionAnalyses<'c>) -> Vec<
 }
 
 /// One leaf of a guard's condition, and the value the fast copy needs it to have.
+#[derive(Clone, Copy)]
 struct Leaf<'c> {
     cond: Value<'c>,
     want: bool,
@@ -234,9 +256,10 @@ struct Guard<'c> {
     leaves: Vec<Leaf<'c>>,
 }
 
-/// Versions the loop; returns the number of guards and the trip count.
+/// Versions the loop; returns the number of guards it is versioned on (0:
+/// split only), the trip count and whether it was split.
 /// Refuses (with the reason) before changing anything.
-fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64), String> {
+fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64, bool), String> {
     let ([latch], [exit]) = (shape.latches.as_slice(), shape.exits.as_slice()) else {
         return Err(format!("{} latches and {} exit blocks (one each handled)", shape.latches.len(), shape.exits.len()));
     };
@@ -299,10 +322,12 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64), String
     let mut emit = Emit::new(pre_term, &mut scope, trips);
     let mut all: Option<Value<'c>> = None;
     let mut kept = Vec::new();
+    let mut never = Vec::new();
     for g in guards {
         let tests: Vec<Value<'c>> = g.leaves.iter().map(|l| emit.leaf(l)).collect();
         let ok = tests.into_iter().reduce(|a, b| emit.and(a, b)).expect("a guard has leaves");
         if ok.const_u64() == Some(0) {
+            never.push(g);
             continue;
         }
         all = Some(match all {
@@ -313,6 +338,18 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64), String
     }
     let Some(all) = all else {
         emit.erase_unused();
+        // No group passes everywhere (`lid < 64` in a loop of 128), but the
+        // loop may still split.
+        if let [g] = never.as_slice() {
+            if let Some((at, g)) = split_block(shape, limits, size, g, latch, exit) {
+                let mut b = Builder::new(x.value());
+                b.position_before(pre_term);
+                b.br(at);
+                pre_term.erase();
+                split(shape, &g, x, pre, exit, at, trips);
+                return Ok((0, trips, true));
+            }
+        }
         return Err("every guard fails at an end of the loop (known at compile time)".into());
     };
     // Not among `built`: it is what keeps the tests that count alive.
@@ -321,11 +358,17 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64), String
     let n_guards = kept.len();
 
     // From here on the function changes.
-    crate::transform::lcssa::close_over_exit(&shape.blocks, latch, exit);
+    let split_at = match kept.as_slice() {
+        [g] => split_block(shape, limits, size, g, latch, exit),
+        _ => {
+            crate::transform::lcssa::close_over_exit(&shape.blocks, latch, exit);
+            None
+        }
+    };
     let copy = LoopCopy::make(&shape.blocks, Place::Before(exit), "fast", None);
     let mut b = Builder::new(x.value());
     b.position_before(pre_term);
-    b.cond_br(ok, copy.block(header), header);
+    b.cond_br(ok, copy.block(header), split_at.as_ref().map_or(header, |s| s.0));
     pre_term.erase();
     let latch_copy = copy.block(latch);
     for p in instructions(exit).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
@@ -333,19 +376,152 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64), String
             p.incoming().into_iter().filter(|(_, from)| *from == latch).map(|(v, _)| (copy.value(v), latch_copy)).collect();
         p.add_incoming(&from_latch);
     }
-    for g in kept {
-        let t = copy.value(g.branch.value()).as_inst().expect("a copied branch");
-        let succ = t.successors();
-        let (keep, skip) = (succ[g.taken as usize], succ[1 - g.taken as usize]);
-        let from = t.block();
-        b.position_before(t);
-        b.br(keep);
-        t.erase();
+    for g in &kept {
+        fold(&copy, g, g.taken);
+    }
+    let split_any = split_at.is_some();
+    if let Some((at, g)) = split_at {
+        split(shape, &g, x, pre, exit, at, trips);
+    }
+    Ok((n_guards, trips, split_any))
+}
+
+/// Where the loop splits ([`split`]), a new block before its header for
+/// the search; `None` where it does not. Puts the loop in loop-closed form
+/// either way. Splitting needs one guard true on a prefix.
+fn split_block<'c>(
+    shape: &Shape<'c>,
+    limits: Limits,
+    size: usize,
+    guard: &Guard<'c>,
+    latch: BasicBlock<'c>,
+    exit: BasicBlock<'c>,
+) -> Option<(BasicBlock<'c>, Guard<'c>)> {
+    crate::transform::lcssa::close_over_exit(&shape.blocks, latch, exit);
+    if !limits.split || size > SPLIT_MAX_SIZE {
+        return None;
+    }
+    let same = |want: bool| Leaf { cond: guard.leaves[0].cond, want, monotone: guard.leaves[0].monotone };
+    let prefix = if guard.leaves.iter().all(holds_on_prefix) {
+        // The guard as the fast copy reads it.
+        Guard { branch: guard.branch, taken: guard.taken, leaves: guard.leaves.clone() }
+    } else if let [l] = guard.leaves.as_slice() {
+        // One compare true on a suffix: its other side holds on a prefix
+        // (`lid >= off` is `lid < off` for the other branch).
+        let flipped = same(!l.want);
+        if !holds_on_prefix(&flipped) {
+            return None;
+        }
+        Guard { branch: guard.branch, taken: 1 - guard.taken, leaves: vec![flipped] }
+    } else {
+        return None;
+    };
+    Some((insert_block_before(shape.header, "wiver.split"), prefix))
+}
+
+/// Makes the copy of `guard`'s branch in `copy` go to successor `slot`.
+fn fold<'c>(copy: &LoopCopy<'c>, guard: &Guard<'c>, slot: u32) {
+    let t = copy.value(guard.branch.value()).as_inst().expect("a copied branch");
+    let succ = t.successors();
+    let (keep, skip) = (succ[slot as usize], succ[1 - slot as usize]);
+    let from = t.block();
+    let mut b = Builder::new(t.value());
+    b.position_before(t);
+    b.br(keep);
+    t.erase();
+    if keep != skip {
         for p in instructions(skip).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
             p.retain_incoming(|b| b != from);
         }
     }
-    Ok((n_guards, trips))
+}
+
+/// Whether `leaf` holds for the first work-items and fails for the rest
+/// (once `g` does not wrap): `g(x) < u` with `g` rising, `g(x) > u` with
+/// `g` falling, in any spelling; invariant leaves too (all or nothing).
+fn holds_on_prefix(leaf: &Leaf<'_>) -> bool {
+    use LLVMIntPredicate as P;
+    let Some((side, dir)) = leaf.monotone else { return true };
+    let pred = leaf.cond.as_inst().expect("a compare").icmp_predicate();
+    let p = if leaf.want { pred } else { negated_predicate(pred) };
+    let p = if side == 0 { p } else { swapped_predicate(p) };
+    let below = matches!(p, P::LLVMIntULT | P::LLVMIntULE | P::LLVMIntSLT | P::LLVMIntSLE);
+    below == (dir == Direction::Up)
+}
+
+/// Index-set splitting for the groups that fail the all-pass test: where
+/// the one guard (read with the side it takes on a prefix: `lid >= off`
+/// splits as `lid < off`) holds on a prefix `[0, k)` of the work-items, a second
+/// unchecked copy runs `[0, k)` and a third, with the guard folded to its
+/// other side, runs `[k, C)`; `k = 0` (or a `g` that wraps) keeps the
+/// original loop. A tree reduction's `if (lid < s)` then costs `s`
+/// work-items, not `C` masked ones.
+///
+/// ```text
+///   P ─ all pass ─▶ H.fast …              (as before)
+///   └▶ S: k = #{x : guard(x)} (binary search), br (k > 0 ∧ no wrap)
+///        ├──▶ H.split … [0, k) ─▶ T: br k <u C ─▶ H.tail … [k, C) ─▶ E
+///        │                           └──────────────────────────▶ E
+///        └──▶ H … [0, C) (original) ──────────────────────────────▶ E
+/// ```
+#[allow(clippy::too_many_arguments)]
+fn split<'c>(shape: &Shape<'c>, guard: &Guard<'c>, x: Inst<'c>, pre: BasicBlock<'c>, exit: BasicBlock<'c>, at: BasicBlock<'c>, trips: u64) {
+    let (header, latch) = (shape.header, shape.latches[0]);
+    let ty = x.ty();
+    let mut b = Builder::new(x.value());
+    b.position_at_end(at);
+    let placeholder = b.br(header);
+    // The original loop is entered from the search block now (a new phi:
+    // the C API cannot move an entry).
+    let x = x.retain_incoming(|from| from != pre);
+    x.add_incoming(&[(ty.const_int(0), at)]);
+    let mut scope = Scope::new(shape.blocks.iter().copied(), x.value());
+    let mut emit = Emit::new(placeholder, &mut scope, trips);
+    let mut nowrap = guard.leaves[0].cond.ty().const_int(1);
+    for leaf in &guard.leaves {
+        let t = emit.nowrap(leaf);
+        nowrap = emit.and(nowrap, t);
+    }
+    let k = emit.prefix_length(guard);
+    let k = emit.b.freeze(k, "wiver.k");
+    let some = emit.b.icmp(LLVMIntPredicate::LLVMIntNE, k, ty.const_int(0), "wiver.some");
+    let go = emit.and(nowrap, some);
+    let go = emit.b.freeze(go, "wiver.go");
+
+    let mid = LoopCopy::make(&shape.blocks, Place::Before(exit), "split", None);
+    b.position_before(placeholder);
+    b.cond_br(go, mid.block(header), header);
+    placeholder.erase();
+    fold(&mid, guard, guard.taken);
+    // [0, k): the latch compares with k, and leaves for the tail's test.
+    let tail_pre = insert_block_before(exit, "wiver.tail");
+    let latch_term = terminator(latch).expect("a latch ends in a branch");
+    let mid_latch = mid.value(latch_term.value()).as_inst().expect("a copied latch");
+    let cmp = mid_latch.branch_condition().as_inst().expect("the latch compares");
+    let bound = (0..2).find(|&k| cmp.operand(k).const_u64() == Some(trips)).expect("the latch compares with the trip count");
+    cmp.set_operand(bound, k);
+    for op in 0..mid_latch.num_operands() {
+        if mid_latch.operand(op).as_block() == Some(exit) {
+            mid_latch.set_operand(op, Value::of_block(tail_pre));
+        }
+    }
+    // [k, C): the guard fails there.
+    let tail = LoopCopy::make(&shape.blocks, Place::Before(exit), "tail", Some((at, tail_pre)));
+    let tail_x = tail.value(x.value()).as_inst().expect("a copied counter");
+    tail_x.retain_incoming(|from| from != tail_pre).add_incoming(&[(k, tail_pre)]);
+    fold(&tail, guard, 1 - guard.taken);
+    b.position_at_end(tail_pre);
+    let more = b.icmp(LLVMIntPredicate::LLVMIntULT, k, ty.const_int(trips), "wiver.more");
+    b.cond_br(more, tail.block(header), exit);
+    // What leaves the loop is the last work-item's (the loop carries
+    // nothing else): the tail's, or the split copy's when k = C. Each
+    // computes what the original does for that work-item, the guard
+    // folded to the side it takes there.
+    let tail_latch = tail.block(latch);
+    for p in instructions(exit).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
+        let v = p.incoming().into_iter().find(|(_, from)| *from == latch).expect("an exit phi has the latch's entry").0;
+        p.add_incoming(&[(tail.value(v), tail_latch), (mid.value(v), tail_pre)]);
+    }
 }
 
 /// The counter `x = phi [0, pre], [x + 1, latch]` that the latch tests
@@ -453,6 +629,8 @@ enum End {
     Any,
     First,
     Last,
+    /// The `k`-th point of [`Emit::points`] (the split search's probes).
+    At(usize),
 }
 
 /// Builds the test before the preheader's branch.
@@ -463,13 +641,15 @@ struct Emit<'c, 's> {
     rebuilt: HashMap<(Value<'c>, End), Value<'c>>,
     /// Everything built, in order (operands before users).
     built: Vec<Value<'c>>,
+    /// Counter values that `End::At` names.
+    points: Vec<Value<'c>>,
 }
 
 impl<'c, 's> Emit<'c, 's> {
     fn new(before: Inst<'c>, scope: &'s mut Scope<'c>, trips: u64) -> Self {
         let mut b = Builder::new(before.value());
         b.position_before(before);
-        Emit { b, scope, trips, rebuilt: HashMap::new(), built: Vec::new() }
+        Emit { b, scope, trips, rebuilt: HashMap::new(), built: Vec::new(), points: Vec::new() }
     }
 
     fn made(&mut self, v: Value<'c>) -> Value<'c> {
@@ -495,8 +675,11 @@ impl<'c, 's> Emit<'c, 's> {
     fn at(&mut self, v: Value<'c>, end: End) -> Value<'c> {
         let x = self.scope.counter();
         if v == x {
-            let k = if end == End::Last { self.trips - 1 } else { 0 };
-            return x.ty().const_int(k);
+            return match end {
+                End::At(k) => self.points[k],
+                End::Last => x.ty().const_int(self.trips - 1),
+                End::First | End::Any => x.ty().const_int(0),
+            };
         }
         let Some(i) = self.scope.inside(v) else { return v };
         if let Some(w) = forwarded(i) {
@@ -558,6 +741,65 @@ impl<'c, 's> Emit<'c, 's> {
         self.made(nowrap);
         let ends = self.and(at_first, at_last);
         self.and(ends, nowrap)
+    }
+
+    /// The run-time test that a monotone leaf's `g` does not wrap over the
+    /// loop (true for an invariant leaf).
+    fn nowrap(&mut self, leaf: &Leaf<'c>) -> Value<'c> {
+        let Some((side, dir)) = leaf.monotone else { return leaf.cond.ty().const_int(1) };
+        let cmp = leaf.cond.as_inst().expect("a compare");
+        let first = self.at(cmp.operand(side), End::First);
+        let last = self.at(cmp.operand(side), End::Last);
+        let (le, first_lhs) = nowrap_test(cmp.icmp_predicate(), dir);
+        let (a, b) = if first_lhs { (first, last) } else { (last, first) };
+        let v = self.b.icmp(le, a, b, "wiver.nowrap");
+        self.made(v)
+    }
+
+    /// Whether `leaf` is its `want` for the counter value `x`.
+    fn holds_at(&mut self, leaf: &Leaf<'c>, x: Value<'c>) -> Value<'c> {
+        self.points.push(x);
+        let at = End::At(self.points.len() - 1);
+        let cond = match leaf.monotone {
+            None => self.at(leaf.cond, End::Any),
+            Some(_) => self.at(leaf.cond, at),
+        };
+        if leaf.want {
+            return cond;
+        }
+        let not = self.b.int_op(IntOp::Xor, cond, cond.ty().const_int(1), "wiver.not");
+        self.made(not)
+    }
+
+    /// How many work-items from the first pass every leaf of `guard`, for a
+    /// guard that holds on a prefix of the loop (see [`holds_on_prefix`]):
+    /// a binary search by powers of two, one probe per bit of the trip
+    /// count, in straight-line code.
+    fn prefix_length(&mut self, guard: &Guard<'c>) -> Value<'c> {
+        let ty = self.scope.counter().ty();
+        let trips = ty.const_int(self.trips);
+        let mut pos = ty.const_int(0);
+        let mut step = 1u64 << (63 - self.trips.leading_zeros());
+        while step > 0 {
+            let cand = self.b.int_op(IntOp::Add, pos, ty.const_int(step), "wiver.cand");
+            self.made(cand);
+            let inside = self.b.icmp(LLVMIntPredicate::LLVMIntULE, cand, trips, "wiver.inside");
+            self.made(inside);
+            // Probe min(cand, C) - 1, inside the loop's range.
+            let clamped = self.b.select(inside, cand, trips, "wiver.clamp");
+            self.made(clamped);
+            let probe = self.b.int_op(IntOp::Sub, clamped, ty.const_int(1), "wiver.probe");
+            self.made(probe);
+            let mut ok = inside;
+            for leaf in &guard.leaves {
+                let h = self.holds_at(leaf, probe);
+                ok = self.and(ok, h);
+            }
+            pos = self.b.select(ok, cand, pos, "wiver.pos");
+            self.made(pos);
+            step >>= 1;
+        }
+        pos
     }
 
     /// Erases what was built and is not used (tests left out, or all of
