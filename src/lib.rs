@@ -9,6 +9,7 @@ pub mod engine;
 pub mod frontend;
 pub mod guard;
 pub mod input;
+pub mod interrupt;
 pub mod kernel_sig;
 pub mod launch;
 pub mod llvm_init;

@@ -289,9 +289,12 @@ fn run_emu_observed(
         return (r, report);
     };
     let io = |e: std::io::Error| ToolError::Io { path: path.display().to_string(), message: format!("cannot write the trace: {e}") };
-    let file = match std::fs::File::create(path) {
-        Ok(f) => f,
-        Err(e) => return (Err(io(e)), Default::default()),
+    // Written as every output is (atomically, or through the descriptor
+    // `/dev/stdout` names); shared so that it can be committed after the
+    // trace, which owns its writer, is finished.
+    let file = match simt::output::OutputFile::create(path) {
+        Ok(f) => std::sync::Arc::new(std::sync::Mutex::new(Some(f))),
+        Err(e) => return (Err(e), Default::default()),
     };
     let grid = launch.grid;
     let dims = |d: [u64; 3]| d[..grid.work_dim as usize].iter().map(u64::to_string).collect::<Vec<_>>().join(",");
@@ -303,10 +306,28 @@ fn run_emu_observed(
         grid.items_per_group().div_ceil(opts.warp_width as u64),
         opts.repeat
     );
-    let trace = Trace::new(Box::new(std::io::BufWriter::new(file)), &k.program, &what);
+    let trace = Trace::new(Box::new(std::io::BufWriter::new(SharedOutput(file.clone()))), &k.program, &what);
     let (result, trace, report) = emu::run_observed(k, grid, args, Some(trace), opts.check, progress);
     let written = trace.map_or(Ok(()), |t| t.finish().map(drop).map_err(io));
-    (result.and_then(|r| written.map(|()| r)), report)
+    let out = file.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let committed = out.map_or(Ok(()), simt::output::OutputFile::commit);
+    (result.and_then(|r| written.and(committed).map(|()| r)), report)
+}
+
+/// An output file the trace writes and [`run_emu_observed`] commits.
+struct SharedOutput(std::sync::Arc<std::sync::Mutex<Option<simt::output::OutputFile>>>);
+
+impl std::io::Write for SharedOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.0.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            Some(f) => f.write(buf),
+            None => Err(std::io::Error::other("the trace file is already closed")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).as_mut().map_or(Ok(()), |f| f.flush())
+    }
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
