@@ -85,6 +85,11 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
             )));
         }
     }
+    if let Some(dump) = &opts.dump {
+        if let Some(why) = dump_overwrites_input(dump, &launch.args) {
+            return Err(ToolError::Usage(why));
+        }
+    }
 
     // The module is read once (it may be a pipe: `-` is stdin), and every
     // parse below starts from these bytes.
@@ -178,6 +183,30 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
         }
     }
     Ok(())
+}
+
+/// Why `--dump dir` would replace a `file:` fill of this run (the dump writes
+/// `dir/argK.bin` for every buffer argument K, following links), if it would.
+fn dump_overwrites_input(dir: &Path, args: &[simt::launch::ArgSpec]) -> Option<String> {
+    use simt::launch::{ArgSpec, Fill};
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    for (k, _) in args.iter().enumerate().filter(|(_, a)| matches!(a, ArgSpec::Buffer { .. })) {
+        let out = simt::buffers::arg_file(dir, k);
+        let Some(written) = id(&out) else { continue };
+        for (i, a) in args.iter().enumerate() {
+            if let ArgSpec::Buffer { fill: Fill::File(input), .. } = a {
+                if id(input) == Some(written) {
+                    return Some(format!(
+                        "error: --dump {} would overwrite {} with argument {k}, but it is the fill file of argument {i} ({a}); dump elsewhere",
+                        dir.display(),
+                        out.display(),
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The error of a `--compare` that found differences.
