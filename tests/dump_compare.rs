@@ -146,7 +146,8 @@ fn a_dump_over_a_fill_file_of_the_run_is_refused() {
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{fill} / {dump}: {err}");
         assert!(
-            err.contains(&format!("simt-run: error: --dump {dump} would overwrite")) && err.contains(&format!("with argument {k}, but it is the fill file of argument 2 (buf:f32:64=file:")),
+            err.contains(&format!("simt-run: error: --dump {dump} would overwrite"))
+                && err.contains(&format!("with argument {k}, but it is the fill file of argument 2 (buf:f32:64=file:")),
             "{err}"
         );
         for name in ["in/arg2.bin", "in/arg3.bin", "data.bin"] {
