@@ -314,7 +314,9 @@ mod tests {
         assert_eq!(parse_local_size(Some("64")), Ok([64, 1, 1]));
         assert_eq!(parse_local_size(Some("8,4")), Ok([8, 4, 1]));
         assert_eq!(parse_local_size(Some("2,3,4")), Ok([2, 3, 4]));
-        for bad in ["", "abc,2", "4,,8", "4,8,", ",4", "0", "4,0", "1,2,3,4", " 4", "4 ,8", "+4", "-4", "0x10", "4.0", "99999999999999999999"] {
+        for bad in
+            ["", "abc,2", "4,,8", "4,8,", ",4", "0", "4,0", "1,2,3,4", " 4", "4 ,8", "+4", "-4", "0x10", "4.0", "99999999999999999999"]
+        {
             let e = parse_local_size(Some(bad)).unwrap_err();
             assert!(e.contains(&format!("got '{bad}'")), "{bad}: {e}");
         }
