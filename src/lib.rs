@@ -21,6 +21,7 @@ pub mod regions;
 pub mod runner;
 pub mod source;
 pub mod stats;
+pub mod target_cpu;
 
 /// `--version` of both tools: simt's version and the LLVM it runs on.
 pub fn version() -> &'static str {
