@@ -98,7 +98,9 @@ impl OutputFile {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
-        let tmp = tempfile::Builder::new().prefix(".simt-").suffix(".tmp").tempfile_in(dir).map_err(io)?;
+        // tempfile's error names the temporary path, which the user never
+        // gave: the OS error alone is reported against the output's name.
+        let tmp = tempfile::Builder::new().prefix(".simt-").suffix(".tmp").tempfile_in(dir).map_err(|e| io(without_temporary_path(e)))?;
         let registered = crate::interrupt::register(tmp.path());
         let mode = match &existing {
             Some(meta) => meta.permissions().mode() & 0o7777,
@@ -173,6 +175,16 @@ pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), ToolError> {
         crate::diag::write_stdout(bytes)
     } else {
         write_atomically(Path::new(path), bytes)
+    }
+}
+
+/// tempfile's error without the temporary path it appends (`… at path
+/// "dir/.simt-XXXX.tmp"`; the inner error is private to tempfile).
+fn without_temporary_path(e: std::io::Error) -> std::io::Error {
+    let text = e.to_string();
+    match text.rfind(" at path \"") {
+        Some(i) => std::io::Error::new(e.kind(), &text[..i]),
+        None => e,
     }
 }
 

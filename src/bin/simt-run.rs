@@ -323,6 +323,7 @@ fn run_emu_observed(
     // trace, which owns its writer, is finished.
     let file = match simt::output::OutputFile::create(path) {
         Ok(f) => std::sync::Arc::new(std::sync::Mutex::new(Some(f))),
+        Err(ToolError::Io { message, .. }) => return (Err(io(std::io::Error::other(message))), Default::default()),
         Err(e) => return (Err(e), Default::default()),
     };
     let grid = launch.grid;
