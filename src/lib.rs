@@ -9,6 +9,7 @@ pub mod engine;
 pub mod frontend;
 pub mod guard;
 pub mod input;
+pub mod interrupt;
 pub mod kernel_sig;
 pub mod launch;
 pub mod llvm_init;
@@ -20,6 +21,7 @@ pub mod regions;
 pub mod runner;
 pub mod source;
 pub mod stats;
+pub mod target_cpu;
 
 /// `--version` of both tools: simt's version and the LLVM it runs on.
 pub fn version() -> &'static str {

@@ -40,16 +40,28 @@ impl Step {
     }
 }
 
+/// Brackets nest at most this deep in a pipeline. LLVM's pipeline parser
+/// recurses once per level, and some 3,000 levels overflowed the stack
+/// (SIGABRT, exit 134); real pipelines nest a few levels.
+pub const MAX_PIPELINE_DEPTH: i32 = 256;
+
 /// Splits `text` at commas outside `(…)` and `<…>`.
 pub fn split_top_level(text: &str) -> Result<Vec<String>, ToolError> {
     let mut out = Vec::new();
     let mut depth: i32 = 0;
     let mut cur = String::new();
-    for c in text.chars() {
+    for (i, c) in text.chars().enumerate() {
         match c {
             '(' | '<' => depth += 1,
             ')' | '>' => depth -= 1,
             _ => {}
+        }
+        if depth > MAX_PIPELINE_DEPTH {
+            // The text itself would be thousands of characters.
+            return Err(ToolError::Usage(format!(
+                "error: invalid pipeline: brackets nested more than {MAX_PIPELINE_DEPTH} deep (at character {})",
+                i + 1
+            )));
         }
         if depth < 0 {
             return Err(ToolError::Usage(format!("invalid pipeline '{text}': unbalanced '{c}'")));
@@ -231,6 +243,12 @@ mod tests {
         assert_eq!(parts, vec!["simt-x<a;b>", "function(instcombine,dce)", "default<O2>"]);
         assert!(split_top_level("function(dce").is_err());
         assert!(split_top_level("dce,,dce").is_err());
+        let nested = |n: usize, open: &str, close: &str| format!("{}dce{}", open.repeat(n), close.repeat(n));
+        assert_eq!(split_top_level(&nested(256, "function(", ")")).unwrap().len(), 1);
+        for (open, close) in [("function(", ")"), ("(", ")"), ("x<", ">")] {
+            let e = split_top_level(&nested(3000, open, close)).err().unwrap().to_string();
+            assert!(e.starts_with("error: invalid pipeline: brackets nested more than 256 deep (at character"), "{e}");
+        }
     }
 
     #[test]

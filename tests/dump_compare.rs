@@ -118,3 +118,44 @@ fn reference_sizes_are_checked_before_the_kernel_runs() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("simt-run: nope: error: compare folder does not exist"), "{}", stderr(&o));
 }
+
+/// saxpy with argument 2 filled from `fill` and `extra` flags, in `dir`.
+fn saxpy_from_file(dir: &Path, fill: &str, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_simt-run"))
+        .current_dir(dir)
+        .args([SAXPY, "--global", "64", "--local", "16", "--arg", "i32:64", "--arg", "f32:2"])
+        .args(["--arg", &format!("buf:f32:64=file:{fill}"), "--arg", "buf:f32:64=const:1"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_dump_over_a_fill_file_of_the_run_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("in")).unwrap();
+    std::fs::create_dir(d.path().join("out")).unwrap();
+    let data: Vec<u8> = (0..64).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    for name in ["in/arg2.bin", "in/arg3.bin", "data.bin"] {
+        std::fs::write(d.path().join(name), &data).unwrap();
+    }
+    // The dump would write in/arg2.bin or in/arg3.bin, or out/arg2.bin, a link to data.bin.
+    std::os::unix::fs::symlink("../data.bin", d.path().join("out/arg2.bin")).unwrap();
+    for (fill, dump, k) in [("in/arg2.bin", "in", 2), ("./in/arg3.bin", "in/", 3), ("data.bin", "out", 2)] {
+        let o = saxpy_from_file(d.path(), fill, &["--dump", dump]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{fill} / {dump}: {err}");
+        assert!(
+            err.contains(&format!("simt-run: error: --dump {dump} would overwrite"))
+                && err.contains(&format!("with argument {k}, but it is the fill file of argument 2 (buf:f32:64=file:")),
+            "{err}"
+        );
+        for name in ["in/arg2.bin", "in/arg3.bin", "data.bin"] {
+            assert_eq!(std::fs::read(d.path().join(name)).unwrap(), data, "{name} was changed");
+        }
+    }
+    // Another folder: the dump runs, and its arg2.bin is the fill.
+    let o = saxpy_from_file(d.path(), "in/arg2.bin", &["--dump", "elsewhere"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(d.path().join("elsewhere/arg2.bin")).unwrap(), data);
+}

@@ -94,3 +94,96 @@ fn new_files_follow_the_umask_and_old_ones_keep_their_mode() {
     assert!(write_ir_to(&old).status.success());
     assert_eq!(std::fs::metadata(&old).unwrap().permissions().mode() & 0o777, 0o640);
 }
+
+/// Runs `script` under bash with `$OPT`, `$RUN` and `$IR` set, in `dir`.
+fn bash_in(dir: &Path, script: &str) -> std::process::Output {
+    Command::new("bash")
+        .args(["-c", script])
+        .current_dir(dir)
+        .env("OPT", env!("CARGO_BIN_EXE_simt-opt"))
+        .env("RUN", env!("CARGO_BIN_EXE_simt-run"))
+        .env("IR", example())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_callers_redirection_is_written_through_not_replaced() {
+    // `-o /dev/stdout` (and the other names of descriptor 1) inside `>> log`
+    // used to replace `log` by a rename: BEFORE and AFTER were lost.
+    for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "link", "/dev/../dev/stdout"] {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/dev/stdout", dir.path().join("link")).unwrap();
+        for redirect in [">>", ">"] {
+            let script = format!("echo BEFORE > log; (echo FIRST; \"$OPT\" -S \"$IR\" -o {name}; echo AFTER) {redirect} log");
+            let out = bash_in(dir.path(), &script);
+            assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+            let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+            let lines: Vec<&str> = log.lines().collect();
+            let want_first = if redirect == ">>" { vec!["BEFORE", "FIRST"] } else { vec!["FIRST"] };
+            assert_eq!(lines[..want_first.len()], want_first[..], "{name} {redirect}: {log}");
+            assert_eq!(lines[want_first.len()], "; ModuleID = '".to_string() + &example() + "'", "{name} {redirect}");
+            assert_eq!(lines.last(), Some(&"AFTER"), "{name} {redirect}: {log}");
+            assert!(std::fs::symlink_metadata(dir.path().join("link")).unwrap().file_type().is_symlink());
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "{name}: a file other than log and link appeared");
+        }
+    }
+}
+
+#[test]
+fn a_descriptor_that_is_not_open_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bash_in(dir.path(), "\"$OPT\" -S \"$IR\" -o /dev/fd/9");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("simt-opt: /dev/fd/9: error: names file descriptor 9, which is not open"));
+}
+
+#[test]
+fn the_trace_is_written_through_the_callers_redirection() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "echo BEFORE > log; (\"$RUN\" \"$IR\" --engine emu --global 8 --local 4 --arg i32:8 --arg f32:2 \
+                  --arg buf:f32:8 --arg buf:f32:8 --trace /dev/stdout 2>/dev/null; echo AFTER) >> log";
+    let out = bash_in(dir.path(), script);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines[0], "BEFORE", "{log}");
+    assert!(lines[1].starts_with("# simt-run trace: kernel"), "{log}");
+    assert_eq!(lines.last(), Some(&"AFTER"), "{log}");
+}
+
+#[test]
+fn an_interrupted_dump_leaves_no_temporary_file() {
+    // The test hook holds each finished temporary file for 30 s before its
+    // rename; the tool is interrupted while the first one exists.
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let dir = tempfile::tempdir().unwrap();
+        let dump = dir.path().join("d");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_simt-run"))
+            .args([&example(), "--global", "8", "--local", "4", "--arg", "i32:8", "--arg", "f32:2", "--arg", "buf:f32:8"])
+            .args(["--arg", "buf:f32:1048576", "--dump"])
+            .arg(&dump)
+            .env("SIMT_TEST_OUTPUT_PAUSE_MS", "30000")
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let tmp = |d: &Path| {
+            std::fs::read_dir(d).map_or(Vec::new(), |r| {
+                r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".tmp")).collect::<Vec<_>>()
+            })
+        };
+        let start = std::time::Instant::now();
+        while tmp(&dump).is_empty() {
+            assert!(child.try_wait().unwrap().is_none(), "the tool ended before a temporary file appeared");
+            assert!(start.elapsed() < Duration::from_secs(120), "no temporary file appeared");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: kill(2) on our own child's pid.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let status = child.wait().unwrap();
+        assert!(start.elapsed() < Duration::from_secs(25), "the tool went on after the signal");
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(signal), "it should die of the signal: {status:?}");
+        assert_eq!(tmp(&dump), Vec::<String>::new(), "temporary files left in the dump folder");
+    }
+}

@@ -282,14 +282,45 @@ pub fn unknown_option<P: DeclaredPass>(key: &str) -> String {
 }
 
 /// The value of a `local-size=X[,Y[,Z]]` option: one to three positive
-/// sizes, the missing ones 1.
+/// decimal sizes separated by single commas, the missing ones 1. Anything
+/// else is an error naming the text: skipping what does not parse turned
+/// `abc,2` into 2 and `4,,8` into 4,8.
 pub fn parse_local_size(value: Option<&str>) -> Result<[u64; 3], String> {
     let text = value.unwrap_or("");
-    let dims: Vec<u64> = text.split(',').filter_map(|d| d.trim().parse().ok()).collect();
-    if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
-        return Err(format!("local-size takes 1 to 3 positive sizes, got '{text}'"));
+    let bad = || format!("local-size takes 1 to 3 positive integers separated by commas (X[,Y[,Z]]), got '{text}'");
+    let dims = text
+        .split(',')
+        .map(|d| if d.bytes().all(|b| b.is_ascii_digit()) { d.parse::<u64>().ok().filter(|&n| n > 0) } else { None })
+        .collect::<Option<Vec<u64>>>()
+        .ok_or_else(bad)?;
+    if dims.is_empty() || dims.len() > 3 {
+        return Err(bad());
+    }
+    // The work-group's size must be a number too (the kernels compute it).
+    if dims.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d)).is_none() {
+        return Err(format!("local-size '{text}': the work-group size overflows 64 bits"));
     }
     let mut size = [1u64; 3];
     size[..dims.len()].copy_from_slice(&dims);
     Ok(size)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_local_size;
+
+    #[test]
+    fn local_size_is_parsed_strictly() {
+        assert_eq!(parse_local_size(Some("64")), Ok([64, 1, 1]));
+        assert_eq!(parse_local_size(Some("8,4")), Ok([8, 4, 1]));
+        assert_eq!(parse_local_size(Some("2,3,4")), Ok([2, 3, 4]));
+        for bad in
+            ["", "abc,2", "4,,8", "4,8,", ",4", "0", "4,0", "1,2,3,4", " 4", "4 ,8", "+4", "-4", "0x10", "4.0", "99999999999999999999"]
+        {
+            let e = parse_local_size(Some(bad)).unwrap_err();
+            assert!(e.contains(&format!("got '{bad}'")), "{bad}: {e}");
+        }
+        assert!(parse_local_size(None).is_err());
+        assert!(parse_local_size(Some("4294967296,4294967296")).unwrap_err().contains("overflows"));
+    }
 }

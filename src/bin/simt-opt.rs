@@ -167,6 +167,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
         opt_level: args.opt_level.as_deref().and_then(|l| l.parse().ok()).unwrap_or(2),
     };
     let triple = lower::effective_triple(&spec, &module);
+    simt::target_cpu::check(&triple, &spec)?;
     let tm = lower::target_machine(&triple, &spec)?;
     if spec.triple.is_some() {
         // The module moves to the requested target before any pass, so LLVM's
@@ -220,6 +221,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
     let triple = lower::effective_triple(&spec, &module);
     let bytes = match args.filetype {
         Some(kind) => {
+            simt::target_cpu::check(&triple, &spec)?;
             let ft = match kind {
                 OutputKind::Asm => FileType::Assembly,
                 OutputKind::Obj => FileType::Object,

@@ -85,6 +85,11 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
             )));
         }
     }
+    if let Some(dump) = &opts.dump {
+        if let Some(why) = dump_overwrites_input(dump, &launch.args) {
+            return Err(ToolError::Usage(why));
+        }
+    }
 
     // The module is read once (it may be a pipe: `-` is stdin), and every
     // parse below starts from these bytes.
@@ -178,6 +183,30 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
         }
     }
     Ok(())
+}
+
+/// Why `--dump dir` would replace a `file:` fill of this run (the dump writes
+/// `dir/argK.bin` for every buffer argument K, following links), if it would.
+fn dump_overwrites_input(dir: &Path, args: &[simt::launch::ArgSpec]) -> Option<String> {
+    use simt::launch::{ArgSpec, Fill};
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    for (k, _) in args.iter().enumerate().filter(|(_, a)| matches!(a, ArgSpec::Buffer { .. })) {
+        let out = simt::buffers::arg_file(dir, k);
+        let Some(written) = id(&out) else { continue };
+        for (i, a) in args.iter().enumerate() {
+            if let ArgSpec::Buffer { fill: Fill::File(input), .. } = a {
+                if id(input) == Some(written) {
+                    return Some(format!(
+                        "error: --dump {} would overwrite {} with argument {k}, but it is the fill file of argument {i} ({a}); dump elsewhere",
+                        dir.display(),
+                        out.display(),
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The error of a `--compare` that found differences.
@@ -289,9 +318,13 @@ fn run_emu_observed(
         return (r, report);
     };
     let io = |e: std::io::Error| ToolError::Io { path: path.display().to_string(), message: format!("cannot write the trace: {e}") };
-    let file = match std::fs::File::create(path) {
-        Ok(f) => f,
-        Err(e) => return (Err(io(e)), Default::default()),
+    // Written as every output is (atomically, or through the descriptor
+    // `/dev/stdout` names); shared so that it can be committed after the
+    // trace, which owns its writer, is finished.
+    let file = match simt::output::OutputFile::create(path) {
+        Ok(f) => std::sync::Arc::new(std::sync::Mutex::new(Some(f))),
+        Err(ToolError::Io { message, .. }) => return (Err(io(std::io::Error::other(message))), Default::default()),
+        Err(e) => return (Err(e), Default::default()),
     };
     let grid = launch.grid;
     let dims = |d: [u64; 3]| d[..grid.work_dim as usize].iter().map(u64::to_string).collect::<Vec<_>>().join(",");
@@ -303,10 +336,28 @@ fn run_emu_observed(
         grid.items_per_group().div_ceil(opts.warp_width as u64),
         opts.repeat
     );
-    let trace = Trace::new(Box::new(std::io::BufWriter::new(file)), &k.program, &what);
+    let trace = Trace::new(Box::new(std::io::BufWriter::new(SharedOutput(file.clone()))), &k.program, &what);
     let (result, trace, report) = emu::run_observed(k, grid, args, Some(trace), opts.check, progress);
     let written = trace.map_or(Ok(()), |t| t.finish().map(drop).map_err(io));
-    (result.and_then(|r| written.map(|()| r)), report)
+    let out = file.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let committed = out.map_or(Ok(()), simt::output::OutputFile::commit);
+    (result.and_then(|r| written.and(committed).map(|()| r)), report)
+}
+
+/// An output file the trace writes and [`run_emu_observed`] commits.
+struct SharedOutput(std::sync::Arc<std::sync::Mutex<Option<simt::output::OutputFile>>>);
+
+impl std::io::Write for SharedOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.0.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            Some(f) => f.write(buf),
+            None => Err(std::io::Error::other("the trace file is already closed")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).as_mut().map_or(Ok(()), |f| f.flush())
+    }
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.

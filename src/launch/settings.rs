@@ -116,7 +116,7 @@ pub struct Settings {
     pub check: Option<Given<crate::engine::emu::check::Checks>>,
 }
 
-fn canonical_key(key: &str) -> Option<&'static str> {
+pub(super) fn canonical_key(key: &str) -> Option<&'static str> {
     let k = key.trim().replace('_', "-");
     KEYS.iter().copied().find(|&known| known == k)
 }

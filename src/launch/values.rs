@@ -22,19 +22,30 @@ impl ScalarType {
 impl Scalar {
     /// Parses `text` as a value of `ty`: integers in decimal or `0x` hex (a
     /// leading `-` for signed types), within the type's range; floats as Rust
-    /// reads them (`1.5`, `-2e-3`, `inf`, `nan`).
+    /// reads them (`1.5`, `-2e-3`, `inf`, `nan`), but a finite literal
+    /// beyond the type's range (or a nonzero one that would round to 0) is
+    /// an error, not `inf` (or 0).
     pub fn parse(ty: ScalarType, text: &str) -> Result<Scalar, String> {
         let t = text.trim();
         if t.is_empty() {
             return Err(format!("missing {ty} value"));
         }
         if ty.is_float() {
-            return match ty {
-                ScalarType::F32 => {
-                    t.parse::<f32>().map(|v| Scalar::from_bits(ty, v.to_bits() as u64)).map_err(|_| format!("'{t}' is not an f32 number"))
-                }
-                _ => t.parse::<f64>().map(|v| Scalar::from_bits(ty, v.to_bits())).map_err(|_| format!("'{t}' is not an f64 number")),
-            };
+            let (value, bits, max) = match ty {
+                ScalarType::F32 => t.parse::<f32>().map(|v| (f64::from(v), u64::from(v.to_bits()), format!("{:e}", f32::MAX))),
+                _ => t.parse::<f64>().map(|v| (v, v.to_bits(), format!("{:e}", f64::MAX))),
+            }
+            .map_err(|_| format!("'{t}' is not an {ty} number"))?;
+            // Rust rounds a literal beyond the type's range to infinity and
+            // one below its smallest subnormal to zero; either would run the
+            // kernel on a value nobody wrote.
+            if value.is_infinite() && !is_infinity_spelling(t) {
+                return Err(format!("{t} is out of range for {ty} (largest finite magnitude {max})"));
+            }
+            if value == 0.0 && has_nonzero_digit(t) {
+                return Err(format!("{t} is too small for {ty}: it would be 0"));
+            }
+            return Ok(Scalar::from_bits(ty, bits));
         }
         let (negative, digits) = match t.strip_prefix('-') {
             Some(rest) => (true, rest),
@@ -54,6 +65,17 @@ impl Scalar {
         }
         Ok(Scalar::from_bits(ty, value as u64))
     }
+}
+
+/// `inf`, `-Infinity` and the like: infinity asked for by name.
+fn is_infinity_spelling(t: &str) -> bool {
+    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t).to_ascii_lowercase();
+    unsigned == "inf" || unsigned == "infinity"
+}
+
+/// Whether a float literal's digits before any exponent are not all zero.
+fn has_nonzero_digit(t: &str) -> bool {
+    t.split(['e', 'E']).next().unwrap_or("").bytes().any(|b| matches!(b, b'1'..=b'9'))
 }
 
 impl ArgSpec {
@@ -375,12 +397,34 @@ mod tests {
             ("u32:-1", "out of range for u32"),
             ("i8:128", "out of range for i8"),
             ("f32:one", "'one' is not an f32 number"),
+            ("f32:1e40", "1e40 is out of range for f32 (largest finite magnitude 3.4028235e38)"),
+            ("f32:-3.5e38", "-3.5e38 is out of range for f32"),
+            ("f64:1e400", "1e400 is out of range for f64"),
+            ("buf:f32:4=const:1e39", "1e39 is out of range for f32"),
+            ("f32:1e-50", "1e-50 is too small for f32: it would be 0"),
+            ("f64:-2.5e-400", "-2.5e-400 is too small for f64"),
             ("int:3", "unknown argument kind or type 'int'"),
         ];
         for (text, want) in cases {
             let e = arg(text).expect_err(text);
             assert!(e.contains(want), "{text}: '{e}' lacks '{want}'");
         }
+    }
+
+    #[test]
+    fn floats_at_the_edges_of_their_range() {
+        let f32_of = |t: &str| match arg(&format!("f32:{t}")).unwrap() {
+            ArgSpec::Scalar(s) => f32::from_bits(s.bits() as u32),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(f32_of("3.4028235e38"), f32::MAX);
+        assert_eq!(f32_of("-inf"), f32::NEG_INFINITY);
+        assert_eq!(f32_of("Infinity"), f32::INFINITY);
+        assert!(f32_of("nan").is_nan());
+        assert_eq!(f32_of("1.4e-45"), f32::from_bits(1));
+        assert_eq!(f32_of("0e-99"), 0.0);
+        assert_eq!(f32_of("-0.000"), 0.0);
+        assert!(arg("f64:1e300").is_ok() && arg("f64:inf").is_ok());
     }
 
     #[test]

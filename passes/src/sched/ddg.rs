@@ -14,9 +14,22 @@
 //! `UNIT-OR-CLASS` is a unit kind of the machine (`A`, `M`, ...) or one of its
 //! op classes (`load`, `alu`, ...), which also gives the arcs out of the op a
 //! default latency. `at=` positions, when every op has one, are a flat
-//! schedule to bundle as given instead of scheduling.
+//! schedule to bundle as given instead of scheduling. Numbers are bounded
+//! ([`MAX_II`], [`MAX_CYCLE`], [`MAX_LATENCY`], [`MAX_OMEGA`]): they size the
+//! reservation table and the scheduler's search.
 
 use super::machine::{Machine, UnitKind};
+
+/// The largest II a schedule may have, given (`ii N`) or found: the modulo
+/// reservation table has II rows, and `ii 4294967295` asked for 103 GB.
+pub const MAX_II: u32 = 4096;
+/// The largest flat cycle (`at=`): stages and listings count up to it.
+pub const MAX_CYCLE: u32 = 1 << 20;
+/// The largest latency of an arc or op class: II and the schedule's length
+/// grow with sums of latencies (one of 4294967295 made simt-sched hang).
+pub const MAX_LATENCY: u32 = 1000;
+/// The largest omega (iteration distance) of an arc.
+pub const MAX_OMEGA: u32 = 1000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Op {
@@ -103,6 +116,9 @@ impl Ddg {
                 "ii" => {
                     let [v] = rest else { return Err(err("expected 'ii N'".into())) };
                     let v = number(v).filter(|&v| v > 0).ok_or_else(|| err(format!("ii '{v}': expected a positive integer")))?;
+                    if v > MAX_II {
+                        return Err(err(format!("ii {v} is over the limit of {MAX_II}")));
+                    }
                     if ii.replace(v).is_some() {
                         return Err(err("ii given twice".into()));
                     }
@@ -131,7 +147,13 @@ impl Ddg {
                     for o in opts {
                         let (k, v) = key_value(o).ok_or_else(|| err(format!("'{o}': expected key=value")))?;
                         match k {
-                            "at" => at = Some(number(v).ok_or_else(|| err(format!("at={v}: expected a cycle number")))?),
+                            "at" => {
+                                let t = number(v).ok_or_else(|| err(format!("at={v}: expected a cycle number")))?;
+                                if t > MAX_CYCLE {
+                                    return Err(err(format!("at={t} is over the limit of {MAX_CYCLE} cycles")));
+                                }
+                                at = Some(t);
+                            }
                             _ => return Err(err(format!("unknown op option '{k}' (expected at=)"))),
                         }
                     }
@@ -151,11 +173,18 @@ impl Ddg {
                     let (mut latency, mut omega) = (ops[f].latency, 0);
                     for o in opts {
                         let (k, v) = key_value(o).ok_or_else(|| err(format!("'{o}': expected key=value")))?;
+                        let limit = match k {
+                            "latency" => MAX_LATENCY,
+                            "omega" => MAX_OMEGA,
+                            _ => return Err(err(format!("unknown arc option '{k}' (expected latency=, omega=)"))),
+                        };
                         let v = number(v).ok_or_else(|| err(format!("{k}={v}: expected a non-negative integer")))?;
+                        if v > limit {
+                            return Err(err(format!("{k}={v} is over the limit of {limit}")));
+                        }
                         match k {
                             "latency" => latency = Some(v),
-                            "omega" => omega = v,
-                            _ => return Err(err(format!("unknown arc option '{k}' (expected latency=, omega=)"))),
+                            _ => omega = v,
                         }
                     }
                     let latency = latency.ok_or_else(|| err(format!("arc {from} -> {to}: no latency= and op '{from}' has no class")))?;
@@ -222,6 +251,12 @@ mod tests {
             ("op 1 x A at=0\nop 2 y A\nii 1\n", "t.ddg:2: error: op '2' has no at="),
             ("op 1 x A\narc 1 -> 1\n", "t.ddg:2: error: arc 1 -> 1: no latency="),
             ("frob\n", "t.ddg:1: error: unknown directive"),
+            ("ii 4294967295\n", "t.ddg:1: error: ii 4294967295 is over the limit of 4096"),
+            ("ii 4294967296\n", "t.ddg:1: error: ii '4294967296': expected a positive integer"),
+            ("ii 1\nop 1 x A at=4294967295\n", "t.ddg:2: error: at=4294967295 is over the limit of 1048576 cycles"),
+            ("op 1 x A\narc 1 -> 1 latency=4294967295 omega=1\n", "t.ddg:2: error: latency=4294967295 is over the limit of 1000"),
+            ("op 1 x A\narc 1 -> 1 latency=1 omega=1001\n", "t.ddg:2: error: omega=1001 is over the limit of 1000"),
+            ("op 1 x A\narc 1 -> 1 colour=1\n", "t.ddg:2: error: unknown arc option 'colour'"),
         ];
         for (text, want) in cases {
             let e = Ddg::parse(text, "t.ddg", &m).unwrap_err().to_string();

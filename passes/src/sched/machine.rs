@@ -221,6 +221,9 @@ impl Machine {
         }
         let mut classes = BTreeMap::new();
         for (c, info) in &raw.classes {
+            if info.latency > super::ddg::MAX_LATENCY {
+                return Err(bad(format!("classes.{c}: latency {} is over the limit of {}", info.latency, super::ddg::MAX_LATENCY)));
+            }
             classes.insert(c.clone(), ClassInfo { unit: unit(&info.unit, &format!("classes.{c}"))?, latency: info.latency });
         }
         let prio = |rows: &[Vec<String>], what: &str| -> Result<Vec<Vec<SlotKind>>, MachineError> {
@@ -338,5 +341,13 @@ mod tests {
         assert!(e.starts_with("m.toml: ") && e.contains("line 2"), "{e}");
         let e = Machine::load("no-such-machine").unwrap_err().to_string();
         assert!(e.contains("itanium2") && e.contains("hexagon"), "{e}");
+        // A class latency over the limit, in an otherwise good model.
+        let path = format!("{}/itanium2.toml", machines_dir().display());
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (class, latency) = Machine::parse(&text, &path).unwrap().classes.into_iter().next().map(|(c, i)| (c, i.latency)).unwrap();
+        let from = format!("latency = {latency}");
+        assert!(text.contains(&from));
+        let e = Machine::parse(&text.replacen(&from, "latency = 4294967295", 1), "m.toml").unwrap_err().to_string();
+        assert!(e.contains("latency 4294967295 is over the limit of 1000"), "{e} ({class})");
     }
 }

@@ -19,7 +19,7 @@
 //! stage(op) = cycle / II (seed 002, claim 3).
 
 use super::automaton::{Automaton, StateId};
-use super::ddg::Ddg;
+use super::ddg::{Ddg, MAX_II};
 use super::machine::UnitKind;
 use petgraph::algo::bellman_ford;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -37,7 +37,7 @@ impl Schedule {
     }
 
     pub fn stage_count(&self) -> u32 {
-        self.time.iter().map(|t| t / self.ii + 1).max().unwrap_or(1)
+        self.time.iter().map(|t| (t / self.ii).saturating_add(1)).max().unwrap_or(1)
     }
 
     /// The ops of each kernel row (cycle mod II), in op order.
@@ -69,6 +69,8 @@ pub enum SchedError {
     ZeroDistanceCycle { op: String },
     #[error("no schedule found up to II {ii}")]
     GaveUp { ii: u32 },
+    #[error("the dependences need an II of at least {ii}, over the limit of {}", MAX_II)]
+    IiOverLimit { ii: u32 },
 }
 
 /// ResMII from the automaton (see the module doc).
@@ -108,7 +110,7 @@ fn recurrences_fit(g: &Ddg, ii: u32) -> bool {
 /// RecMII (see the module doc); 1 for a graph without cycles.
 pub fn rec_mii(g: &Ddg) -> Result<u32, SchedError> {
     // A cycle of distance 0 and positive latency fails at every II.
-    let limit = g.arcs.iter().map(|a| a.latency).sum::<u32>().max(1);
+    let limit = latency_sum(g).clamp(1, u64::from(u32::MAX)) as u32;
     if !recurrences_fit(g, limit) {
         let op = zero_distance_cycle_op(g);
         return Err(SchedError::ZeroDistanceCycle { op: g.ops[op].id.clone() });
@@ -142,14 +144,23 @@ pub fn schedule(g: &Ddg, a: &Automaton) -> Result<Scheduled, SchedError> {
     let res = res_mii(g, a);
     let rec = rec_mii(g)?;
     let mii = res.max(rec);
+    // The reservation table has II rows: a huge II is refused, not allocated.
+    if mii > MAX_II {
+        return Err(SchedError::IiOverLimit { ii: mii });
+    }
     // A list schedule of one iteration per II always fits this II.
-    let ceiling = mii + g.arcs.iter().map(|a| a.latency).sum::<u32>() + g.len() as u32 + 1;
+    let ceiling = (u64::from(mii) + latency_sum(g) + g.len() as u64 + 1).min(u64::from(MAX_II)) as u32;
     for ii in mii..=ceiling {
         if let Some(time) = ims(g, a, ii) {
             return Ok(Scheduled { res_mii: res, rec_mii: rec, schedule: Schedule { ii, time } });
         }
     }
     Err(SchedError::GaveUp { ii: ceiling })
+}
+
+/// The sum of the arcs' latencies, which cannot overflow.
+fn latency_sum(g: &Ddg) -> u64 {
+    g.arcs.iter().map(|a| u64::from(a.latency)).sum()
 }
 
 /// One IMS attempt at `ii`.
@@ -261,6 +272,19 @@ mod tests {
         assert_eq!(rec_mii(&g).unwrap(), 1);
         let (_, g) = ddg("op 1 x A\nop 2 y A\narc 1 -> 2 latency=1\narc 2 -> 1 latency=1\n");
         assert_eq!(rec_mii(&g), Err(SchedError::ZeroDistanceCycle { op: "1".into() }));
+    }
+
+    #[test]
+    fn huge_values_are_refused_or_saturate() {
+        // A recurrence of six arcs of the largest latency over one
+        // iteration needs II 6000, over MAX_II: refused before any table.
+        let mut text: String = (0..6).map(|i| format!("op o{i} x A\n")).collect();
+        text += &(0..6).map(|i| format!("arc o{i} -> o{} latency=1000 omega={}\n", (i + 1) % 6, u32::from(i == 5))).collect::<String>();
+        let (m, g) = ddg(&text);
+        assert_eq!(rec_mii(&g), Ok(6000));
+        assert_eq!(schedule(&g, &Automaton::new(&m)), Err(SchedError::IiOverLimit { ii: 6000 }));
+        let s = Schedule { ii: 1, time: vec![u32::MAX] };
+        assert_eq!(s.stage_count(), u32::MAX);
     }
 
     #[test]
