@@ -10,7 +10,7 @@
 
 use crate::diag::ToolError;
 use crate::input::ModuleInput;
-use crate::launch::ArgSpec;
+use crate::launch::{ArgSpec, LaunchBounds};
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
@@ -82,6 +82,8 @@ impl Param {
 pub struct KernelSig {
     pub name: String,
     pub params: Vec<Param>,
+    /// What the kernel declares about its launches (`crate::launch::grid`).
+    pub bounds: LaunchBounds,
 }
 
 /// The kernels of `module`, in module order.
@@ -235,7 +237,56 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
         })
         .collect();
     // SAFETY: `fv` is the live function `f` borrows.
-    KernelSig { name: unsafe { value_name(fv) }.unwrap_or_default(), params }
+    let bounds = unsafe { launch_bounds(fv) };
+    // SAFETY: as above.
+    KernelSig { name: unsafe { value_name(fv) }.unwrap_or_default(), params, bounds }
+}
+
+/// `!reqd_work_group_size !{i32 X, i32 Y, i32 Z}`, `"nvvm.maxntid"="X[,Y,Z]"`
+/// and `"uniform-work-group-size"="true"`, as clang emits them; a CUDA
+/// kernel (`ptx_kernel`) takes uniform work-groups whatever it says.
+///
+/// # Safety
+/// `f` is a live function.
+unsafe fn launch_bounds(f: LLVMValueRef) -> LaunchBounds {
+    // SAFETY: `f` is live (the caller's promise); operands are read as
+    // integers only once known to be `ConstantInt`s.
+    let reqd_local = unsafe { metadata_operands(f, "reqd_work_group_size") }.and_then(|ops| {
+        let v: Option<Vec<u64>> = ops
+            .into_iter()
+            // SAFETY: as above.
+            .map(|op| unsafe { (!op.is_null() && !LLVMIsAConstantInt(op).is_null()).then(|| LLVMConstIntGetZExtValue(op)) })
+            .collect();
+        v.filter(|v| v.len() == 3 && v.iter().all(|&x| x > 0)).map(|v| [v[0], v[1], v[2]])
+    });
+    // SAFETY: `f` is live (the caller's promise).
+    let max_items = unsafe { string_attr(f, "nvvm.maxntid") }
+        .and_then(|t| t.split(',').map(|x| x.trim().parse::<u64>().ok()).product::<Option<u64>>())
+        .filter(|&n| n > 0);
+    // SAFETY: as above.
+    let cuda = unsafe { LLVMGetFunctionCallConv(f) } == llvm_sys::LLVMCallConv::LLVMPTXKernelCallConv as u32;
+    // SAFETY: as above.
+    let uniform_only = cuda || unsafe { string_attr(f, "uniform-work-group-size") }.as_deref() == Some("true");
+    LaunchBounds { reqd_local, max_items, uniform_only }
+}
+
+/// The value of the function's string attribute `name`, if it has one.
+///
+/// # Safety
+/// `f` is a live function.
+unsafe fn string_attr(f: LLVMValueRef, name: &str) -> Option<String> {
+    // SAFETY: the name is passed with its length; `f` is live (the
+    // caller's promise); the attribute's value is `len` bytes it owns,
+    // copied at once.
+    unsafe {
+        let a = LLVMGetStringAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, name.as_ptr().cast(), name.len() as u32);
+        if a.is_null() {
+            return None;
+        }
+        let mut len = 0u32;
+        let v = LLVMGetStringAttributeValue(a, &mut len);
+        (!v.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(v.cast::<u8>(), len as usize)).into_owned())
+    }
 }
 
 /// LLVM's spelling of a type.
