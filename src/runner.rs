@@ -39,6 +39,10 @@ pub struct WgKernel<'a> {
     barrier_names: &'a [String],
     /// Seed 001's interleaved form `simt_wgi_K` and its ring size, if any.
     interleaved: Option<(WgiFn, u64)>,
+    /// For a non-uniform launch's smaller work-groups: a work-group
+    /// function of the same kernel not specialised for the local size, its
+    /// scratch per work-item and barrier names.
+    remainder: Option<(WgFn, u64, &'a [String])>,
 }
 
 impl<'a> WgKernel<'a> {
@@ -69,7 +73,21 @@ impl<'a> WgKernel<'a> {
         barrier_names: &'a [String],
         interleaved: Option<(WgiFn, u64)>,
     ) -> WgKernel<'a> {
-        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved }
+        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved, remainder: None }
+    }
+
+    /// This kernel, with `other` (the same kernel compiled for any local
+    /// size) running the work-groups smaller than the launch's local size.
+    /// An error if the two disagree on static local memory, which places
+    /// the `__local` arguments.
+    pub fn with_remainder(self, other: WgKernel<'a>) -> Result<WgKernel<'a>, ToolError> {
+        if other.local_bytes != self.local_bytes {
+            return Err(ToolError::Run(format!(
+                "kernel '{}': its two work-group functions lay out {} and {} bytes of __local variables",
+                self.name, self.local_bytes, other.local_bytes
+            )));
+        }
+        Ok(WgKernel { remainder: Some((other.wg_fn, other.scratch_per_item, other.barrier_names)), ..self })
     }
 }
 
@@ -136,6 +154,8 @@ struct Failure {
     group: u64,
     status: u32,
     error: [u32; 3],
+    /// Returned by the remainder function (its own barrier names).
+    remainder: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -144,8 +164,8 @@ impl<'a> Runner<'a> {
     pub fn new(kernel: WgKernel<'a>, grid: Grid, args: &'a mut KernelArgs, local_mem_limit: u64) -> Result<Runner<'a>, ToolError> {
         let layout = LocalLayout::for_args(kernel.local_bytes, args);
         layout.check_limit(kernel.name, local_mem_limit)?;
-        let scratch_bytes = kernel
-            .scratch_per_item
+        let scratch_per_item = kernel.scratch_per_item.max(kernel.remainder.map_or(0, |r| r.1));
+        let scratch_bytes = scratch_per_item
             .checked_mul(grid.items_per_group())
             .ok_or_else(|| ToolError::Run(format!("kernel '{}': scratch per work-group overflows 64 bits", kernel.name)))?;
         let alloc_err = |what: &str, bytes: u64| {
@@ -195,8 +215,11 @@ impl<'a> Runner<'a> {
             .collect();
 
         // Interleave only if the ring of memory sets fits the budget.
-        let ring =
-            kernel.interleaved.map(|(_, r)| r).filter(|&r| r.saturating_mul(layout.total + scratch_bytes) <= INTERLEAVE_MEMORY_BUDGET);
+        // (Not for non-uniform launches: one call runs work-groups of one size.)
+        let ring = kernel
+            .interleaved
+            .map(|(_, r)| r)
+            .filter(|&r| r.saturating_mul(layout.total + scratch_bytes) <= INTERLEAVE_MEMORY_BUDGET && grid.is_uniform());
         let n = rayon::current_num_threads().max(1);
         let mut workers = Vec::with_capacity(n);
         for _ in 0..n {
@@ -301,7 +324,7 @@ impl<'a> Runner<'a> {
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
                     if f.is_none_or(|f| groups.start < f.group) {
-                        *f = Some(Failure { group: groups.start, status, error: [0; 3] });
+                        *f = Some(Failure { group: groups.start, status, error: [0; 3], remainder: false });
                     }
                 }
                 if let Some(pb) = progress {
@@ -315,15 +338,13 @@ impl<'a> Runner<'a> {
                     break;
                 }
                 let group_id = [g % num_groups[0], (g / num_groups[0]) % num_groups[1], g / (num_groups[0] * num_groups[1])];
-                w.ctx = WgContext {
-                    group_id,
-                    num_groups,
-                    local_size: grid.local,
-                    global_offset: grid.global_offset,
-                    work_dim: grid.work_dim,
-                    error: [0; 3],
-                    local_mem,
-                    scratch,
+                w.ctx = context(&grid, group_id, local_mem, scratch);
+                // A non-uniform launch's last work-groups are smaller: the
+                // function not specialised for the local size runs them.
+                let remainder = w.ctx.local_size != grid.local;
+                let wg_fn = match self.kernel.remainder {
+                    Some((f, _, _)) if remainder => f,
+                    _ => wg_fn,
                 };
                 crate::guard::set_running(Some((group_id, 1)));
                 // SAFETY: `arg_ptrs` points at this worker's slots, laid out
@@ -336,7 +357,7 @@ impl<'a> Runner<'a> {
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
                     if f.is_none_or(|f| g < f.group) {
-                        *f = Some(Failure { group: g, status, error: w.ctx.error });
+                        *f = Some(Failure { group: g, status, error: w.ctx.error, remainder });
                         first_failed.fetch_min(g, Ordering::Relaxed);
                     }
                 }
@@ -367,7 +388,11 @@ impl<'a> Runner<'a> {
         let [x, y, z] = self.grid.group_id(f.group);
         let k = self.kernel.name;
         if f.status == STATUS_BARRIER_DIVERGENCE {
-            let name = |id: u32| self.kernel.barrier_names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{id}"));
+            let names = match self.kernel.remainder {
+                Some((_, _, names)) if f.remainder => names,
+                _ => self.kernel.barrier_names,
+            };
+            let name = |id: u32| names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{id}"));
             ToolError::Run(format!(
                 "kernel '{k}': work-items of work-group ({x},{y},{z}) reached different barriers: {} and {}",
                 name(f.error[0]),
@@ -375,8 +400,8 @@ impl<'a> Runner<'a> {
             ))
         } else if f.status == simt_passes::wg_abi::STATUS_WRONG_LOCAL_SIZE {
             ToolError::Run(format!(
-                "kernel '{k}': the work-group function was compiled for another work-group size than {:?}",
-                self.grid.local
+                "kernel '{k}': the work-group function was compiled for another work-group size than {:?} (work-group ({x},{y},{z}))",
+                self.grid.group_local([x, y, z])
             ))
         } else {
             ToolError::Run(format!("kernel '{k}': work-group ({x},{y},{z}) returned unknown status {}", f.status))
@@ -411,12 +436,14 @@ fn context(grid: &Grid, group_id: [u64; 3], local_mem: *mut u8, scratch: *mut u8
     WgContext {
         group_id,
         num_groups: grid.num_groups(),
-        local_size: grid.local,
+        local_size: grid.group_local(group_id),
         global_offset: grid.global_offset,
         work_dim: grid.work_dim,
         error: [0; 3],
         local_mem,
         scratch,
+        enqueued_local_size: grid.local,
+        global_size: grid.global,
     }
 }
 

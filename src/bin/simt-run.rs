@@ -319,12 +319,25 @@ fn run_host(
     args: &mut KernelArgs,
 ) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
+    // A non-uniform launch's smaller work-groups run a second compile of the
+    // kernel, not specialised for the local size, so that the full ones keep
+    // their constant trip counts.
+    let remainder = if grid.is_uniform() {
+        None
+    } else {
+        let mut copy = loaded.module.clone();
+        let options = HostOptions { interleave: 1, local_size: None, aot: opts.aot, linear: opts.linear };
+        Some(host::compile_module(&mut copy, kernel, &options)?)
+    };
     let hk = host::compile_module(
         &mut loaded.module,
         kernel,
         &HostOptions { interleave: opts.interleave, local_size: Some(grid.local), aot: opts.aot, linear: opts.linear },
     )?;
-    let wg = hk.wg_kernel(kernel);
+    let wg = match &remainder {
+        Some(r) => hk.wg_kernel(kernel).with_remainder(r.wg_kernel(kernel))?,
+        None => hk.wg_kernel(kernel),
+    };
     let runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
 
     let groups = grid.total_groups();
@@ -375,7 +388,7 @@ fn run_host(
         local: grid.local,
         work_groups: groups,
         threads: grid.total_items(),
-        compile_seconds: loaded.seconds + hk.compile_seconds,
+        compile_seconds: loaded.seconds + hk.compile_seconds + remainder.as_ref().map_or(0.0, |r| r.compile_seconds),
         kernel_seconds,
         engine_details: EngineDetails::Host(details),
     })
