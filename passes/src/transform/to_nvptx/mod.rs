@@ -27,7 +27,8 @@
 //!   construct with no NVPTX form (images) is an error naming both
 //!   (`unsupported`).
 //!
-//! Run `simt-lower-ocl-builtins` first so atomics and math are plain IR.
+//! `simt-lower-ocl-builtins` runs first, inside this pass, so atomics and
+//! math are plain IR (a built-in it cannot lower is its error, naming it).
 
 use crate::ir::globals::{add_function, add_global, copy_function_metadata, function_or_declare, move_blocks, named_global};
 use crate::ir::{instructions, parameters, Builder, Inst, Ty, Value};
@@ -63,6 +64,12 @@ impl ModulePass for ToNvptx {
         let m = cx.module_mut();
         let kernels: Vec<FunctionValue<'_>> = crate::ir::defined_functions(m).into_iter().filter(|f| is_kernel(*f)).collect();
         drop_uncalled_helpers(m, &kernels).map_err(err)?;
+        // OpenCL's math, integer and atomic built-ins become IR first, as
+        // `simt-lower-ocl-builtins` before this pass would: without it
+        // `_Z4sqrtf` and friends stayed calls to nothing, which only ptxas
+        // noticed. (Nothing is left to lower when it did run.)
+        crate::transform::ocl_builtins::LowerOclBuiltins.run(cx)?;
+        let m = cx.module_mut();
         for &k in &kernels {
             unsupported::check_kernel(k).map_err(err)?;
         }
