@@ -5,8 +5,9 @@
 //!
 //! A pointer in addrspace(3) is a `__local` pointer; any other pointer is a
 //! global buffer (OpenCL's global and constant, CUDA's generic); `iN` is an
-//! integer of N bits, `float`/`double` a float. Anything else (vectors,
-//! `half`, structs passed `byval`) is reported as unsupported.
+//! integer of N bits, `float`/`double` a float, a `byval` pointer a struct
+//! passed by value. Anything else (vectors, `half`, `byref`) is reported as
+//! unsupported.
 
 use crate::diag::ToolError;
 use crate::input::ModuleInput;
@@ -36,6 +37,11 @@ pub enum ParamKind {
     },
     Float {
         bits: u32,
+    },
+    /// A struct (or any type) passed by value (`byval`): a pointer to this
+    /// many bytes, the kernel's own copy.
+    Struct {
+        bytes: u64,
     },
     /// A parameter `simt-run` cannot pass.
     Unsupported,
@@ -73,6 +79,9 @@ impl Param {
             ParamKind::Local => "a __local pointer: pass local:TYPE:COUNT".into(),
             ParamKind::Int { bits } => format!("a {bits}-bit integer: pass i{bits}:VALUE or u{bits}:VALUE"),
             ParamKind::Float { bits } => format!("a {bits}-bit float: pass f{bits}:VALUE"),
+            ParamKind::Struct { bytes } => {
+                format!("a struct of {bytes} bytes passed by value: pass struct:TYPE:VALUE,TYPE:VALUE… (its fields in order)")
+            }
             ParamKind::Unsupported => "of a type simt-run cannot pass".into(),
         }
     }
@@ -171,6 +180,18 @@ pub fn check_args(sig: &KernelSig, args: &[ArgSpec]) -> Result<(), ToolError> {
             (ParamKind::Local, ArgSpec::Local { .. }) => true,
             (ParamKind::Int { bits }, ArgSpec::Scalar(s)) => !s.ty.is_float() && s.ty.bits() == *bits,
             (ParamKind::Float { bits }, ArgSpec::Scalar(s)) => s.ty.is_float() && s.ty.bits() == *bits,
+            (ParamKind::Struct { bytes }, ArgSpec::Struct(fields)) => {
+                let given = crate::launch::struct_bytes(fields).len() as u64;
+                if given != *bytes {
+                    return Err(err(format!(
+                        "argument {} ({a}) lays out {given} bytes, but {} is {}",
+                        p.index,
+                        p.describe(),
+                        p.expects()
+                    )));
+                }
+                true
+            }
             _ => false,
         };
         if !fits {
@@ -203,7 +224,9 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
             let idx = i as usize;
             let kind = match LLVMGetTypeKind(ty) {
                 LLVMTypeKind::LLVMPointerTypeKind => {
-                    if has_param_attr(fv, i, "byval") || has_param_attr(fv, i, "byref") {
+                    if let Some(bytes) = byval_bytes(fv, i) {
+                        ParamKind::Struct { bytes }
+                    } else if has_param_attr(fv, i, "byval") || has_param_attr(fv, i, "byref") {
                         ParamKind::Unsupported
                     } else {
                         match LLVMGetPointerAddressSpace(ty) {
@@ -318,6 +341,27 @@ unsafe fn value_name(v: LLVMValueRef) -> Option<String> {
     // SAFETY: LLVM returned a non-null pointer to the name's `len` bytes,
     // owned by `v` and unchanged during this call; copied at once.
     Some(String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }).into_owned())
+}
+
+/// The size of the type parameter `index` of `f` is passed `byval` as, if
+/// it is, by the module's data layout.
+///
+/// # Safety
+/// `f` is a live function and `index` below its parameter count.
+unsafe fn byval_bytes(f: LLVMValueRef, index: u32) -> Option<u64> {
+    // SAFETY: as for `has_param_attr`; the attribute's type is live in the
+    // module's context, and the module's data layout is read while it lives.
+    unsafe {
+        let name = "byval";
+        let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+        let attr = LLVMGetEnumAttributeAtIndex(f, index + 1, kind);
+        if kind == 0 || attr.is_null() {
+            return None;
+        }
+        let ty = LLVMGetTypeAttributeValue(attr);
+        let layout = llvm_sys::target::LLVMGetModuleDataLayout(LLVMGetGlobalParent(f));
+        (!ty.is_null() && LLVMTypeIsSized(ty) != 0).then(|| llvm_sys::target::LLVMABISizeOfType(layout, ty))
+    }
 }
 
 /// Whether parameter `index` of `f` carries the enum attribute `name`.
@@ -499,9 +543,12 @@ define void @not_a_kernel() {
         );
         assert_eq!(ks.len(), 2);
         assert_eq!(ks[0].params[0].kind, ParamKind::Buffer { addrspace: 0 });
-        assert_eq!(ks[1].params[0].kind, ParamKind::Unsupported);
+        assert_eq!(ks[1].params[0].kind, ParamKind::Struct { bytes: 8 });
         let e = check_args(&ks[1], &specs(&["buf:u8:8"])).unwrap_err().to_string();
-        assert!(e.contains("parameter 0 's' (ptr) has a type simt-run cannot pass"), "{e}");
+        assert!(e.contains("argument 0 (buf:u8:8) is a global buffer, but parameter 0 's' (ptr) is a struct of 8 bytes"), "{e}");
+        check_args(&ks[1], &specs(&["struct:i32:1,f32:2"])).unwrap();
+        let e = check_args(&ks[1], &specs(&["struct:i32:1,f64:2"])).unwrap_err().to_string();
+        assert!(e.contains("argument 0 (struct:i32:1,f64:2.0) lays out 16 bytes, but parameter 0 's' (ptr) is a struct of 8 bytes"), "{e}");
     }
 
     #[test]

@@ -178,7 +178,7 @@ impl<'a> Runner<'a> {
         let local_label = local_label(&layout, args);
         let scratch_label = format!("scratch ({scratch_bytes} bytes per work-group: the work-items' private memory)");
         for (i, v) in args.values.iter_mut().enumerate() {
-            if let ArgValue::Buffer(b) = v {
+            if let ArgValue::Buffer(b) | ArgValue::Struct(b) = v {
                 b.set_label(kernel.name, i);
             }
         }
@@ -203,7 +203,8 @@ impl<'a> Runner<'a> {
             .values
             .iter_mut()
             .map(|v| match v {
-                ArgValue::Buffer(b) => Some(b.as_mut_ptr() as u64),
+                // A struct's parameter is a pointer to its bytes, as a buffer's.
+                ArgValue::Buffer(b) | ArgValue::Struct(b) => Some(b.as_mut_ptr() as u64),
                 ArgValue::Scalar(s) => {
                     let mut le = [0u8; 8];
                     le[..s.ty.size()].copy_from_slice(s.as_bytes());

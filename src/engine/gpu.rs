@@ -115,6 +115,11 @@ pub fn run(module: &mut Module<'_>, kernel: &str, grid: &Grid, args: &mut Kernel
                 values.push(u64::from_le_bytes(le));
                 device.push(None);
             }
+            ArgValue::Struct(_) => {
+                return Err(ToolError::Run(format!(
+                    "kernel '{kernel}': --engine gpu does not pass structs by value yet; --engine host and emu do"
+                )))
+            }
             ArgValue::Local { ty, count } => {
                 shared = shared.next_multiple_of(16);
                 values.push(shared as u64);

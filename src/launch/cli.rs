@@ -30,6 +30,9 @@ ARGUMENTS (--arg, one per kernel parameter, in parameter order):
   local:TYPE:COUNT        __local pointer argument: COUNT elements of TYPE in
                           the work-group's local memory (uninitialised)
   TYPE:VALUE              scalar, e.g. i32:-3, u32:0xff, f32:0.5, f64:1e-3
+  struct:TYPE:VALUE,...   struct passed by value: its fields in order, each at
+                          a multiple of its size (C's layout), e.g.
+                          struct:f32:1.5,i32:3 for struct { float a; int b; }
   TYPE is one of i8 i16 i32 i64 u8 u16 u32 u64 f32 f64. An integer parameter
   takes either signedness of its width; f32/f64 only floats of that width.
 

@@ -178,6 +178,25 @@ pub enum ArgSpec {
     Scalar(Scalar),
     /// `local:TYPE:COUNT`: a __local pointer argument.
     Local { ty: ScalarType, count: u64 },
+    /// `struct:TYPE:VALUE,TYPE:VALUE…`: a struct passed by value (`byval`),
+    /// its fields in order, laid out as C does ([`struct_bytes`]).
+    Struct(Vec<Scalar>),
+}
+
+/// The bytes of a struct whose fields are `fields`, in order, each at the
+/// next multiple of its size (C's natural alignment for scalars), the whole
+/// padded to a multiple of the largest field.
+pub fn struct_bytes(fields: &[Scalar]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut align = 1;
+    for f in fields {
+        let size = f.ty.size();
+        align = align.max(size);
+        out.resize(out.len().next_multiple_of(size), 0);
+        out.extend_from_slice(f.as_bytes());
+    }
+    out.resize(out.len().next_multiple_of(align), 0);
+    out
 }
 
 impl ArgSpec {
@@ -187,6 +206,7 @@ impl ArgSpec {
             ArgSpec::Buffer { .. } => "global buffer",
             ArgSpec::Scalar(_) => "scalar",
             ArgSpec::Local { .. } => "__local buffer",
+            ArgSpec::Struct(_) => "struct",
         }
     }
 
@@ -194,7 +214,7 @@ impl ArgSpec {
     pub fn bytes(&self) -> u64 {
         match self {
             ArgSpec::Buffer { ty, count, .. } | ArgSpec::Local { ty, count } => count * ty.size() as u64,
-            ArgSpec::Scalar(_) => 0,
+            ArgSpec::Scalar(_) | ArgSpec::Struct(_) => 0,
         }
     }
 }
@@ -206,6 +226,9 @@ impl fmt::Display for ArgSpec {
             ArgSpec::Buffer { ty, count, fill } => write!(f, "buf:{ty}:{count}={fill}"),
             ArgSpec::Scalar(v) => write!(f, "{v}"),
             ArgSpec::Local { ty, count } => write!(f, "local:{ty}:{count}"),
+            ArgSpec::Struct(fields) => {
+                write!(f, "struct:{}", fields.iter().map(Scalar::to_string).collect::<Vec<_>>().join(","))
+            }
         }
     }
 }

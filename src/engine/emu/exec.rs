@@ -462,7 +462,8 @@ impl<'a> Machine<'a> {
         let mut param_values = Vec::with_capacity(args.values.len());
         for (i, v) in args.values.iter_mut().enumerate() {
             let value = match v {
-                ArgValue::Buffer(b) => {
+                // A struct's parameter points at its bytes, as a buffer's.
+                ArgValue::Buffer(b) | ArgValue::Struct(b) => {
                     mem.map(param_region(i) as usize, b.bytes_mut());
                     addr(param_region(i), 0)
                 }
