@@ -64,15 +64,15 @@ impl ModulePass for ToNvptx {
         let m = cx.module_mut();
         let kernels: Vec<FunctionValue<'_>> = crate::ir::defined_functions(m).into_iter().filter(|f| is_kernel(*f)).collect();
         drop_uncalled_helpers(m, &kernels).map_err(err)?;
+        for &k in &kernels {
+            unsupported::check_kernel(k).map_err(err)?;
+        }
         // OpenCL's math, integer and atomic built-ins become IR first, as
         // `simt-lower-ocl-builtins` before this pass would: without it
         // `_Z4sqrtf` and friends stayed calls to nothing, which only ptxas
         // noticed. (Nothing is left to lower when it did run.)
         crate::transform::ocl_builtins::LowerOclBuiltins.run(cx)?;
         let m = cx.module_mut();
-        for &k in &kernels {
-            unsupported::check_kernel(k).map_err(err)?;
-        }
         let kernels: Vec<FunctionValue<'_>> = kernels.into_iter().map(|k| local_args_to_offsets(m, k)).collect();
         replace_builtins(m).map_err(err)?;
         for f in m.get_functions() {
