@@ -202,7 +202,9 @@ fn byval_to_private_copies(module: &Module<'_>, kernel: FunctionValue<'_>) -> Re
             return Err(ToolError::Run(format!("kernel '{}': parameter {i} is passed by value as an unsized type", function_name(kernel))));
         };
         let p = kernel.get_nth_param(i).expect("a parameter below the count").into_pointer_value();
-        let align = kernel.get_enum_attribute(AttributeLoc::Param(i), align_kind).map_or(layout.get_abi_alignment(&basic), |a| a.get_enum_value() as u32);
+        let align = kernel
+            .get_enum_attribute(AttributeLoc::Param(i), align_kind)
+            .map_or(layout.get_abi_alignment(&basic), |a| a.get_enum_value() as u32);
         let entry = kernel.get_first_basic_block().expect("the kernel has a body");
         let b = ctx.create_builder();
         match entry.get_first_instruction() {

@@ -183,12 +183,7 @@ pub fn check_args(sig: &KernelSig, args: &[ArgSpec]) -> Result<(), ToolError> {
             (ParamKind::Struct { bytes }, ArgSpec::Struct(fields)) => {
                 let given = crate::launch::struct_bytes(fields).len() as u64;
                 if given != *bytes {
-                    return Err(err(format!(
-                        "argument {} ({a}) lays out {given} bytes, but {} is {}",
-                        p.index,
-                        p.describe(),
-                        p.expects()
-                    )));
+                    return Err(err(format!("argument {} ({a}) lays out {given} bytes, but {} is {}", p.index, p.describe(), p.expects())));
                 }
                 true
             }

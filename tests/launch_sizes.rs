@@ -58,11 +58,7 @@ fn reqd_work_group_size_is_enforced_and_used() {
     for engine in ENGINES {
         let o = simt_run(&[s, "--engine", engine, "--global", "256", "--local", "32", "--arg", "buf:i32:256"]);
         assert_eq!(o.status.code(), Some(1), "{engine}: {}", stderr(&o));
-        assert!(
-            stderr(&o).contains("kernel 'k': --local 32 does not match its reqd_work_group_size(64,1,1)"),
-            "{engine}: {}",
-            stderr(&o)
-        );
+        assert!(stderr(&o).contains("kernel 'k': --local 32 does not match its reqd_work_group_size(64,1,1)"), "{engine}: {}", stderr(&o));
         let dump = t.path().join(engine);
         let stats = run_ok(&src, engine, &["--global", "256", "--arg", "buf:i32:256"], &dump);
         assert_eq!(stats["local"], serde_json::json!([64]), "{engine}");
@@ -171,10 +167,13 @@ fn non_uniform_groups_with_barriers_and_local_memory() {
         assert_eq!(i32s(&dump.join("arg1.bin")), want, "{engine}");
     }
     // OpenCL 1.2 has uniform work-groups only.
-    let o = simt_run(&[src.to_str().unwrap(), "-cl-std=CL1.2", "--global", "1000", "--local", "64", "--arg", &a0, "--arg", &a1, "--arg", &a2]);
+    let o =
+        simt_run(&[src.to_str().unwrap(), "-cl-std=CL1.2", "--global", "1000", "--local", "64", "--arg", &a0, "--arg", &a1, "--arg", &a2]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("global size 1000 is not a multiple of local size 64 in dimension 0 (x); kernel 'group_sum' takes uniform work-groups only"),
+        stderr(&o).contains(
+            "global size 1000 is not a multiple of local size 64 in dimension 0 (x); kernel 'group_sum' takes uniform work-groups only"
+        ),
         "{}",
         stderr(&o)
     );

@@ -70,7 +70,19 @@ fn c99_inline_helper_runs_everywhere() {
         ok(
             tool(
                 "simt-run",
-                &[cl.to_str().unwrap(), "--engine", engine, "--global", "64", "--local", "16", "--arg", "buf:u32:64=ramp", "--dump", dump.to_str().unwrap()],
+                &[
+                    cl.to_str().unwrap(),
+                    "--engine",
+                    engine,
+                    "--global",
+                    "64",
+                    "--local",
+                    "16",
+                    "--arg",
+                    "buf:u32:64=ramp",
+                    "--dump",
+                    dump.to_str().unwrap(),
+                ],
             ),
             engine,
         );
@@ -80,7 +92,14 @@ fn c99_inline_helper_runs_everywhere() {
     ok(
         tool(
             "simt-opt",
-            &[cl.to_str().unwrap(), "-passes=always-inline,simt-lower-ocl-builtins,simt-to-nvptx", "--filetype=asm", "-mcpu=sm_70", "-o", ptx.to_str().unwrap()],
+            &[
+                cl.to_str().unwrap(),
+                "-passes=always-inline,simt-lower-ocl-builtins,simt-to-nvptx",
+                "--filetype=asm",
+                "-mcpu=sm_70",
+                "-o",
+                ptx.to_str().unwrap(),
+            ],
         ),
         "PTX",
     );
@@ -111,7 +130,23 @@ fn struct_passed_by_value() {
         ok(
             tool(
                 "simt-run",
-                &[s, "--engine", engine, "--global", "64", "--local", "16", "--arg", arg, "--arg", "buf:f32:64", "--arg", "buf:f64:64", "--dump", dump.to_str().unwrap()],
+                &[
+                    s,
+                    "--engine",
+                    engine,
+                    "--global",
+                    "64",
+                    "--local",
+                    "16",
+                    "--arg",
+                    arg,
+                    "--arg",
+                    "buf:f32:64",
+                    "--arg",
+                    "buf:f64:64",
+                    "--dump",
+                    dump.to_str().unwrap(),
+                ],
             ),
             engine,
         );
@@ -124,10 +159,14 @@ fn struct_passed_by_value() {
         assert!(!dump.join("arg0.bin").exists());
         got.push((o, q));
     }
-    let o = tool("simt-run", &[s, "--global", "64", "--local", "16", "--arg", "struct:f32:1.5,i32:3", "--arg", "buf:f32:64", "--arg", "buf:f64:64"]);
+    let o = tool(
+        "simt-run",
+        &[s, "--global", "64", "--local", "16", "--arg", "struct:f32:1.5,i32:3", "--arg", "buf:f32:64", "--arg", "buf:f64:64"],
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("argument 0 (struct:f32:1.5,i32:3) lays out 8 bytes, but parameter 0 (P, ptr) is a struct of 24 bytes"),
+        String::from_utf8_lossy(&o.stderr)
+            .contains("argument 0 (struct:f32:1.5,i32:3) lays out 8 bytes, but parameter 0 (P, ptr) is a struct of 24 bytes"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
@@ -153,7 +192,10 @@ fn to_nvptx_lowers_opencl_builtins_itself() {
     let launch = ["--global", "256", "--local", "64", "--arg", "buf:f32:256=rand:3"];
     ok(tool("simt-run", &[&[c, "--dump", h.to_str().unwrap()][..], &launch[..]].concat()), "host");
     ok(
-        tool("simt-run", &[&[ll.to_str().unwrap(), "--engine", "emu", "--compare", h.to_str().unwrap(), "--tolerance", "4"][..], &launch[..]].concat()),
+        tool(
+            "simt-run",
+            &[&[ll.to_str().unwrap(), "--engine", "emu", "--compare", h.to_str().unwrap(), "--tolerance", "4"][..], &launch[..]].concat(),
+        ),
         "emu on the mapped module",
     );
 }

@@ -311,13 +311,7 @@ fn run_emu_observed(
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
-fn run_host(
-    loaded: &mut Loaded<'_>,
-    grid: Grid,
-    opts: &RunOptions,
-    kernel: &str,
-    args: &mut KernelArgs,
-) -> Result<RunStats, ToolError> {
+fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
     // A non-uniform launch's smaller work-groups run a second compile of the
     // kernel, not specialised for the local size, so that the full ones keep
@@ -364,6 +358,7 @@ fn run_host(
     let interleaved = match (opts.interleave > 1, hk.interleaved(), runner.interleaving()) {
         (false, _, _) => "off".to_string(),
         (true, None, _) => "not applicable: barriers inside control flow (or none)".to_string(),
+        (true, Some(_), None) if !grid.is_uniform() => "off: non-uniform work-groups (one call runs groups of one size)".to_string(),
         (true, Some(_), None) => {
             format!("off: the ring of memory sets exceeds {} bytes per worker", simt::runner::INTERLEAVE_MEMORY_BUDGET)
         }
@@ -395,13 +390,7 @@ fn run_host(
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
-fn run_gpu(
-    loaded: &mut Loaded<'_>,
-    grid: Grid,
-    opts: &RunOptions,
-    kernel: &str,
-    args: &mut KernelArgs,
-) -> Result<RunStats, ToolError> {
+fn run_gpu(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     let run = simt::engine::gpu::run(&mut loaded.module, kernel, &grid, args, opts.repeat)?;
     Ok(RunStats {
         engine: Engine::Gpu.name().into(),

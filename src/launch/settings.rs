@@ -477,8 +477,9 @@ dump = out
         let s = Settings::from_launch_text("module = k.ll\nglobal = 8\nlocal = 0\n", p).unwrap();
         assert!(usage_of(s.resolve()).starts_with("bad.launch: error: local size is 0"));
         let s = Settings::from_launch_text("module = k.ll\nglobal = 8\nlocal = 3\n", p).unwrap();
-        let e = crate::launch::grid::resolve(&s.resolve().unwrap().0.grid, &LaunchBounds { uniform_only: true, ..Default::default() }, "k", 1)
-            .unwrap_err();
+        let e =
+            crate::launch::grid::resolve(&s.resolve().unwrap().0.grid, &LaunchBounds { uniform_only: true, ..Default::default() }, "k", 1)
+                .unwrap_err();
         assert!(e.to_string().starts_with("bad.launch: error: global size 8 is not a multiple"), "{e}");
         match Settings::from_launch_file(Path::new("/nonexistent/x.launch")) {
             Err(ToolError::Io { path, message }) => {

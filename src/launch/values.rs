@@ -104,7 +104,8 @@ fn parse_struct(rest: &str) -> Result<ArgSpec, String> {
         .map(|f| {
             let f = f.trim();
             let (ty, value) = f.split_once(':').ok_or_else(|| format!("struct field '{f}': expected TYPE:VALUE"))?;
-            let ty = ScalarType::parse(ty).ok_or_else(|| format!("struct field '{f}': unknown type '{ty}' (one of {})", ScalarType::list()))?;
+            let ty =
+                ScalarType::parse(ty).ok_or_else(|| format!("struct field '{f}': unknown type '{ty}' (one of {})", ScalarType::list()))?;
             Scalar::parse(ty, value).map_err(|e| format!("struct field '{f}': {e}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
