@@ -12,7 +12,8 @@
 //!     1. the kernel exists; every other definition internal, globaldce
 //!                    │
 //!   host, emu        ▼
-//!     2. simt-flatten-calls, globaldce
+//!     2. by-value parameters: a private copy each (byval_to_private_copies)
+//!        simt-flatten-calls, globaldce
 //!                    │
 //!   host             ▼                     emu                       gpu (OpenCL input only)
 //!     3. always-inline                     3. other functions         3. always-inline
@@ -29,7 +30,9 @@
 //!    helper calling `get_local_id` (which would stay in the JIT's module as
 //!    an unresolved `_Z12get_local_idj`) no longer matter. Errors that remain
 //!    are the launched kernel's own.
-//! 2. Host and emulator only: `simt-wiloops` and the emulator handle barriers
+//! 2. Host and emulator only: a struct passed by value is one block of bytes
+//!    per launch (the engines point the parameter at it), so each work-item
+//!    first copies it, as OpenCL gives each its own. Then `simt-wiloops` and the emulator handle barriers
 //!    and work-item builtins in the kernel's body, so every call to a helper
 //!    that reaches one is inlined (as pocl flattens such functions); a
 //!    recursive one is an error naming it. The GPU keeps its calls: PTX has
