@@ -742,6 +742,58 @@ mod tests {
         );
     }
 
+    /// Writes, per work-item of a 1-D launch, `local_size * 1000 + enqueued`
+    /// at its global id (group * enqueued + lid); specialised for local size
+    /// 8 like `simt-wiloops<local-size=8,1,1>`: any other size is refused.
+    ///
+    /// # Safety
+    /// Called by the runner per `wg_abi`, with one u32 buffer of the
+    /// launch's global size.
+    unsafe extern "C" fn sizes_for_8(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        // SAFETY: a live context; only its sizes are read here.
+        if unsafe { (*ctx).local_size } != [8, 1, 1] {
+            return simt_passes::wg_abi::STATUS_WRONG_LOCAL_SIZE;
+        }
+        // SAFETY: as `sizes_any`'s.
+        unsafe { sizes_any(args, ctx) }
+    }
+
+    /// # Safety
+    /// As `sizes_for_8`, for any local size.
+    unsafe extern "C" fn sizes_any(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        // SAFETY: a live context and one u32 buffer of the global size;
+        // every global id written, group * enqueued + lid with lid below
+        // this group's size, is below it.
+        unsafe {
+            let ctx = &*ctx;
+            let out = buf::<u32>(args, 0);
+            for lid in 0..ctx.local_size[0] {
+                let gid = ctx.group_id[0] * ctx.enqueued_local_size[0] + lid;
+                if gid >= ctx.global_size[0] {
+                    return 9;
+                }
+                *out.add(gid as usize) = (ctx.local_size[0] * 1000 + ctx.enqueued_local_size[0]) as u32;
+            }
+        }
+        STATUS_OK
+    }
+
+    #[test]
+    fn non_uniform_groups_run_the_remainder_function() {
+        let bn = names();
+        let grid = Grid::checked(&[21], &[8], None, false).unwrap();
+        let mut a = args(&["buf:u32:21"]);
+        // SAFETY: both functions write one u32 per work-item of the 21-element buffer.
+        let (full, any) = unsafe { (kernel("k", sizes_for_8, 0, 0, &bn), kernel("k", sizes_any, 0, 0, &bn)) };
+        Runner::new(full.with_remainder(any).unwrap(), grid, &mut a, 1 << 18).unwrap().run(None).unwrap();
+        let want: Vec<u32> = (0..21).map(|i| if i < 16 { 8008 } else { 5008 }).collect();
+        assert_eq!(u32s(&a, 0), want);
+        // Without the remainder function, the specialised one refuses the last group.
+        let mut a = args(&["buf:u32:21"]);
+        let e = Runner::new(full, grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+        assert!(e.to_string().contains("compiled for another work-group size than [5, 1, 1] (work-group (2,0,0))"), "{e}");
+    }
+
     /// # Safety
     /// None: it touches nothing.
     unsafe extern "C" fn bad_status(_args: *const *mut c_void, _ctx: *mut WgContext) -> u32 {
