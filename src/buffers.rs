@@ -122,6 +122,10 @@ pub enum ArgValue {
         ty: ScalarType,
         count: u64,
     },
+    /// A struct passed by value: its bytes, which the kernel reads through a
+    /// pointer (the `byval` parameter; `crate::frontend` gives each
+    /// work-item a private copy). Neither dumped nor compared.
+    Struct(Buffer),
 }
 
 /// The arguments of a launch, in parameter order.
@@ -149,6 +153,14 @@ impl KernelArgs {
                 }
                 ArgSpec::Scalar(s) => ArgValue::Scalar(*s),
                 ArgSpec::Local { ty, count } => ArgValue::Local { ty: *ty, count: *count },
+                ArgSpec::Struct(fields) => {
+                    let bytes = crate::launch::struct_bytes(fields);
+                    let mut b = Buffer::zeroed(ScalarType::U8, bytes.len() as u64)
+                        .ok_or_else(|| ToolError::Run(format!("cannot allocate {} bytes for argument {i} ({spec})", bytes.len())))?;
+                    b.set_label("", i);
+                    b.bytes_mut().copy_from_slice(&bytes);
+                    ArgValue::Struct(b)
+                }
             });
         }
         Ok(KernelArgs { values })

@@ -12,7 +12,8 @@
 //!     1. the kernel exists; every other definition internal, globaldce
 //!                    │
 //!   host, emu        ▼
-//!     2. simt-flatten-calls, globaldce
+//!     2. by-value parameters: a private copy each (byval_to_private_copies)
+//!        simt-flatten-calls, globaldce
 //!                    │
 //!   host             ▼                     emu                       gpu (OpenCL input only)
 //!     3. always-inline                     3. other functions         3. always-inline
@@ -29,7 +30,9 @@
 //!    helper calling `get_local_id` (which would stay in the JIT's module as
 //!    an unresolved `_Z12get_local_idj`) no longer matter. Errors that remain
 //!    are the launched kernel's own.
-//! 2. Host and emulator only: `simt-wiloops` and the emulator handle barriers
+//! 2. Host and emulator only: a struct passed by value is one block of bytes
+//!    per launch (the engines point the parameter at it), so each work-item
+//!    first copies it, as OpenCL gives each its own. Then `simt-wiloops` and the emulator handle barriers
 //!    and work-item builtins in the kernel's body, so every call to a helper
 //!    that reaches one is inlined (as pocl flattens such functions); a
 //!    recursive one is an error naming it. The GPU keeps its calls: PTX has
@@ -99,6 +102,9 @@ pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFron
     let mut analyses = AnalysisCache::new();
     find_kernel(module, kernel)?;
     internalize_all_but(module, kernel);
+    if !matches!(front, EngineFront::Gpu) {
+        byval_to_private_copies(module, find_kernel(module, kernel)?)?;
+    }
     let text = match front {
         EngineFront::Host { interleave, local_size, linear } => {
             let mut options = Vec::new();
@@ -178,6 +184,47 @@ fn internalize_all_but(module: &Module<'_>, kernel: &str) {
     for g in module.get_globals() {
         internalize(g.as_value_ref());
     }
+}
+
+/// Parameters passed by value (`byval`, a struct argument) point at the
+/// launch's one copy of the bytes; each work-item gets its own: an `alloca`
+/// at the kernel's entry, filled by `memcpy` from the parameter, stands for
+/// the parameter everywhere else, and the parameter loses `byval` (it is
+/// now a plain pointer the kernel only reads). `simt-wiloops` then places
+/// the copy like any private variable (per work-item where it lives across
+/// a barrier), and SROA removes it where the kernel never writes it.
+fn byval_to_private_copies(module: &Module<'_>, kernel: FunctionValue<'_>) -> Result<(), ToolError> {
+    let ctx = module.get_context();
+    let byval = Attribute::get_named_enum_kind_id("byval");
+    let align_kind = Attribute::get_named_enum_kind_id("align");
+    let layout = inkwell::targets::TargetData::create(&module.get_data_layout().as_str().to_string_lossy());
+    for i in 0..kernel.count_params() {
+        let Some(attr) = kernel.get_enum_attribute(AttributeLoc::Param(i), byval) else { continue };
+        let ty = attr.get_type_value();
+        let Ok(basic) = inkwell::types::BasicTypeEnum::try_from(ty) else {
+            return Err(ToolError::Run(format!("kernel '{}': parameter {i} is passed by value as an unsized type", function_name(kernel))));
+        };
+        let p = kernel.get_nth_param(i).expect("a parameter below the count").into_pointer_value();
+        let align = kernel
+            .get_enum_attribute(AttributeLoc::Param(i), align_kind)
+            .map_or(layout.get_abi_alignment(&basic), |a| a.get_enum_value() as u32);
+        let entry = kernel.get_first_basic_block().expect("the kernel has a body");
+        let b = ctx.create_builder();
+        match entry.get_first_instruction() {
+            Some(first) => b.position_before(&first),
+            None => b.position_at_end(entry),
+        }
+        let build = |e: inkwell::builder::BuilderError| ToolError::Llvm(format!("copying by-value parameter {i}: {e}"));
+        let copy = b.build_alloca(basic, "byval.copy").map_err(build)?;
+        if let Some(inst) = copy.as_instruction() {
+            inst.set_alignment(align).map_err(|e| ToolError::Llvm(e.to_string()))?;
+        }
+        p.replace_all_uses_with(copy);
+        let size = ctx.i64_type().const_int(layout.get_abi_size(&basic), false);
+        b.build_memcpy(copy, align, p, align, size).map_err(build)?;
+        kernel.remove_enum_attribute(AttributeLoc::Param(i), byval);
+    }
+    Ok(())
 }
 
 /// The emulator keeps no call stack per lane: every defined function but the

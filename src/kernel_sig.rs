@@ -5,12 +5,13 @@
 //!
 //! A pointer in addrspace(3) is a `__local` pointer; any other pointer is a
 //! global buffer (OpenCL's global and constant, CUDA's generic); `iN` is an
-//! integer of N bits, `float`/`double` a float. Anything else (vectors,
-//! `half`, structs passed `byval`) is reported as unsupported.
+//! integer of N bits, `float`/`double` a float, a `byval` pointer a struct
+//! passed by value. Anything else (vectors, `half`, `byref`) is reported as
+//! unsupported.
 
 use crate::diag::ToolError;
 use crate::input::ModuleInput;
-use crate::launch::ArgSpec;
+use crate::launch::{ArgSpec, LaunchBounds};
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
@@ -36,6 +37,11 @@ pub enum ParamKind {
     },
     Float {
         bits: u32,
+    },
+    /// A struct (or any type) passed by value (`byval`): a pointer to this
+    /// many bytes, the kernel's own copy.
+    Struct {
+        bytes: u64,
     },
     /// A parameter `simt-run` cannot pass.
     Unsupported,
@@ -73,6 +79,9 @@ impl Param {
             ParamKind::Local => "a __local pointer: pass local:TYPE:COUNT".into(),
             ParamKind::Int { bits } => format!("a {bits}-bit integer: pass i{bits}:VALUE or u{bits}:VALUE"),
             ParamKind::Float { bits } => format!("a {bits}-bit float: pass f{bits}:VALUE"),
+            ParamKind::Struct { bytes } => {
+                format!("a struct of {bytes} bytes passed by value: pass struct:TYPE:VALUE,TYPE:VALUE… (its fields in order)")
+            }
             ParamKind::Unsupported => "of a type simt-run cannot pass".into(),
         }
     }
@@ -82,6 +91,8 @@ impl Param {
 pub struct KernelSig {
     pub name: String,
     pub params: Vec<Param>,
+    /// What the kernel declares about its launches (`crate::launch::grid`).
+    pub bounds: LaunchBounds,
 }
 
 /// The kernels of `module`, in module order.
@@ -169,6 +180,13 @@ pub fn check_args(sig: &KernelSig, args: &[ArgSpec]) -> Result<(), ToolError> {
             (ParamKind::Local, ArgSpec::Local { .. }) => true,
             (ParamKind::Int { bits }, ArgSpec::Scalar(s)) => !s.ty.is_float() && s.ty.bits() == *bits,
             (ParamKind::Float { bits }, ArgSpec::Scalar(s)) => s.ty.is_float() && s.ty.bits() == *bits,
+            (ParamKind::Struct { bytes }, ArgSpec::Struct(fields)) => {
+                let given = crate::launch::struct_bytes(fields).len() as u64;
+                if given != *bytes {
+                    return Err(err(format!("argument {} ({a}) lays out {given} bytes, but {} is {}", p.index, p.describe(), p.expects())));
+                }
+                true
+            }
             _ => false,
         };
         if !fits {
@@ -201,7 +219,9 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
             let idx = i as usize;
             let kind = match LLVMGetTypeKind(ty) {
                 LLVMTypeKind::LLVMPointerTypeKind => {
-                    if has_param_attr(fv, i, "byval") || has_param_attr(fv, i, "byref") {
+                    if let Some(bytes) = byval_bytes(fv, i) {
+                        ParamKind::Struct { bytes }
+                    } else if has_param_attr(fv, i, "byval") || has_param_attr(fv, i, "byref") {
                         ParamKind::Unsupported
                     } else {
                         match LLVMGetPointerAddressSpace(ty) {
@@ -235,7 +255,56 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
         })
         .collect();
     // SAFETY: `fv` is the live function `f` borrows.
-    KernelSig { name: unsafe { value_name(fv) }.unwrap_or_default(), params }
+    let bounds = unsafe { launch_bounds(fv) };
+    // SAFETY: as above.
+    KernelSig { name: unsafe { value_name(fv) }.unwrap_or_default(), params, bounds }
+}
+
+/// `!reqd_work_group_size !{i32 X, i32 Y, i32 Z}`, `"nvvm.maxntid"="X[,Y,Z]"`
+/// and `"uniform-work-group-size"="true"`, as clang emits them; a CUDA
+/// kernel (`ptx_kernel`) takes uniform work-groups whatever it says.
+///
+/// # Safety
+/// `f` is a live function.
+unsafe fn launch_bounds(f: LLVMValueRef) -> LaunchBounds {
+    // SAFETY: `f` is live (the caller's promise); operands are read as
+    // integers only once known to be `ConstantInt`s.
+    let reqd_local = unsafe { metadata_operands(f, "reqd_work_group_size") }.and_then(|ops| {
+        let v: Option<Vec<u64>> = ops
+            .into_iter()
+            // SAFETY: as above.
+            .map(|op| unsafe { (!op.is_null() && !LLVMIsAConstantInt(op).is_null()).then(|| LLVMConstIntGetZExtValue(op)) })
+            .collect();
+        v.filter(|v| v.len() == 3 && v.iter().all(|&x| x > 0)).map(|v| [v[0], v[1], v[2]])
+    });
+    // SAFETY: `f` is live (the caller's promise).
+    let max_items = unsafe { string_attr(f, "nvvm.maxntid") }
+        .and_then(|t| t.split(',').map(|x| x.trim().parse::<u64>().ok()).product::<Option<u64>>())
+        .filter(|&n| n > 0);
+    // SAFETY: as above.
+    let cuda = unsafe { LLVMGetFunctionCallConv(f) } == llvm_sys::LLVMCallConv::LLVMPTXKernelCallConv as u32;
+    // SAFETY: as above.
+    let uniform_only = cuda || unsafe { string_attr(f, "uniform-work-group-size") }.as_deref() == Some("true");
+    LaunchBounds { reqd_local, max_items, uniform_only }
+}
+
+/// The value of the function's string attribute `name`, if it has one.
+///
+/// # Safety
+/// `f` is a live function.
+unsafe fn string_attr(f: LLVMValueRef, name: &str) -> Option<String> {
+    // SAFETY: the name is passed with its length; `f` is live (the
+    // caller's promise); the attribute's value is `len` bytes it owns,
+    // copied at once.
+    unsafe {
+        let a = LLVMGetStringAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, name.as_ptr().cast(), name.len() as u32);
+        if a.is_null() {
+            return None;
+        }
+        let mut len = 0u32;
+        let v = LLVMGetStringAttributeValue(a, &mut len);
+        (!v.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(v.cast::<u8>(), len as usize)).into_owned())
+    }
 }
 
 /// LLVM's spelling of a type.
@@ -267,6 +336,27 @@ unsafe fn value_name(v: LLVMValueRef) -> Option<String> {
     // SAFETY: LLVM returned a non-null pointer to the name's `len` bytes,
     // owned by `v` and unchanged during this call; copied at once.
     Some(String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }).into_owned())
+}
+
+/// The size of the type parameter `index` of `f` is passed `byval` as, if
+/// it is, by the module's data layout.
+///
+/// # Safety
+/// `f` is a live function and `index` below its parameter count.
+unsafe fn byval_bytes(f: LLVMValueRef, index: u32) -> Option<u64> {
+    // SAFETY: as for `has_param_attr`; the attribute's type is live in the
+    // module's context, and the module's data layout is read while it lives.
+    unsafe {
+        let name = "byval";
+        let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+        let attr = LLVMGetEnumAttributeAtIndex(f, index + 1, kind);
+        if kind == 0 || attr.is_null() {
+            return None;
+        }
+        let ty = LLVMGetTypeAttributeValue(attr);
+        let layout = llvm_sys::target::LLVMGetModuleDataLayout(LLVMGetGlobalParent(f));
+        (!ty.is_null() && LLVMTypeIsSized(ty) != 0).then(|| llvm_sys::target::LLVMABISizeOfType(layout, ty))
+    }
 }
 
 /// Whether parameter `index` of `f` carries the enum attribute `name`.
@@ -448,9 +538,12 @@ define void @not_a_kernel() {
         );
         assert_eq!(ks.len(), 2);
         assert_eq!(ks[0].params[0].kind, ParamKind::Buffer { addrspace: 0 });
-        assert_eq!(ks[1].params[0].kind, ParamKind::Unsupported);
+        assert_eq!(ks[1].params[0].kind, ParamKind::Struct { bytes: 8 });
         let e = check_args(&ks[1], &specs(&["buf:u8:8"])).unwrap_err().to_string();
-        assert!(e.contains("parameter 0 's' (ptr) has a type simt-run cannot pass"), "{e}");
+        assert!(e.contains("argument 0 (buf:u8:8) is a global buffer, but parameter 0 's' (ptr) is a struct of 8 bytes"), "{e}");
+        check_args(&ks[1], &specs(&["struct:i32:1,f32:2"])).unwrap();
+        let e = check_args(&ks[1], &specs(&["struct:i32:1,f64:2"])).unwrap_err().to_string();
+        assert!(e.contains("argument 0 (struct:i32:1,f64:2.0) lays out 16 bytes, but parameter 0 's' (ptr) is a struct of 8 bytes"), "{e}");
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub struct WgKernel<'a> {
     barrier_names: &'a [String],
     /// Seed 001's interleaved form `simt_wgi_K` and its ring size, if any.
     interleaved: Option<(WgiFn, u64)>,
+    /// For a non-uniform launch's smaller work-groups: a work-group
+    /// function of the same kernel not specialised for the local size, its
+    /// scratch per work-item and barrier names.
+    remainder: Option<(WgFn, u64, &'a [String])>,
 }
 
 impl<'a> WgKernel<'a> {
@@ -69,7 +73,21 @@ impl<'a> WgKernel<'a> {
         barrier_names: &'a [String],
         interleaved: Option<(WgiFn, u64)>,
     ) -> WgKernel<'a> {
-        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved }
+        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved, remainder: None }
+    }
+
+    /// This kernel, with `other` (the same kernel compiled for any local
+    /// size) running the work-groups smaller than the launch's local size.
+    /// An error if the two disagree on static local memory, which places
+    /// the `__local` arguments.
+    pub fn with_remainder(self, other: WgKernel<'a>) -> Result<WgKernel<'a>, ToolError> {
+        if other.local_bytes != self.local_bytes {
+            return Err(ToolError::Run(format!(
+                "kernel '{}': its two work-group functions lay out {} and {} bytes of __local variables",
+                self.name, self.local_bytes, other.local_bytes
+            )));
+        }
+        Ok(WgKernel { remainder: Some((other.wg_fn, other.scratch_per_item, other.barrier_names)), ..self })
     }
 }
 
@@ -136,6 +154,8 @@ struct Failure {
     group: u64,
     status: u32,
     error: [u32; 3],
+    /// Returned by the remainder function (its own barrier names).
+    remainder: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -144,8 +164,8 @@ impl<'a> Runner<'a> {
     pub fn new(kernel: WgKernel<'a>, grid: Grid, args: &'a mut KernelArgs, local_mem_limit: u64) -> Result<Runner<'a>, ToolError> {
         let layout = LocalLayout::for_args(kernel.local_bytes, args);
         layout.check_limit(kernel.name, local_mem_limit)?;
-        let scratch_bytes = kernel
-            .scratch_per_item
+        let scratch_per_item = kernel.scratch_per_item.max(kernel.remainder.map_or(0, |r| r.1));
+        let scratch_bytes = scratch_per_item
             .checked_mul(grid.items_per_group())
             .ok_or_else(|| ToolError::Run(format!("kernel '{}': scratch per work-group overflows 64 bits", kernel.name)))?;
         let alloc_err = |what: &str, bytes: u64| {
@@ -158,7 +178,7 @@ impl<'a> Runner<'a> {
         let local_label = local_label(&layout, args);
         let scratch_label = format!("scratch ({scratch_bytes} bytes per work-group: the work-items' private memory)");
         for (i, v) in args.values.iter_mut().enumerate() {
-            if let ArgValue::Buffer(b) = v {
+            if let ArgValue::Buffer(b) | ArgValue::Struct(b) = v {
                 b.set_label(kernel.name, i);
             }
         }
@@ -183,7 +203,8 @@ impl<'a> Runner<'a> {
             .values
             .iter_mut()
             .map(|v| match v {
-                ArgValue::Buffer(b) => Some(b.as_mut_ptr() as u64),
+                // A struct's parameter is a pointer to its bytes, as a buffer's.
+                ArgValue::Buffer(b) | ArgValue::Struct(b) => Some(b.as_mut_ptr() as u64),
                 ArgValue::Scalar(s) => {
                     let mut le = [0u8; 8];
                     le[..s.ty.size()].copy_from_slice(s.as_bytes());
@@ -195,8 +216,11 @@ impl<'a> Runner<'a> {
             .collect();
 
         // Interleave only if the ring of memory sets fits the budget.
-        let ring =
-            kernel.interleaved.map(|(_, r)| r).filter(|&r| r.saturating_mul(layout.total + scratch_bytes) <= INTERLEAVE_MEMORY_BUDGET);
+        // (Not for non-uniform launches: one call runs work-groups of one size.)
+        let ring = kernel
+            .interleaved
+            .map(|(_, r)| r)
+            .filter(|&r| r.saturating_mul(layout.total + scratch_bytes) <= INTERLEAVE_MEMORY_BUDGET && grid.is_uniform());
         let n = rayon::current_num_threads().max(1);
         let mut workers = Vec::with_capacity(n);
         for _ in 0..n {
@@ -301,7 +325,7 @@ impl<'a> Runner<'a> {
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
                     if f.is_none_or(|f| groups.start < f.group) {
-                        *f = Some(Failure { group: groups.start, status, error: [0; 3] });
+                        *f = Some(Failure { group: groups.start, status, error: [0; 3], remainder: false });
                     }
                 }
                 if let Some(pb) = progress {
@@ -315,15 +339,13 @@ impl<'a> Runner<'a> {
                     break;
                 }
                 let group_id = [g % num_groups[0], (g / num_groups[0]) % num_groups[1], g / (num_groups[0] * num_groups[1])];
-                w.ctx = WgContext {
-                    group_id,
-                    num_groups,
-                    local_size: grid.local,
-                    global_offset: grid.global_offset,
-                    work_dim: grid.work_dim,
-                    error: [0; 3],
-                    local_mem,
-                    scratch,
+                w.ctx = context(&grid, group_id, local_mem, scratch);
+                // A non-uniform launch's last work-groups are smaller: the
+                // function not specialised for the local size runs them.
+                let remainder = w.ctx.local_size != grid.local;
+                let wg_fn = match self.kernel.remainder {
+                    Some((f, _, _)) if remainder => f,
+                    _ => wg_fn,
                 };
                 crate::guard::set_running(Some((group_id, 1)));
                 // SAFETY: `arg_ptrs` points at this worker's slots, laid out
@@ -336,7 +358,7 @@ impl<'a> Runner<'a> {
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
                     if f.is_none_or(|f| g < f.group) {
-                        *f = Some(Failure { group: g, status, error: w.ctx.error });
+                        *f = Some(Failure { group: g, status, error: w.ctx.error, remainder });
                         first_failed.fetch_min(g, Ordering::Relaxed);
                     }
                 }
@@ -367,7 +389,11 @@ impl<'a> Runner<'a> {
         let [x, y, z] = self.grid.group_id(f.group);
         let k = self.kernel.name;
         if f.status == STATUS_BARRIER_DIVERGENCE {
-            let name = |id: u32| self.kernel.barrier_names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{id}"));
+            let names = match self.kernel.remainder {
+                Some((_, _, names)) if f.remainder => names,
+                _ => self.kernel.barrier_names,
+            };
+            let name = |id: u32| names.get(id as usize).cloned().unwrap_or_else(|| format!("barrier #{id}"));
             ToolError::Run(format!(
                 "kernel '{k}': work-items of work-group ({x},{y},{z}) reached different barriers: {} and {}",
                 name(f.error[0]),
@@ -375,8 +401,8 @@ impl<'a> Runner<'a> {
             ))
         } else if f.status == simt_passes::wg_abi::STATUS_WRONG_LOCAL_SIZE {
             ToolError::Run(format!(
-                "kernel '{k}': the work-group function was compiled for another work-group size than {:?}",
-                self.grid.local
+                "kernel '{k}': the work-group function was compiled for another work-group size than {:?} (work-group ({x},{y},{z}))",
+                self.grid.group_local([x, y, z])
             ))
         } else {
             ToolError::Run(format!("kernel '{k}': work-group ({x},{y},{z}) returned unknown status {}", f.status))
@@ -411,12 +437,14 @@ fn context(grid: &Grid, group_id: [u64; 3], local_mem: *mut u8, scratch: *mut u8
     WgContext {
         group_id,
         num_groups: grid.num_groups(),
-        local_size: grid.local,
+        local_size: grid.group_local(group_id),
         global_offset: grid.global_offset,
         work_dim: grid.work_dim,
         error: [0; 3],
         local_mem,
         scratch,
+        enqueued_local_size: grid.local,
+        global_size: grid.global,
     }
 }
 
@@ -712,6 +740,58 @@ mod tests {
             e.to_string(),
             "error: kernel 'k': work-items of work-group (1,1,0) reached different barriers: k.cl:7:5 and barrier #2"
         );
+    }
+
+    /// Writes, per work-item of a 1-D launch, `local_size * 1000 + enqueued`
+    /// at its global id (group * enqueued + lid); specialised for local size
+    /// 8 like `simt-wiloops<local-size=8,1,1>`: any other size is refused.
+    ///
+    /// # Safety
+    /// Called by the runner per `wg_abi`, with one u32 buffer of the
+    /// launch's global size.
+    unsafe extern "C" fn sizes_for_8(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        // SAFETY: a live context; only its sizes are read here.
+        if unsafe { (*ctx).local_size } != [8, 1, 1] {
+            return simt_passes::wg_abi::STATUS_WRONG_LOCAL_SIZE;
+        }
+        // SAFETY: as `sizes_any`'s.
+        unsafe { sizes_any(args, ctx) }
+    }
+
+    /// # Safety
+    /// As `sizes_for_8`, for any local size.
+    unsafe extern "C" fn sizes_any(args: *const *mut c_void, ctx: *mut WgContext) -> u32 {
+        // SAFETY: a live context and one u32 buffer of the global size;
+        // every global id written, group * enqueued + lid with lid below
+        // this group's size, is below it.
+        unsafe {
+            let ctx = &*ctx;
+            let out = buf::<u32>(args, 0);
+            for lid in 0..ctx.local_size[0] {
+                let gid = ctx.group_id[0] * ctx.enqueued_local_size[0] + lid;
+                if gid >= ctx.global_size[0] {
+                    return 9;
+                }
+                *out.add(gid as usize) = (ctx.local_size[0] * 1000 + ctx.enqueued_local_size[0]) as u32;
+            }
+        }
+        STATUS_OK
+    }
+
+    #[test]
+    fn non_uniform_groups_run_the_remainder_function() {
+        let bn = names();
+        let grid = Grid::checked(&[21], &[8], None, false).unwrap();
+        let mut a = args(&["buf:u32:21"]);
+        // SAFETY: both functions write one u32 per work-item of the 21-element buffer.
+        let (full, any) = unsafe { (kernel("k", sizes_for_8, 0, 0, &bn), kernel("k", sizes_any, 0, 0, &bn)) };
+        Runner::new(full.with_remainder(any).unwrap(), grid, &mut a, 1 << 18).unwrap().run(None).unwrap();
+        let want: Vec<u32> = (0..21).map(|i| if i < 16 { 8008 } else { 5008 }).collect();
+        assert_eq!(u32s(&a, 0), want);
+        // Without the remainder function, the specialised one refuses the last group.
+        let mut a = args(&["buf:u32:21"]);
+        let e = Runner::new(full, grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+        assert!(e.to_string().contains("compiled for another work-group size than [5, 1, 1] (work-group (2,0,0))"), "{e}");
     }
 
     /// # Safety

@@ -3,7 +3,9 @@
 //! so `simt-run k.cl` runs exactly what `simt-run k.ll` runs.
 //!
 //! - OpenCL C: `clang-22 -cl-std=CL2.0 -target spir64 -O1 -emit-llvm -S`,
-//!   `-cl-std` overridable (pocl passes its build options the same way).
+//!   `-cl-std` overridable (pocl passes its build options the same way),
+//!   plus pocl's `-Dinline=` (C99 `inline` functions get a body; no corpus
+//!   kernel uses `inline`, so the corpus modules are unchanged).
 //! - CUDA: device code only, without the CUDA toolkit: clang's own builtin
 //!   variables and a few attributes from a shim header (`test-ir/examples/
 //!   cuda.h`, built into the tools), `--cuda-gpu-arch=sm_70` with PTX 7.0.
@@ -62,6 +64,12 @@ pub fn clang_command(dialect: Dialect, path: &Path, out: &Path, shim: &Path, opt
     match dialect {
         Dialect::OpenCl => {
             c.arg(format!("-cl-std={}", opts.cl_std.as_deref().unwrap_or("CL2.0"))).args(["-target", "spir64"]);
+            // As pocl builds OpenCL C: `inline` defined away, so that a
+            // plain (non-static) `inline` function is an ordinary definition.
+            // Under C99's rules, which clang applies to OpenCL C, it is only
+            // an inline definition: clang emits no body for it, and a call
+            // its inliner declines stays a call to an undefined symbol.
+            c.arg("-Dinline=");
         }
         Dialect::Cuda => {
             c.args(["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70"])

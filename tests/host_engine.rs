@@ -37,6 +37,9 @@ fn ctx(group: u64, groups: u64, local: u64, local_mem: &mut Aligned, scratch: &m
         error: [0; 3],
         local_mem: local_mem.ptr(),
         scratch: scratch.ptr(),
+        // 0: a uniform launch (the ABI's default).
+        enqueued_local_size: [0; 3],
+        global_size: [0; 3],
     }
 }
 

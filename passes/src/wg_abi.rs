@@ -21,6 +21,9 @@
 //!                              /* pointer arguments, placed by the runtime    */
 //!   void    *scratch;          /* context arrays: simt_scratch_per_item bytes */
 //!                              /* per work-item, 64-byte aligned              */
+//!   uint64_t enqueued_local_size[3]; /* the launch's local size; 0: local_size */
+//!   uint64_t global_size[3];   /* work-items per dimension; 0: num_groups *   */
+//!                              /* local_size                                  */
 //! };
 //! /* args[i] points at the value of kernel parameter i: for a buffer, at the */
 //! /* buffer's address; for a scalar, at the scalar; for a __local pointer    */
@@ -38,7 +41,12 @@
 //!                                         /* the last id is the kernel's exit  */
 //! ```
 //!
-//! Work-group sizes are uniform: the global size is `num_groups * local_size`.
+//! Work-group sizes may be non-uniform (OpenCL 2.0): where the global size
+//! is not a multiple of the enqueued local size, the last work-group of a
+//! dimension has `local_size` below `enqueued_local_size`, and global ids are
+//! `group_id * enqueued_local_size + local_id + global_offset`. A caller
+//! that leaves the last two fields 0 (a C initialiser that does not name
+//! them) gets the uniform launch `num_groups * local_size`.
 //!
 //! The struct is defined once, in the table [`CTX_FIELDS`] (with the Rust
 //! [`WgContext`] and the LLVM field indices [`field`] from the same list);
@@ -118,6 +126,8 @@ wg_context! {
     5 ERROR error: [u32; 3] = U32 x 3, "on return 1: two barrier ids that disagreed, then 0";
     6 LOCAL_MEM local_mem: *mut u8 = Ptr, "simt_wg_K_local_bytes (+ __local arguments)";
     7 SCRATCH scratch: *mut u8 = Ptr, "simt_wg_K_scratch_per_item x work-items, 64-byte aligned";
+    8 ENQUEUED_LOCAL_SIZE enqueued_local_size: [u64; 3] = U64 x 3, "full work-groups' size; 0: local_size (uniform)";
+    9 GLOBAL_SIZE global_size: [u64; 3] = U64 x 3, "work-items per dimension; 0: num_groups x local_size";
 }
 
 /// `struct simt_wg_ctx` in C, generated from [`CTX_FIELDS`].
@@ -251,6 +261,7 @@ mod tests {
         assert_eq!(std::mem::offset_of!(WgContext, error), 100);
         assert_eq!(std::mem::offset_of!(WgContext, local_mem), 112);
         assert_eq!(std::mem::offset_of!(WgContext, scratch), 120);
-        assert_eq!(std::mem::size_of::<WgContext>(), 128);
+        assert_eq!(std::mem::offset_of!(WgContext, enqueued_local_size), 128);
+        assert_eq!(std::mem::size_of::<WgContext>(), 176);
     }
 }

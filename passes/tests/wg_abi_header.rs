@@ -56,7 +56,7 @@ fn the_table_is_the_rust_struct() {
     // Offsets come from offset_of!, so only the order and the sizes can drift.
     let ends: Vec<usize> = CTX_FIELDS.windows(2).map(|w| w[1].offset).collect();
     assert!(ends.windows(2).all(|w| w[0] < w[1]), "fields in order");
-    assert_eq!(CTX_FIELDS.len(), wg_abi::field::SCRATCH as usize + 1);
+    assert_eq!(CTX_FIELDS.len(), wg_abi::field::GLOBAL_SIZE as usize + 1);
     assert_eq!(CTX_FIELDS[wg_abi::field::ERROR as usize].offset, 100);
     assert_eq!(wg_abi::barrier_table_len(2), 4);
     assert_eq!(wg_abi::exit_id(2), 3);

@@ -10,7 +10,7 @@ use inkwell::module::Module;
 use simt::buffers::{KernelArgs, LocalLayout};
 use simt::diag::{self, report, ToolError};
 use simt::input::ModuleInput;
-use simt::launch::{Cli, Engine, Launch, RunOptions, Settings, StatsFormat};
+use simt::launch::{Cli, Engine, Grid, RunOptions, Settings, StatsFormat};
 use simt::runner::Runner;
 use simt::stats::{EmuDetails, EngineDetails, GpuDetails, HostDetails, RunStats};
 use simt::{frontend, kernel_sig, llvm_init};
@@ -110,6 +110,9 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     let mut loaded = Loaded { module: frontend::load(&ctx, &input)?, seconds: start.elapsed().as_secs_f64() };
     let sig = kernel_sig::select_kernel(kernel_sig::kernels(&loaded.module), launch.kernel.as_deref(), Path::new(&input.name))?;
     kernel_sig::check_args(&sig, &launch.args)?;
+    // The local size: --local checked against the kernel, or chosen.
+    let units = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let grid = simt::launch::grid::resolve(&launch.grid, &sig.bounds, &sig.name, units)?;
     LocalLayout::new(0, &launch.args).check_limit(&sig.name, opts.local_mem_limit)?;
     let mut args = KernelArgs::new(&launch.args)?;
     // The references are read (and their sizes checked) before the kernel
@@ -129,10 +132,10 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     // Engine-specific fields of `--stats json` and lines of the summary.
     let mut emu_stats = None;
     let stats = match opts.engine {
-        Engine::Host => run_host(&mut loaded, &launch, &opts, &sig.name, &mut args)?,
-        Engine::Gpu => run_gpu(&mut loaded, &launch, &opts, &sig.name, &mut args)?,
+        Engine::Host => run_host(&mut loaded, grid, &opts, &sig.name, &mut args)?,
+        Engine::Gpu => run_gpu(&mut loaded, grid, &opts, &sig.name, &mut args)?,
         Engine::Emu => {
-            let (stats, emu) = run_emu(&mut loaded, &launch, &opts, &sig.name, &mut args)?;
+            let (stats, emu) = run_emu(&mut loaded, grid, &opts, &sig.name, &mut args)?;
             emu_stats = Some(emu);
             stats
         }
@@ -231,7 +234,7 @@ struct Loaded<'ctx> {
 /// the emulator's counters are those of the last run.
 fn run_emu(
     loaded: &mut Loaded<'_>,
-    launch: &Launch,
+    grid: Grid,
     opts: &RunOptions,
     kernel: &str,
     args: &mut KernelArgs,
@@ -250,7 +253,6 @@ fn run_emu(
     let k = emu::EmuKernel { program, compile_seconds: loaded.seconds + start.elapsed().as_secs_f64() };
     let p = &k.program;
     LocalLayout::for_args(p.static_local_bytes(), args).check_limit(kernel, opts.local_mem_limit)?;
-    let grid = launch.grid;
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
     let mut last = None;
     let mut found = None;
@@ -259,7 +261,7 @@ fn run_emu(
     for run in 0..opts.repeat {
         let start = Instant::now();
         let (counters, seconds) = if run == 0 && (opts.trace.is_some() || opts.check.watches_memory()) {
-            let (result, report) = run_emu_observed(&k, launch, opts, args, progress.as_ref());
+            let (result, report) = run_emu_observed(&k, grid, opts, args, progress.as_ref());
             if opts.check.watches_memory() {
                 let text: String = report.reports.iter().map(|r| format!("{TOOL}: {r}\n")).collect();
                 diag::eprint(&text);
@@ -307,14 +309,14 @@ fn run_emu(
 /// fails (they show how it got there).
 fn run_emu_observed(
     k: &simt::engine::emu::EmuKernel,
-    launch: &Launch,
+    grid: Grid,
     opts: &RunOptions,
     args: &mut KernelArgs,
     progress: Option<&ProgressBar>,
 ) -> (Result<(simt::engine::emu::Counters, f64), ToolError>, simt::engine::emu::CheckReport) {
     use simt::engine::emu::{self, Trace};
     let Some(path) = &opts.trace else {
-        let (r, _, report) = emu::run_observed(k, launch.grid, args, None, opts.check, progress);
+        let (r, _, report) = emu::run_observed(k, grid, args, None, opts.check, progress);
         return (r, report);
     };
     let io = |e: std::io::Error| ToolError::Io { path: path.display().to_string(), message: format!("cannot write the trace: {e}") };
@@ -326,7 +328,6 @@ fn run_emu_observed(
         Err(ToolError::Io { message, .. }) => return (Err(io(std::io::Error::other(message))), Default::default()),
         Err(e) => return (Err(e), Default::default()),
     };
-    let grid = launch.grid;
     let dims = |d: [u64; 3]| d[..grid.work_dim as usize].iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let what = format!(
         "global {} local {}, {} work-group(s) of {} warp(s), repeat {} (this is the first run)",
@@ -361,21 +362,27 @@ impl std::io::Write for SharedOutput {
 }
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
-fn run_host(
-    loaded: &mut Loaded<'_>,
-    launch: &Launch,
-    opts: &RunOptions,
-    kernel: &str,
-    args: &mut KernelArgs,
-) -> Result<RunStats, ToolError> {
+fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
+    // A non-uniform launch's smaller work-groups run a second compile of the
+    // kernel, not specialised for the local size, so that the full ones keep
+    // their constant trip counts.
+    let remainder = if grid.is_uniform() {
+        None
+    } else {
+        let mut copy = loaded.module.clone();
+        let options = HostOptions { interleave: 1, local_size: None, aot: opts.aot, linear: opts.linear };
+        Some(host::compile_module(&mut copy, kernel, &options)?)
+    };
     let hk = host::compile_module(
         &mut loaded.module,
         kernel,
-        &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot, linear: opts.linear },
+        &HostOptions { interleave: opts.interleave, local_size: Some(grid.local), aot: opts.aot, linear: opts.linear },
     )?;
-    let wg = hk.wg_kernel(kernel);
-    let grid = launch.grid;
+    let wg = match &remainder {
+        Some(r) => hk.wg_kernel(kernel).with_remainder(r.wg_kernel(kernel))?,
+        None => hk.wg_kernel(kernel),
+    };
     let runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
 
     let groups = grid.total_groups();
@@ -402,6 +409,7 @@ fn run_host(
     let interleaved = match (opts.interleave > 1, hk.interleaved(), runner.interleaving()) {
         (false, _, _) => "off".to_string(),
         (true, None, _) => "not applicable: barriers inside control flow (or none)".to_string(),
+        (true, Some(_), None) if !grid.is_uniform() => "off: non-uniform work-groups (one call runs groups of one size)".to_string(),
         (true, Some(_), None) => {
             format!("off: the ring of memory sets exceeds {} bytes per worker", simt::runner::INTERLEAVE_MEMORY_BUDGET)
         }
@@ -426,21 +434,14 @@ fn run_host(
         local: grid.local,
         work_groups: groups,
         threads: grid.total_items(),
-        compile_seconds: loaded.seconds + hk.compile_seconds,
+        compile_seconds: loaded.seconds + hk.compile_seconds + remainder.as_ref().map_or(0.0, |r| r.compile_seconds),
         kernel_seconds,
         engine_details: EngineDetails::Host(details),
     })
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
-fn run_gpu(
-    loaded: &mut Loaded<'_>,
-    launch: &Launch,
-    opts: &RunOptions,
-    kernel: &str,
-    args: &mut KernelArgs,
-) -> Result<RunStats, ToolError> {
-    let grid = launch.grid;
+fn run_gpu(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     let run = simt::engine::gpu::run(&mut loaded.module, kernel, &grid, args, opts.repeat)?;
     Ok(RunStats {
         engine: Engine::Gpu.name().into(),

@@ -70,6 +70,16 @@ fn driver(what: &str, e: impl std::fmt::Debug) -> ToolError {
 /// buffers are copied in before the first run and back after the last.
 pub fn run(module: &mut Module<'_>, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
     use cudarc::driver::{result, CudaContext, DevicePtr};
+    // CUDA blocks all have one size; the smaller last work-groups of a
+    // non-uniform launch would need a bounds check the kernel may lack.
+    if !grid.is_uniform() {
+        return Err(ToolError::Run(format!(
+            "kernel '{kernel}': --engine gpu runs uniform work-groups only: global size {:?} is not a multiple of local size {:?}; \
+             --engine host and emu run non-uniform work-groups",
+            &grid.global[..grid.work_dim as usize],
+            &grid.local[..grid.work_dim as usize]
+        )));
+    }
     if !driver_present() {
         return Err(no_gpu("the CUDA driver library (libcuda.so) is not installed"));
     }
@@ -104,6 +114,11 @@ pub fn run(module: &mut Module<'_>, kernel: &str, grid: &Grid, args: &mut Kernel
                 le[..s.ty.size()].copy_from_slice(s.as_bytes());
                 values.push(u64::from_le_bytes(le));
                 device.push(None);
+            }
+            ArgValue::Struct(_) => {
+                return Err(ToolError::Run(format!(
+                    "kernel '{kernel}': --engine gpu does not pass structs by value yet; --engine host and emu do"
+                )))
             }
             ArgValue::Local { ty, count } => {
                 shared = shared.next_multiple_of(16);

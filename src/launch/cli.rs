@@ -30,6 +30,9 @@ ARGUMENTS (--arg, one per kernel parameter, in parameter order):
   local:TYPE:COUNT        __local pointer argument: COUNT elements of TYPE in
                           the work-group's local memory (uninitialised)
   TYPE:VALUE              scalar, e.g. i32:-3, u32:0xff, f32:0.5, f64:1e-3
+  struct:TYPE:VALUE,...   struct passed by value: its fields in order, each at
+                          a multiple of its size (C's layout), e.g.
+                          struct:f32:1.5,i32:3 for struct { float a; int b; }
   TYPE is one of i8 i16 i32 i64 u8 u16 u32 u64 f32 f64. An integer parameter
   takes either signedness of its width; f32/f64 only floats of that width.
 
@@ -97,7 +100,7 @@ command line or launch file).";
     name = "simt-run",
     version = crate::version(),
     about = "Run a SIMT kernel (OpenCL or CUDA LLVM IR) on this machine's cores",
-    override_usage = "simt-run KERNEL.ll --kernel NAME --global X[,Y,Z] --local X[,Y,Z] --arg SPEC... [OPTIONS]\n       simt-run --launch FILE [KERNEL.ll] [OPTIONS]",
+    override_usage = "simt-run KERNEL.ll --kernel NAME --global X[,Y,Z] [--local X[,Y,Z]] --arg SPEC... [OPTIONS]\n       simt-run --launch FILE [KERNEL.ll] [OPTIONS]",
     after_help = LAUNCH_HELP
 )]
 pub struct Cli {
@@ -112,7 +115,10 @@ pub struct Cli {
     /// Global size: work-items per dimension, 1 to 3 dimensions.
     #[arg(long, value_name = "X[,Y,Z]", value_parser = sizes, help_heading = "Launch")]
     pub global: Option<Sizes>,
-    /// Local size: work-items per work-group; must divide the global size.
+    /// Local size: work-items per work-group. Without it: the kernel's
+    /// reqd_work_group_size, else pocl's choice (README). A global size it
+    /// does not divide gives a smaller last work-group (OpenCL 2.0), except
+    /// for kernels compiled for uniform work-groups (OpenCL 1.x, CUDA).
     #[arg(long, value_name = "X[,Y,Z]", value_parser = sizes, help_heading = "Launch")]
     pub local: Option<Sizes>,
     /// Global offset (get_global_offset); default 0.
@@ -313,7 +319,7 @@ mod tests {
         assert_eq!(c.args.len(), 2);
         assert_eq!(c.args[1].1.to_string(), "buf:f32:4=rand:1");
         let (l, o) = c.settings().resolve().unwrap();
-        assert_eq!((l.grid.work_dim, o.engine, o.warp_width), (2, Engine::Emu, 16));
+        assert_eq!((l.grid.global.len(), o.engine, o.warp_width), (2, Engine::Emu, 16));
 
         assert_eq!(usage(&["--engine", "fpga"]), "error: --engine 'fpga': unknown engine (available: host, emu, gpu)");
         assert_eq!(usage(&["--repeat", "0"]), "error: --repeat '0': expected a whole number from 1 to 4294967295");

@@ -7,13 +7,16 @@
 //!   byte counts, engine and policy names), [`cli`] (clap's typed flags) and
 //!   [`launch_file`] (`key = value` lines), which both give [`Settings`];
 //! - [`settings`]: the command line layered over the launch file, checked
-//!   and resolved into the model.
+//!   and resolved into the model;
+//! - [`grid`]: the grid once the kernel is known (its `reqd_work_group_size`,
+//!   launch bounds, uniform work-groups; a chosen local size without `--local`).
 //!
-//! Mistakes in the text itself (malformed `--arg`, sizes that do not divide,
+//! Mistakes in the text itself (malformed `--arg`, a zero size,
 //! an unknown key) are usage errors (exit 2). Whether the arguments fit the
 //! kernel is checked against the module by `kernel_sig`.
 
 pub mod cli;
+pub mod grid;
 pub mod launch_file;
 pub mod model;
 pub mod settings;

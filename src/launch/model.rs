@@ -6,7 +6,7 @@
 //! A [`Launch`] is engine-independent (module, kernel, grid, arguments);
 //! [`RunOptions`] say how to run it (engine and engine options, repeat,
 //! dump, compare, stats). The invariants a value promises (a [`Grid`]'s
-//! sizes divide, an argument's byte size is bounded) are checked where it is
+//! sizes are in range, an argument's byte size is bounded) are checked where it is
 //! built: [`Grid::new`] here, the argument grammar in `values`.
 
 use std::fmt;
@@ -178,6 +178,25 @@ pub enum ArgSpec {
     Scalar(Scalar),
     /// `local:TYPE:COUNT`: a __local pointer argument.
     Local { ty: ScalarType, count: u64 },
+    /// `struct:TYPE:VALUE,TYPE:VALUE…`: a struct passed by value (`byval`),
+    /// its fields in order, laid out as C does ([`struct_bytes`]).
+    Struct(Vec<Scalar>),
+}
+
+/// The bytes of a struct whose fields are `fields`, in order, each at the
+/// next multiple of its size (C's natural alignment for scalars), the whole
+/// padded to a multiple of the largest field.
+pub fn struct_bytes(fields: &[Scalar]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut align = 1;
+    for f in fields {
+        let size = f.ty.size();
+        align = align.max(size);
+        out.resize(out.len().next_multiple_of(size), 0);
+        out.extend_from_slice(f.as_bytes());
+    }
+    out.resize(out.len().next_multiple_of(align), 0);
+    out
 }
 
 impl ArgSpec {
@@ -187,6 +206,7 @@ impl ArgSpec {
             ArgSpec::Buffer { .. } => "global buffer",
             ArgSpec::Scalar(_) => "scalar",
             ArgSpec::Local { .. } => "__local buffer",
+            ArgSpec::Struct(_) => "struct",
         }
     }
 
@@ -194,7 +214,7 @@ impl ArgSpec {
     pub fn bytes(&self) -> u64 {
         match self {
             ArgSpec::Buffer { ty, count, .. } | ArgSpec::Local { ty, count } => count * ty.size() as u64,
-            ArgSpec::Scalar(_) => 0,
+            ArgSpec::Scalar(_) | ArgSpec::Struct(_) => 0,
         }
     }
 }
@@ -206,6 +226,9 @@ impl fmt::Display for ArgSpec {
             ArgSpec::Buffer { ty, count, fill } => write!(f, "buf:{ty}:{count}={fill}"),
             ArgSpec::Scalar(v) => write!(f, "{v}"),
             ArgSpec::Local { ty, count } => write!(f, "local:{ty}:{count}"),
+            ArgSpec::Struct(fields) => {
+                write!(f, "struct:{}", fields.iter().map(Scalar::to_string).collect::<Vec<_>>().join(","))
+            }
         }
     }
 }
@@ -214,7 +237,10 @@ impl fmt::Display for ArgSpec {
 // The grid
 
 /// Global and local sizes of a launch, in 1 to 3 dimensions. Unused
-/// dimensions hold size 1 and offset 0.
+/// dimensions hold size 1 and offset 0. `local` is the enqueued local size
+/// (OpenCL's `get_enqueued_local_size`); where a global size is not a
+/// multiple of it (OpenCL 2.0's non-uniform work-groups), the last
+/// work-group in that dimension is smaller ([`Grid::group_local`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {
     pub work_dim: u32,
@@ -223,12 +249,18 @@ pub struct Grid {
     pub global_offset: [u64; 3],
 }
 
-const DIM_NAMES: [char; 3] = ['x', 'y', 'z'];
+pub const DIM_NAMES: [char; 3] = ['x', 'y', 'z'];
 
 impl Grid {
     /// Checks the sizes: 1 to 3 dimensions, the same number in each list,
     /// none 0, every global size a multiple of the local size.
     pub fn new(global: &[u64], local: &[u64], global_offset: Option<&[u64]>) -> Result<Grid, String> {
+        Grid::checked(global, local, global_offset, true)
+    }
+
+    /// As [`Grid::new`]; with `uniform` false, a global size need not be a
+    /// multiple of the local size.
+    pub fn checked(global: &[u64], local: &[u64], global_offset: Option<&[u64]>, uniform: bool) -> Result<Grid, String> {
         let work_dim = global.len();
         if !(1..=3).contains(&work_dim) {
             return Err(format!("--global has {work_dim} dimensions; 1 to 3 are allowed"));
@@ -253,7 +285,7 @@ impl Grid {
             if local[d] == 0 {
                 return Err(format!("local size is 0 in dimension {d} ({axis})"));
             }
-            if !global[d].is_multiple_of(local[d]) {
+            if uniform && !global[d].is_multiple_of(local[d]) {
                 return Err(format!("global size {} is not a multiple of local size {} in dimension {d} ({axis})", global[d], local[d]));
             }
             g.global[d] = global[d];
@@ -275,15 +307,28 @@ impl Grid {
         Ok(g)
     }
 
-    /// Work-groups per dimension.
+    /// Work-groups per dimension (the last one smaller where the sizes do
+    /// not divide).
     pub fn num_groups(&self) -> [u64; 3] {
-        [0, 1, 2].map(|d| self.global[d] / self.local[d])
+        [0, 1, 2].map(|d| self.global[d].div_ceil(self.local[d]))
+    }
+
+    /// Whether every work-group has the enqueued local size.
+    pub fn is_uniform(&self) -> bool {
+        (0..3).all(|d| self.global[d].is_multiple_of(self.local[d]))
+    }
+
+    /// The local size of work-group `group_id`: the enqueued size, or what is
+    /// left of the global size in the last work-group of a dimension.
+    pub fn group_local(&self, group_id: [u64; 3]) -> [u64; 3] {
+        [0, 1, 2].map(|d| self.local[d].min(self.global[d] - group_id[d] * self.local[d]))
     }
 
     pub fn total_groups(&self) -> u64 {
         self.num_groups().iter().product()
     }
 
+    /// Work-items in a full work-group.
     pub fn items_per_group(&self) -> u64 {
         self.local.iter().product()
     }
@@ -300,6 +345,33 @@ impl Grid {
     }
 }
 
+/// The sizes as the launch gives them, before the kernel is known: without
+/// `--local`, the kernel's `reqd_work_group_size` or a chosen size
+/// (`super::grid`) fills it in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridRequest {
+    pub global: Vec<u64>,
+    pub local: Option<Vec<u64>>,
+    pub global_offset: Option<Vec<u64>>,
+    /// The launch file the sizes came from, for messages.
+    pub from: Option<PathBuf>,
+}
+
+/// What a kernel declares about the launches it accepts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaunchBounds {
+    /// OpenCL `__attribute__((reqd_work_group_size(X,Y,Z)))` (clang's
+    /// `!reqd_work_group_size`): the only local size it may run with.
+    pub reqd_local: Option<[u64; 3]>,
+    /// CUDA `__launch_bounds__(N)` (clang's `"nvvm.maxntid"`): at most this
+    /// many threads per block.
+    pub max_items: Option<u64>,
+    /// Compiled for uniform work-groups only (clang's
+    /// `"uniform-work-group-size"="true"`: OpenCL 1.x, `-cl-uniform-work-group-size`,
+    /// CUDA), so a global size must be a multiple of the local size.
+    pub uniform_only: bool,
+}
+
 // ---------------------------------------------------------------------------
 // Launch and run options
 
@@ -309,7 +381,9 @@ pub struct Launch {
     pub module: PathBuf,
     /// `None`: the module's only kernel.
     pub kernel: Option<String>,
-    pub grid: Grid,
+    /// The sizes as given; `super::grid::resolve` makes the [`Grid`] once
+    /// the kernel is known.
+    pub grid: GridRequest,
     /// In kernel-parameter order.
     pub args: Vec<ArgSpec>,
 }

@@ -2,7 +2,7 @@
 //! its text is not one), its text and where it came from — a launch file's
 //! line ([`super::launch_file`]) or the command line ([`super::cli`], which
 //! overrides the file). [`Settings::resolve`] checks what no single value
-//! can (the grid divides, `--trace` needs the emulator, required keys are
+//! can (the grid's dimensions agree, `--trace` needs the emulator, required keys are
 //! there) and builds the model's [`Launch`] and [`RunOptions`].
 //!
 //! A value that does not parse is kept as its error and reported only if it
@@ -218,16 +218,18 @@ impl Settings {
         let kernel = self.kernel.as_ref().map(|g| g.get("kernel")).transpose()?;
         let required = |key: &str| ToolError::Usage(format!("error: --{key} is required (or `{key} = …` in a --launch file)"));
         let global = self.global.as_ref().map(|g| g.get("global")).transpose()?.ok_or_else(|| required("global"))?;
-        let local = self.local.as_ref().map(|g| g.get("local")).transpose()?.ok_or_else(|| required("local"))?;
+        // Without --local, the kernel's reqd_work_group_size or a chosen size.
+        let local = self.local.as_ref().map(|g| g.get("local")).transpose()?;
         let offset = self.global_offset.as_ref().map(|g| g.get("global-offset")).transpose()?;
-        let grid = Grid::new(&global, &local, offset.as_deref()).map_err(|e| {
-            // Name where the sizes came from when it was a launch file.
-            let from = [&self.global, &self.local, &self.global_offset].into_iter().flatten().find_map(|g| match &g.origin {
-                Origin::File { path, .. } => Some(path.display().to_string()),
-                Origin::CommandLine => None,
-            });
-            ToolError::Usage(match from {
-                Some(p) => format!("{p}: error: {e}"),
+        // Name where the sizes came from when it was a launch file.
+        let from = [&self.global, &self.local, &self.global_offset].into_iter().flatten().find_map(|g| match &g.origin {
+            Origin::File { path, .. } => Some(path.clone()),
+            Origin::CommandLine => None,
+        });
+        let grid = GridRequest { global, local, global_offset: offset, from };
+        super::grid::check_request(&grid).map_err(|e| {
+            ToolError::Usage(match &grid.from {
+                Some(p) => format!("{}: error: {e}", p.display()),
                 None => format!("error: {e}"),
             })
         })?;
@@ -330,7 +332,8 @@ mod tests {
             cli(&[("module", "k.ll"), ("global", "1024"), ("local", "64"), ("arg", "buf:f32:1024"), ("arg", "i32:5")]).resolve().unwrap();
         assert_eq!(l.module, PathBuf::from("k.ll"));
         assert_eq!(l.kernel, None);
-        assert_eq!(l.grid.global, [1024, 1, 1]);
+        assert_eq!(l.grid.global, vec![1024]);
+        assert_eq!(l.grid.local, Some(vec![64]));
         assert_eq!(l.args.len(), 2);
         assert_eq!(
             o,
@@ -403,8 +406,12 @@ mod tests {
         };
         assert!(usage_of(cli(&[("global", "8"), ("local", "4")]).resolve()).contains("no input module"));
         assert!(usage_of(cli(&[("module", "k.ll"), ("local", "4")]).resolve()).contains("--global is required"));
-        assert!(usage_of(cli(&[("module", "k.ll"), ("global", "4")]).resolve()).contains("--local is required"));
-        assert!(usage_of(with(&[("local", "3")])).contains("not a multiple of local size 3 in dimension 0 (x)"));
+        // Without --local the kernel decides (`grid::resolve`).
+        let (l, _) = cli(&[("module", "k.ll"), ("global", "4")]).resolve().unwrap();
+        assert_eq!(l.grid.local, None);
+        // Divisibility is the kernel's to decide (uniform work-groups or not).
+        assert!(with(&[("local", "3")]).is_ok());
+        assert!(usage_of(with(&[("local", "0")])).contains("local size is 0 in dimension 0 (x)"));
         assert!(usage_of(with(&[("arg", "i32:1"), ("arg", "buf:q:1")])).contains("--arg 'buf:q:1': argument 1: unknown element type 'q'"));
         assert!(usage_of(with(&[("repeat", "0")])).contains("--repeat '0'"));
         assert!(usage_of(with(&[("interleave", "x")])).contains("--interleave 'x'"));
@@ -446,8 +453,8 @@ dump = out
         let (l, o) = s.resolve().unwrap();
         assert_eq!(l.module, PathBuf::from("/runs/vadd.ll"));
         assert_eq!(l.kernel.as_deref(), Some("vadd"));
-        assert_eq!(l.grid.global, [1024, 2, 1]);
-        assert_eq!(l.grid.local, [64, 2, 1]);
+        assert_eq!(l.grid.global, vec![1024, 2]);
+        assert_eq!(l.grid.local, Some(vec![64, 2]));
         assert_eq!(l.args[1], ArgSpec::Buffer { ty: ScalarType::F32, count: 2048, fill: Fill::File("/runs/data/b.bin".into()) });
         assert_eq!(o.repeat, 3);
         assert_eq!(o.dump, Some(PathBuf::from("/runs/out")));
@@ -467,8 +474,13 @@ dump = out
         // Values are checked when resolved, still naming the line.
         let s = Settings::from_launch_text("module = k.ll\nglobal = 8\nlocal = 8\narg = buf:f32:x\n", p).unwrap();
         assert!(usage_of(s.resolve()).starts_with("bad.launch:4: error: arg 'buf:f32:x': argument 0: COUNT 'x'"));
+        let s = Settings::from_launch_text("module = k.ll\nglobal = 8\nlocal = 0\n", p).unwrap();
+        assert!(usage_of(s.resolve()).starts_with("bad.launch: error: local size is 0"));
         let s = Settings::from_launch_text("module = k.ll\nglobal = 8\nlocal = 3\n", p).unwrap();
-        assert!(usage_of(s.resolve()).starts_with("bad.launch: error: global size 8 is not a multiple"));
+        let e =
+            crate::launch::grid::resolve(&s.resolve().unwrap().0.grid, &LaunchBounds { uniform_only: true, ..Default::default() }, "k", 1)
+                .unwrap_err();
+        assert!(e.to_string().starts_with("bad.launch: error: global size 8 is not a multiple"), "{e}");
         match Settings::from_launch_file(Path::new("/nonexistent/x.launch")) {
             Err(ToolError::Io { path, message }) => {
                 assert_eq!(path, "/nonexistent/x.launch");
@@ -490,8 +502,8 @@ dump = out
         s2.override_with(cli(&[("kernel", "b"), ("local", "16")]));
         let (l, o) = s2.resolve().unwrap();
         assert_eq!(l.kernel.as_deref(), Some("b"));
-        assert_eq!(l.grid.local, [16, 1, 1]);
-        assert_eq!(l.grid.global, [64, 1, 1]);
+        assert_eq!(l.grid.local, Some(vec![16]));
+        assert_eq!(l.grid.global, vec![64]);
         assert_eq!(o.repeat, 2);
         assert_eq!(l.args.len(), 2);
         assert_eq!(l.module, PathBuf::from("d/k.ll"));

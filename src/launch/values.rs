@@ -108,6 +108,7 @@ impl ArgSpec {
                 let (ty, count) = parse_type_count(rest, "local")?;
                 Ok(ArgSpec::Local { ty, count })
             }
+            "struct" => parse_struct(rest),
             _ => match ScalarType::parse(head) {
                 Some(ty) => Ok(ArgSpec::Scalar(Scalar::parse(ty, rest)?)),
                 None => {
@@ -116,6 +117,21 @@ impl ArgSpec {
             },
         }
     }
+}
+
+/// `struct:TYPE:VALUE,TYPE:VALUE…`: the fields of a struct passed by value.
+fn parse_struct(rest: &str) -> Result<ArgSpec, String> {
+    let fields = rest
+        .split(',')
+        .map(|f| {
+            let f = f.trim();
+            let (ty, value) = f.split_once(':').ok_or_else(|| format!("struct field '{f}': expected TYPE:VALUE"))?;
+            let ty =
+                ScalarType::parse(ty).ok_or_else(|| format!("struct field '{f}': unknown type '{ty}' (one of {})", ScalarType::list()))?;
+            Scalar::parse(ty, value).map_err(|e| format!("struct field '{f}': {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ArgSpec::Struct(fields))
 }
 
 /// Largest buffer or local argument accepted (1 TiB): keeps byte sizes far

@@ -16,6 +16,8 @@ struct simt_wg_ctx {
   uint32_t error[3];         /* on return 1: two barrier ids that disagreed, then 0 */
   void *local_mem;           /* simt_wg_K_local_bytes (+ __local arguments) */
   void *scratch;             /* simt_wg_K_scratch_per_item x work-items, 64-byte aligned */
+  uint64_t enqueued_local_size[3]; /* full work-groups' size; 0: local_size (uniform) */
+  uint64_t global_size[3];   /* work-items per dimension; 0: num_groups x local_size */
 };
 
 /* args[i] points at the value of kernel parameter i (for a buffer: at the

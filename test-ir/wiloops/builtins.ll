@@ -5,7 +5,7 @@
 
 ; CHECK-LABEL: define i32 @simt_wg_k(
 ; CHECK: r0.item:
-; CHECK: %[[GB:[0-9]+]] = mul nuw i64 %group.id, %local.size
+; CHECK: %[[GB:[0-9]+]] = mul nuw i64 %group.id, %enqueued
 ; CHECK: %[[GL:[0-9]+]] = add nuw i64 %[[GB]], %wi.x
 ; CHECK: %[[G:[0-9]+]] = add nuw i64 %[[GL]], %global.offset
 ; CHECK: getelementptr float, ptr addrspace(1) %arg0, i64 %[[G]]

@@ -1968,6 +1968,60 @@ impl<'ctx> Dec<'ctx> {
         Ok(())
     }
 
+    /// `llvm.vector.reduce.KIND`: the lanes of the vector operand (after
+    /// the start value, for `fadd`/`fmul`) combined one by one, in order,
+    /// into the scalar result. In order is what the ordered float forms
+    /// require and one of the orders the `reassoc` forms allow.
+    fn reduce(&mut self, i: IrInst<'ctx>, kind: &str) -> DResult<()> {
+        let w = self.w;
+        let ordered_start = matches!(kind, "fadd" | "fmul");
+        let v = i.operand(u32::from(ordered_start));
+        let (a, n) = self.val(v)?;
+        let (d, _) = self.dst(i)?;
+        let sks = self.elem_sks(v.ty())?;
+        let first = if ordered_start {
+            let s = self.val1(i.operand(0))?;
+            self.emit(Inst::Mov { d, a: s });
+            0
+        } else {
+            self.emit(Inst::Mov { d, a });
+            1
+        };
+        for k in first..n {
+            let b = a + k * w;
+            let sk = sks[k as usize];
+            let iop = match kind {
+                "add" => Some(IOp::Add),
+                "mul" => Some(IOp::Mul),
+                "and" => Some(IOp::And),
+                "or" => Some(IOp::Or),
+                "xor" => Some(IOp::Xor),
+                "smin" => Some(IOp::SMin),
+                "smax" => Some(IOp::SMax),
+                "umin" => Some(IOp::UMin),
+                "umax" => Some(IOp::UMax),
+                _ => None,
+            };
+            if let Some(op) = iop {
+                let Sk::I(bits) = sk else { return Err("integer reduction of a non-integer vector".into()) };
+                self.emit(Inst::IBin { op, bits, d, a: d, b });
+                continue;
+            }
+            let op = match kind {
+                "fadd" => FOp::Add,
+                "fmul" => FOp::Mul,
+                "fmin" => FOp::MinNum,
+                "fmax" => FOp::MaxNum,
+                "fminimum" => FOp::Minimum,
+                "fmaximum" => FOp::Maximum,
+                _ => return Err(format!("vector reduction '{kind}' is not supported")),
+            };
+            let dbl = Self::float_kind(sk)?;
+            self.emit(Inst::FBin { op, dbl, d, a: d, b });
+        }
+        Ok(())
+    }
+
     fn float_kind(sk: Sk) -> DResult<bool> {
         match sk {
             Sk::F32 => Ok(false),
@@ -2114,6 +2168,9 @@ impl<'ctx> Dec<'ctx> {
             self.emit(Inst::Trap);
             return Ok(());
         }
+        if let Some(kind) = name.strip_prefix("llvm.vector.reduce.") {
+            return self.reduce(i, kind.split('.').next().unwrap_or(""));
+        }
         let base = intrinsic_base(&name);
         let fbin = |op| Some(op);
         let fbin_op: Option<FOp> = match base {
@@ -2228,6 +2285,26 @@ impl<'ctx> Dec<'ctx> {
                         return Err("llvm.bswap of an odd number of bytes".into());
                     }
                     self.emit(Inst::IUn { op, bits, d: d + k * w, a: a + k * w });
+                }
+                Ok(())
+            }
+            // Three-way compares: (a > b) - (a < b), in the result's width.
+            "llvm.scmp" | "llvm.ucmp" => {
+                let signed = base == "llvm.scmp";
+                let (a, n) = self.val(arg(0))?;
+                let (b, _) = self.val(arg(1))?;
+                let (d, _) = self.dst(i)?;
+                let (ops, res) = (self.elem_sks(arg(0).ty())?, self.elem_sks(i.ty())?);
+                let t = self.alloc(2);
+                let (gt, lt) = (self.r(t), self.r(t + 1));
+                for k in 0..n {
+                    let (Sk::I(bits), Sk::I(rbits)) = (ops[k as usize], res[k as usize]) else {
+                        return Err("three-way compare of non-integers".into());
+                    };
+                    let (pg, pl) = if signed { (IPred::Sgt, IPred::Slt) } else { (IPred::Ugt, IPred::Ult) };
+                    self.emit(Inst::ICmp { p: pg, bits, d: gt, a: a + k * w, b: b + k * w });
+                    self.emit(Inst::ICmp { p: pl, bits, d: lt, a: a + k * w, b: b + k * w });
+                    self.emit(Inst::IBin { op: IOp::Sub, bits: rbits, d: d + k * w, a: gt, b: lt });
                 }
                 Ok(())
             }

@@ -411,6 +411,9 @@ pub struct Machine<'a> {
     private: Option<Owned>,
     warps: Vec<Warp>,
     group: [u64; 3],
+    /// This work-group's local size: the grid's, or smaller in a
+    /// non-uniform launch's last work-groups (lanes past it are not valid).
+    group_local: [u64; 3],
     pub c: Counters,
     /// Scratch: (edge, lanes) of a divergent branch, then (PC, lanes).
     targets: Vec<(u32, u64)>,
@@ -459,7 +462,8 @@ impl<'a> Machine<'a> {
         let mut param_values = Vec::with_capacity(args.values.len());
         for (i, v) in args.values.iter_mut().enumerate() {
             let value = match v {
-                ArgValue::Buffer(b) => {
+                // A struct's parameter points at its bytes, as a buffer's.
+                ArgValue::Buffer(b) | ArgValue::Struct(b) => {
                     mem.map(param_region(i) as usize, b.bytes_mut());
                     addr(param_region(i), 0)
                 }
@@ -509,6 +513,7 @@ impl<'a> Machine<'a> {
             private,
             warps,
             group: [0; 3],
+            group_local: grid.local,
             c,
             targets: Vec::new(),
             stop_pc: 0,
@@ -539,6 +544,10 @@ impl<'a> Machine<'a> {
     pub fn run(&mut self) -> Result<(), String> {
         for g in 0..self.grid.total_groups() {
             self.group = self.grid.group_id(g);
+            let shape = self.grid.group_local(self.group);
+            if shape != self.group_local {
+                self.reshape(shape);
+            }
             if let Some(c) = self.check.as_mut() {
                 c.begin_group(g);
             }
@@ -568,8 +577,19 @@ impl<'a> Machine<'a> {
         Some((texts, c.findings.clone()))
     }
 
+    /// Makes the warps run a work-group of `local` work-items (x fastest):
+    /// lanes past their count are not valid, warps past it have none.
+    fn reshape(&mut self, local: [u64; 3]) {
+        self.group_local = local;
+        let items: u64 = local.iter().product();
+        let w = self.w as u64;
+        for (k, warp) in self.warps.iter_mut().enumerate() {
+            warp.valid = mask_of(items.saturating_sub(k as u64 * w).min(w) as u32);
+        }
+    }
+
     fn local_id(&self, lin: u64) -> [u64; 3] {
-        let l = self.grid.local;
+        let l = self.group_local;
         [lin % l[0], (lin / l[0]) % l[1], lin / (l[0] * l[1])]
     }
 
@@ -585,7 +605,8 @@ impl<'a> Machine<'a> {
                 Builtin::LocalId(d) => dim(d, &|d| lid[d], 0),
                 Builtin::GlobalId(d) => dim(d, &gid, 0),
                 Builtin::GroupId(d) => dim(d, &|d| self.group[d], 0),
-                Builtin::LocalSize(d) | Builtin::EnqueuedLocalSize(d) => dim(d, &|d| g.local[d], 1),
+                Builtin::LocalSize(d) => dim(d, &|d| self.group_local[d], 1),
+                Builtin::EnqueuedLocalSize(d) => dim(d, &|d| g.local[d], 1),
                 Builtin::NumGroups(d) => dim(d, &|d| g.num_groups()[d], 1),
                 Builtin::GlobalSize(d) => dim(d, &|d| g.global[d], 1),
                 Builtin::GlobalOffset(d) => dim(d, &|d| g.global_offset[d], 0),
@@ -636,8 +657,8 @@ impl<'a> Machine<'a> {
                 }
             }
             warp.start();
+            self.c.warps += u64::from(warp.valid != 0);
             self.warps[k] = warp;
-            self.c.warps += 1;
         }
         loop {
             for k in 0..self.warps.len() {

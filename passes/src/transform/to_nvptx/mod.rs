@@ -27,7 +27,8 @@
 //!   construct with no NVPTX form (images) is an error naming both
 //!   (`unsupported`).
 //!
-//! Run `simt-lower-ocl-builtins` first so atomics and math are plain IR.
+//! `simt-lower-ocl-builtins` runs first, inside this pass, so atomics and
+//! math are plain IR (a built-in it cannot lower is its error, naming it).
 
 use crate::ir::globals::{add_function, add_global, copy_function_metadata, function_or_declare, move_blocks, named_global};
 use crate::ir::{instructions, parameters, Builder, Inst, Ty, Value};
@@ -66,6 +67,13 @@ impl ModulePass for ToNvptx {
         for &k in &kernels {
             unsupported::check_kernel(k).map_err(err)?;
         }
+        // OpenCL's math, integer and atomic built-ins become IR first, as
+        // `simt-lower-ocl-builtins` before this pass would: without it
+        // `_Z4sqrtf` and friends stayed calls to nothing, which only ptxas
+        // noticed. (Nothing is left to lower when it did run.) What it
+        // preserves does not matter: this pass preserves nothing.
+        let _ = crate::transform::ocl_builtins::LowerOclBuiltins.run(cx)?;
+        let m = cx.module_mut();
         let kernels: Vec<FunctionValue<'_>> = kernels.into_iter().map(|k| local_args_to_offsets(m, k)).collect();
         replace_builtins(m).map_err(err)?;
         for f in m.get_functions() {

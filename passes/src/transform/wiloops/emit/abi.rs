@@ -30,10 +30,23 @@ impl<'ctx> Emitter<'_, 'ctx> {
             num_groups[d as usize] = ng;
             offset[d as usize] = off;
         }
+        // The ABI's 0 for the last two: a uniform launch.
+        let (mut enqueued, mut global_size) = ([ctx; 3], [ctx; 3]);
+        for d in 0..3u32 {
+            let i = d as usize;
+            let zero = self.c64(0);
+            let enq = self.load(self.i64t, self.field_of(ctx, field::ENQUEUED_LOCAL_SIZE, Some(d)), "");
+            let is0 = self.b.icmp(LLVMIntPredicate::LLVMIntEQ, enq, zero, "");
+            enqueued[i] = self.b.select(is0, local_size[i], enq, "enqueued");
+            let gs = self.load(self.i64t, self.field_of(ctx, field::GLOBAL_SIZE, Some(d)), "");
+            let is0 = self.b.icmp(LLVMIntPredicate::LLVMIntEQ, gs, zero, "");
+            let uniform = self.b.nuw_mul(num_groups[i], local_size[i], "");
+            global_size[i] = self.b.select(is0, uniform, gs, "global.size");
+        }
         let work_dim = self.load(self.i32t, self.field_of(ctx, field::WORK_DIM, None), "work.dim");
         let nxy = self.b.nuw_mul(local_size[0], local_size[1], "");
         let n_items = self.b.nuw_mul(nxy, local_size[2], "items");
-        self.launch = Some(Launch { local_size, num_groups, offset, work_dim, n_items });
+        self.launch = Some(Launch { local_size, enqueued, global_size, num_groups, offset, work_dim, n_items });
         // args[i] points at parameter i's value.
         for (i, p) in parameters(self.kernel).into_iter().enumerate() {
             let slot = self.b.inbounds_gep(ptr, args, &[self.c64(i as u64)], "");

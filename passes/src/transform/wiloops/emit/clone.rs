@@ -282,11 +282,13 @@ impl<'ctx> Emitter<'_, 'ctx> {
     pub(super) fn builtin_value(&self, b: Builtin, it: &Items<'ctx>) -> Value<'ctx> {
         let local = [it.x, it.y, it.z];
         let group_id = self.view().group_id;
-        let Launch { local_size, num_groups, offset, work_dim, .. } = self.launch();
+        let Launch { local_size, enqueued, global_size: sizes, num_groups, offset, work_dim, .. } = self.launch();
         let dim = |d: u32, v: [Value<'ctx>; 3], default: u64| if d < 3 { v[d as usize] } else { self.c64(default) };
-        let global_size = |d: usize| self.b.nuw_mul(num_groups[d], local_size[d], "");
+        let global_size = |d: usize| sizes[d];
+        // Every work-group but a non-uniform launch's last starts at a
+        // multiple of the enqueued size.
         let global_id = |d: usize| {
-            let base = self.b.nuw_mul(group_id[d], local_size[d], "");
+            let base = self.b.nuw_mul(group_id[d], enqueued[d], "");
             let g = self.b.nuw_add(base, local[d], "");
             self.b.nuw_add(g, offset[d], "")
         };
@@ -294,7 +296,8 @@ impl<'ctx> Emitter<'_, 'ctx> {
         match b {
             Builtin::LocalId(d) => dim(d, local, 0),
             Builtin::GroupId(d) => dim(d, group_id, 0),
-            Builtin::LocalSize(d) | Builtin::EnqueuedLocalSize(d) => dim(d, local_size, 1),
+            Builtin::LocalSize(d) => dim(d, local_size, 1),
+            Builtin::EnqueuedLocalSize(d) => dim(d, enqueued, 1),
             Builtin::NumGroups(d) => dim(d, num_groups, 1),
             Builtin::GlobalOffset(d) => dim(d, offset, 0),
             Builtin::GlobalSize(d) if d < 3 => global_size(d as usize),

@@ -101,7 +101,11 @@ pub struct Emitter<'a, 'ctx> {
 /// The launch-wide values, as read at the start of the function.
 #[derive(Clone, Copy)]
 pub(super) struct Launch<'ctx> {
+    /// This work-group's size (smaller in a non-uniform launch's last ones).
     local_size: [Value<'ctx>; 3],
+    /// The launch's local size (`get_enqueued_local_size`).
+    enqueued: [Value<'ctx>; 3],
+    global_size: [Value<'ctx>; 3],
     num_groups: [Value<'ctx>; 3],
     offset: [Value<'ctx>; 3],
     work_dim: Value<'ctx>,
