@@ -13,7 +13,8 @@
 //! table lives.** Borrowed buffers are held by the `&'a mut` they were
 //! mapped from (the table's lifetime is tied to it); owned ones are leaked
 //! boxes freed in `Drop`, never touched through a `Box` while mapped (so no
-//! retag invalidates the pointers). Unmapped regions have `len` 0. Every
+//! retag invalidates the pointers). An alias region maps a slice of another
+//! one's bytes. Unmapped regions have `len` 0. Every
 //! access checks `off + size <= len` first, so it stays inside its region.
 //!
 //! [`engine::emu::memory`]: crate::engine::emu::memory
@@ -80,6 +81,17 @@ impl<'a> Regions<'a> {
             self.table[first + k] = Region { base: unsafe { base.add(k * chunk) }, len: chunk as u64 };
         }
         Owned(self.owned.len() - 1)
+    }
+
+    /// Maps region `r` onto bytes `start..start + len` of the mapped
+    /// region `of`: an alias, both name the same bytes (an object inside
+    /// its memory, `engine::emu::objects`).
+    pub fn map_alias(&mut self, r: usize, of: usize, start: u64, len: u64) {
+        let o = self.table[of];
+        assert!(start.checked_add(len).is_some_and(|end| end <= o.len), "alias {start}+{len} outside region {of} ({} bytes)", o.len);
+        // SAFETY: `start + len <= o.len`, so the slice lies in `of`'s bytes.
+        let base = if len == 0 { o.base } else { unsafe { o.base.add(start as usize) } };
+        self.table[r] = Region { base, len };
     }
 
     fn own(&mut self, bytes: Vec<u8>) -> (*mut u8, usize) {
