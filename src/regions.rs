@@ -275,4 +275,26 @@ mod tests {
         drop(regions);
         assert_eq!(a[1..5], [4, 3, 2, 0xef]);
     }
+
+    #[test]
+    fn aliases_share_bytes_and_have_their_own_bounds() {
+        let mut regions = Regions::new(4);
+        let o = regions.map_owned(1, vec![0u8; 16]);
+        regions.map_alias(2, 1, 4, 8);
+        regions.map_alias(3, 1, 12, 4);
+        let (whole, a, b) = (1u64 << ADDR_BITS, 2u64 << ADDR_BITS, 3u64 << ADDR_BITS);
+        {
+            let m = regions.view();
+            m.store(a + 4, 4, 0xdead_beef).unwrap();
+            assert_eq!(m.load(whole + 8, 4), Some(0xdead_beef));
+            // One past the alias's end is out of bounds, though its memory goes on.
+            assert!(m.load(a + 8, 4).is_none());
+            assert!(m.load(whole + 12, 4).is_some());
+            m.store(b, 4, 7).unwrap();
+            assert_eq!(m.load(whole + 12, 4), Some(7));
+        }
+        regions.zero(o);
+        assert_eq!(regions.view().load(a + 4, 4), Some(0));
+        assert_eq!((regions.len_of(2), regions.len_of(3)), (8, 4));
+    }
 }
