@@ -525,7 +525,9 @@ pub struct GlobalData {
 /// - `inst_text` and `inst_block` have one entry per instruction, each in
 ///   range; barrier ids are below `barrier_names.len()`;
 /// - the regions are laid out as documented: parameters `1..=n`, local
-///   memory `n + 1`, globals between it and `first_private_region`.
+///   memory `n + 1`, globals and local variables' own regions between it
+///   and `first_private_region`; every `Alloca`'s object is an entry of
+///   `allocas`.
 ///
 /// The interpreter relies on the register bounds for its register file
 /// (`exec.rs`), and reports a broken one as an emulator error otherwise.
@@ -568,7 +570,8 @@ pub struct Program {
     /// implicit check points were used.
     explicit_markers: usize,
     /// Regions: the parameters are 1..=n, then local memory, the globals,
-    /// then one private region per work-item.
+    /// the local variables' own regions, then one private region per
+    /// work-item (and the launch's object regions, `objects`).
     local_region: u32,
     first_private_region: u32,
     /// `simt-check-uniformity`'s table: per check id, "kernel", "value", "use".

@@ -1400,9 +1400,15 @@ impl<'a> Machine<'a> {
         if r == 0 {
             return if a == 0 { "the null pointer".into() } else { format!("address {a:#x}, outside every buffer") };
         }
+        // A __local object also gives the offset in local memory, which is
+        // what the host engine (one guarded block) can tell.
+        let in_local = || {
+            let start = self.objects.canon(p, r).map_or(0, |(_, s)| s as i64);
+            format!("local memory offset {} of {} bytes per work-group", start + off, self.local_bytes)
+        };
         match self.objects.object(r) {
-            Some(Object::LocalVar(k)) => return format!("offset {off} of __local variable @{} ({len} bytes)", p.local_vars()[k].0),
-            Some(Object::LocalArg { param }) => return format!("offset {off} of __local argument {param} ({len} bytes)"),
+            Some(Object::LocalVar(k)) => return format!("offset {off} of __local variable @{} ({len} bytes; {})", p.local_vars()[k].0, in_local()),
+            Some(Object::LocalArg { param }) => return format!("offset {off} of __local argument {param} ({len} bytes; {})", in_local()),
             Some(Object::Alloca { item, index }) => {
                 let [x, y, z] = self.local_id(item);
                 let name = &p.allocas()[index].name;
