@@ -433,8 +433,12 @@ pub fn ulps_f64(a: f64, b: f64) -> Option<u64> {
 pub fn max_ulps(ty: ScalarType, got: &[u8], expected: &[u8]) -> u64 {
     let pairs = got.chunks_exact(ty.size()).zip(expected.chunks_exact(ty.size()));
     match ty {
-        ScalarType::F32 => pairs.filter_map(|(g, e)| ulps_f32(f32::from_le_bytes(g.try_into().unwrap()), f32::from_le_bytes(e.try_into().unwrap()))).max(),
-        ScalarType::F64 => pairs.filter_map(|(g, e)| ulps_f64(f64::from_le_bytes(g.try_into().unwrap()), f64::from_le_bytes(e.try_into().unwrap()))).max(),
+        ScalarType::F32 => {
+            pairs.filter_map(|(g, e)| ulps_f32(f32::from_le_bytes(g.try_into().unwrap()), f32::from_le_bytes(e.try_into().unwrap()))).max()
+        }
+        ScalarType::F64 => {
+            pairs.filter_map(|(g, e)| ulps_f64(f64::from_le_bytes(g.try_into().unwrap()), f64::from_le_bytes(e.try_into().unwrap()))).max()
+        }
         _ => None,
     }
     .unwrap_or(0)

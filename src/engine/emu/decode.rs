@@ -491,11 +491,13 @@ pub enum SpecialKind {
     LaneMask(u8),
 }
 
-/// A private array: its name (empty when unnamed), offset in the
-/// work-item's private memory and size in bytes.
+/// A private array: its name (empty when unnamed; clang keeps none), its
+/// allocated type as IR text, offset in the work-item's private memory and
+/// size in bytes.
 #[derive(Clone, Debug)]
 pub struct AllocaInfo {
     pub name: String,
+    pub ty: String,
     pub off: u64,
     pub size: u64,
 }
@@ -1801,7 +1803,7 @@ impl<'ctx> Dec<'ctx> {
                 }
                 let (d, _) = self.dst(i)?;
                 let obj = self.allocas.len() as u32;
-                self.allocas.push(AllocaInfo { name: i.value().name(), off, size });
+                self.allocas.push(AllocaInfo { name: i.value().name(), ty: ty.print(), off, size });
                 self.emit(Inst::Alloca { d, off, obj });
                 Ok(())
             }

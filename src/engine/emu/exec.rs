@@ -1407,12 +1407,18 @@ impl<'a> Machine<'a> {
             format!("local memory offset {} of {} bytes per work-group", start + off, self.local_bytes)
         };
         match self.objects.object(r) {
-            Some(Object::LocalVar(k)) => return format!("offset {off} of __local variable @{} ({len} bytes; {})", p.local_vars()[k].0, in_local()),
+            Some(Object::LocalVar(k)) => {
+                return format!("offset {off} of __local variable @{} ({len} bytes; {})", p.local_vars()[k].0, in_local())
+            }
             Some(Object::LocalArg { param }) => return format!("offset {off} of __local argument {param} ({len} bytes; {})", in_local()),
             Some(Object::Alloca { item, index }) => {
                 let [x, y, z] = self.local_id(item);
-                let name = &p.allocas()[index].name;
-                let array = if name.is_empty() { format!("private array {index}") } else { format!("private array %{name}") };
+                let a = &p.allocas()[index];
+                let array = if a.name.is_empty() {
+                    format!("private array {index} ({})", a.ty)
+                } else {
+                    format!("private array %{} ({})", a.name, a.ty)
+                };
                 return format!("offset {off} of {array} of work-item ({x},{y},{z}) ({len} bytes)");
             }
             None => {}
