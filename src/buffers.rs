@@ -239,7 +239,7 @@ impl KernelArgs {
     }
 
     fn compare_inner(&self, refs: &References, tolerance_ulps: u64, sizes_only: bool) -> CompareReport {
-        let mut report = CompareReport { tolerance_ulps, compared: Vec::new(), mismatches: Vec::new() };
+        let mut report = CompareReport { tolerance_ulps, max_ulps: 0, compared: Vec::new(), mismatches: Vec::new() };
         for (i, b) in self.buffers() {
             let Some((_, path, expected)) = refs.files.iter().find(|f| f.0 == i) else {
                 continue;
@@ -268,6 +268,7 @@ impl KernelArgs {
                 continue;
             }
             let (wrong, first) = compare_elements(b.ty, b.bytes(), expected, tolerance_ulps, MAX_REPORTED);
+            report.max_ulps = report.max_ulps.max(max_ulps(b.ty, b.bytes(), expected));
             if wrong > 0 {
                 report.mismatches.push(BufferMismatch { param: i, path, ty: b.ty, count: b.count, wrong, size_problem: None, first });
             }
@@ -368,6 +369,9 @@ pub struct BufferMismatch {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareReport {
     pub tolerance_ulps: u64,
+    /// The largest distance in ULPs between two float elements of the
+    /// buffers compared (0 when equal or not float; NaNs not counted).
+    pub max_ulps: u64,
     /// (parameter index, reference file) of each buffer compared.
     pub compared: Vec<(usize, PathBuf)>,
     pub mismatches: Vec<BufferMismatch>,
@@ -434,6 +438,22 @@ pub fn ulps_f64(a: f64, b: f64) -> Option<u64> {
         (if i < 0 { i64::MIN.wrapping_sub(i) } else { i }) as i128
     };
     Some(u64::try_from((key(a) - key(b)).unsigned_abs()).unwrap_or(u64::MAX))
+}
+
+/// The largest distance in ULPs between two arrays of little-endian float
+/// elements of equal length (0 for other types; pairs with a NaN skipped).
+pub fn max_ulps(ty: ScalarType, got: &[u8], expected: &[u8]) -> u64 {
+    let pairs = got.chunks_exact(ty.size()).zip(expected.chunks_exact(ty.size()));
+    match ty {
+        ScalarType::F32 => {
+            pairs.filter_map(|(g, e)| ulps_f32(f32::from_le_bytes(g.try_into().unwrap()), f32::from_le_bytes(e.try_into().unwrap()))).max()
+        }
+        ScalarType::F64 => {
+            pairs.filter_map(|(g, e)| ulps_f64(f64::from_le_bytes(g.try_into().unwrap()), f64::from_le_bytes(e.try_into().unwrap()))).max()
+        }
+        _ => None,
+    }
+    .unwrap_or(0)
 }
 
 /// Compares two arrays of little-endian `ty` elements of equal length.
@@ -798,6 +818,9 @@ mod tests {
         let (wrong, _) = compare_elements(ScalarType::F32, &got, &exp, 1, 10);
         assert_eq!(wrong, 2);
         let (wrong, _) = compare_elements(ScalarType::F32, &got, &exp, 2, 10);
+        assert_eq!(max_ulps(ScalarType::F32, &got, &exp), 2);
+        assert_eq!(max_ulps(ScalarType::F32, &exp, &exp), 0);
+        assert_eq!(max_ulps(ScalarType::I32, &got, &exp), 0);
         assert_eq!(wrong, 1);
         // Integers compare exactly, whatever the tolerance.
         let (wrong, first) = compare_elements(ScalarType::I32, &enc(&[1.0]), &enc(&[0.0]), 1000, 10);

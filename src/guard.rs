@@ -29,9 +29,12 @@
 //!   alignment, the few bytes after `ptr + len` (up to `align - 1`).
 //! - Accesses further away than the guards, which may land in another
 //!   reservation (then reported against that one) or in unrelated memory.
-//! - One local argument overrunning into the next: a work-group's local
-//!   memory is one block (the ABI places `__local` arguments at offsets in
-//!   `ctx.local_mem`), guarded as a whole, as the emulator checks it.
+//! - One `__local` variable or argument overrunning into the next: a
+//!   work-group's local memory is one block (the ABI places `__local`
+//!   arguments at offsets in `ctx.local_mem`), guarded as a whole; nor
+//!   private arrays, which live on the native stack or in scratch. The
+//!   emulator checks each of these objects on its own (`engine::emu::objects`)
+//!   and is the authority on them.
 //!
 //! Guard sizes: kernels index with 32-bit `int`s (sign-extended, times an
 //! element of at most 8 bytes: ±16 GiB) or `uint`s (up to 32 GiB), so
@@ -532,7 +535,7 @@ unsafe fn format_fault(msg: &mut Msg, tool: &str, hit: &Hit, access: &str, runni
     msg.push_int(hit.offset);
     msg.push(b" of ");
     msg.push(what);
-    msg.push(b" is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)");
+    msg.push(b" is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item and the array)");
 }
 
 /// Whether the faulting access was a write: the page-fault error code's
@@ -691,7 +694,7 @@ mod tests {
         unsafe { format_fault(&mut m, "simt-run", &hit, "store", Some(([9, 0, 0], 1))) };
         assert_eq!(
             std::str::from_utf8(&m.buf[..m.len]).unwrap(),
-            "simt-run: error: kernel 'vecadd': work-group (9,0,0): store at offset 4000 of argument 2 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)"
+            "simt-run: error: kernel 'vecadd': work-group (9,0,0): store at offset 4000 of argument 2 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item and the array)"
         );
         let hit = lookup(g.as_ptr() as usize - 1_048_576).unwrap();
         let mut m = Msg { buf: [0; 1024], len: 0 };
@@ -774,7 +777,7 @@ mod tests {
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 1, "status {status:#x}: {err}");
         assert_eq!(
             err,
-            "simt-test: error: kernel 'k': work-group (2,3,0): store at offset 4000 of argument 1 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item)\n"
+            "simt-test: error: kernel 'k': work-group (2,3,0): store at offset 4000 of argument 1 (4000 bytes, buf:f32:1000) is out of bounds (the host engine caught it with a guard page; --engine emu names the work-item and the array)\n"
         );
         // SAFETY: as above: 1 MiB before the data is inside the leading
         // guard, so the load faults and the child exits.

@@ -13,7 +13,8 @@
 //! table lives.** Borrowed buffers are held by the `&'a mut` they were
 //! mapped from (the table's lifetime is tied to it); owned ones are leaked
 //! boxes freed in `Drop`, never touched through a `Box` while mapped (so no
-//! retag invalidates the pointers). Unmapped regions have `len` 0. Every
+//! retag invalidates the pointers). An alias region maps a slice of another
+//! one's bytes. Unmapped regions have `len` 0. Every
 //! access checks `off + size <= len` first, so it stays inside its region.
 //!
 //! [`engine::emu::memory`]: crate::engine::emu::memory
@@ -80,6 +81,17 @@ impl<'a> Regions<'a> {
             self.table[first + k] = Region { base: unsafe { base.add(k * chunk) }, len: chunk as u64 };
         }
         Owned(self.owned.len() - 1)
+    }
+
+    /// Maps region `r` onto bytes `start..start + len` of the mapped
+    /// region `of`: an alias, both name the same bytes (an object inside
+    /// its memory, `engine::emu::objects`).
+    pub fn map_alias(&mut self, r: usize, of: usize, start: u64, len: u64) {
+        let o = self.table[of];
+        assert!(start.checked_add(len).is_some_and(|end| end <= o.len), "alias {start}+{len} outside region {of} ({} bytes)", o.len);
+        // SAFETY: `start + len <= o.len`, so the slice lies in `of`'s bytes.
+        let base = if len == 0 { o.base } else { unsafe { o.base.add(start as usize) } };
+        self.table[r] = Region { base, len };
     }
 
     fn own(&mut self, bytes: Vec<u8>) -> (*mut u8, usize) {
@@ -262,5 +274,27 @@ mod tests {
         assert_eq!(regions.len_of(1), 16);
         drop(regions);
         assert_eq!(a[1..5], [4, 3, 2, 0xef]);
+    }
+
+    #[test]
+    fn aliases_share_bytes_and_have_their_own_bounds() {
+        let mut regions = Regions::new(4);
+        let o = regions.map_owned(1, vec![0u8; 16]);
+        regions.map_alias(2, 1, 4, 8);
+        regions.map_alias(3, 1, 12, 4);
+        let (whole, a, b) = (1u64 << ADDR_BITS, 2u64 << ADDR_BITS, 3u64 << ADDR_BITS);
+        {
+            let m = regions.view();
+            m.store(a + 4, 4, 0xdead_beef).unwrap();
+            assert_eq!(m.load(whole + 8, 4), Some(0xdead_beef));
+            // One past the alias's end is out of bounds, though its memory goes on.
+            assert!(m.load(a + 8, 4).is_none());
+            assert!(m.load(whole + 12, 4).is_some());
+            m.store(b, 4, 7).unwrap();
+            assert_eq!(m.load(whole + 12, 4), Some(7));
+        }
+        regions.zero(o);
+        assert_eq!(regions.view().load(a + 4, 4), Some(0));
+        assert_eq!((regions.len_of(2), regions.len_of(3)), (8, 4));
     }
 }

@@ -189,11 +189,20 @@ pub struct CompareJson {
     pub buffers: usize,
     pub mismatched_buffers: usize,
     pub tolerance_ulps: u64,
+    /// The largest distance in ULPs between a float element and its
+    /// reference (0 when all are equal, or none is a float).
+    pub max_ulps: u64,
 }
 
 impl From<&CompareReport> for CompareJson {
     fn from(r: &CompareReport) -> CompareJson {
-        CompareJson { ok: r.ok(), buffers: r.compared.len(), mismatched_buffers: r.mismatches.len(), tolerance_ulps: r.tolerance_ulps }
+        CompareJson {
+            ok: r.ok(),
+            buffers: r.compared.len(),
+            mismatched_buffers: r.mismatches.len(),
+            tolerance_ulps: r.tolerance_ulps,
+            max_ulps: r.max_ulps,
+        }
     }
 }
 

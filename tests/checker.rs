@@ -54,6 +54,10 @@ const BUGGY: &[(&str, &str, &str, &[&str])] = &[
     ("divergent_barrier.ll", "128", "64", &["buf:i32:128"]),
     ("uninit_private.ll", "128", "64", &["buf:i32:128"]),
     ("global_group_race.ll", "128", "64", &["buf:i32:128", "buf:i32:128"]),
+    ("oob_local.ll", "128", "64", &["buf:i32:128"]),
+    ("oob_local_arg.ll", "128", "64", &["buf:i32:128", "local:i32:64", "local:i32:64"]),
+    ("oob_private.ll", "128", "64", &["buf:i32:128", "i32:8"]),
+    ("oob_next_buffer.ll", "128", "64", &["buf:i32:128", "buf:i32:128"]),
 ];
 
 /// The report lines of a run (its stderr without the statistics).

@@ -147,6 +147,7 @@ struct Compare {
     buffers: usize,
     mismatched_buffers: usize,
     tolerance_ulps: u64,
+    max_ulps: u64,
 }
 
 #[derive(Deserialize, Debug)]
@@ -258,7 +259,7 @@ fn stats_json_is_the_documented_layout() {
     assert!(emu.kernel_seconds_best.is_some() && emu.kernel_seconds_median.is_some() && emu.kernel_seconds_mean.is_some());
     assert!(emu.compile_seconds > 0.0);
     let c = emu.compare.expect("--compare gives a compare object");
-    assert!(c.ok && c.mismatched_buffers == 0 && c.tolerance_ulps == 0 && c.buffers == 2, "{c:?}");
+    assert!(c.ok && c.mismatched_buffers == 0 && c.tolerance_ulps == 0 && c.buffers == 2 && c.max_ulps == 0, "{c:?}");
     let e = &emu.engine_details;
     assert_eq!((e.policy.as_str(), e.warp_width, e.warps_per_group), ("ipdom", 16, 4));
     assert_eq!((emu.policy.as_str(), emu.warp_width), ("ipdom", 16));

@@ -355,10 +355,13 @@ pub enum Inst {
         off: i64,
         ty: MemTy,
     },
-    /// The work-item's private frame + `off`.
+    /// The work-item's private frame + `off`: private array `obj`
+    /// (`Program::allocas`), in its own region when it has one
+    /// (`objects`).
     Alloca {
         d: R,
         off: u64,
+        obj: u32,
     },
     Rmw {
         op: RmwOp,
@@ -488,6 +491,17 @@ pub enum SpecialKind {
     LaneMask(u8),
 }
 
+/// A private array: its name (empty when unnamed; clang keeps none), its
+/// allocated type as IR text, offset in the work-item's private memory and
+/// size in bytes.
+#[derive(Clone, Debug)]
+pub struct AllocaInfo {
+    pub name: String,
+    pub ty: String,
+    pub off: u64,
+    pub size: u64,
+}
+
 /// A module-scope variable outside local memory: its own region.
 #[derive(Clone, Debug)]
 pub struct GlobalData {
@@ -513,7 +527,9 @@ pub struct GlobalData {
 /// - `inst_text` and `inst_block` have one entry per instruction, each in
 ///   range; barrier ids are below `barrier_names.len()`;
 /// - the regions are laid out as documented: parameters `1..=n`, local
-///   memory `n + 1`, globals between it and `first_private_region`.
+///   memory `n + 1`, globals and local variables' own regions between it
+///   and `first_private_region`; every `Alloca`'s object is an entry of
+///   `allocas`.
 ///
 /// The interpreter relies on the register bounds for its register file
 /// (`exec.rs`), and reports a broken one as an emulator error otherwise.
@@ -545,6 +561,10 @@ pub struct Program {
     static_local_bytes: u64,
     /// Those variables: name, offset in local memory, size in bytes.
     local_vars: Vec<(String, u64, u64)>,
+    /// Per local variable, its own region (`objects`), 0 for none.
+    local_var_regions: Vec<u32>,
+    /// The private arrays (allocas), in the order decoded.
+    allocas: Vec<AllocaInfo>,
     globals: Vec<GlobalData>,
     /// Per barrier id: how errors name it.
     barrier_names: Vec<String>,
@@ -552,7 +572,8 @@ pub struct Program {
     /// implicit check points were used.
     explicit_markers: usize,
     /// Regions: the parameters are 1..=n, then local memory, the globals,
-    /// then one private region per work-item.
+    /// the local variables' own regions, then one private region per
+    /// work-item (and the launch's object regions, `objects`).
     local_region: u32,
     first_private_region: u32,
     /// `simt-check-uniformity`'s table: per check id, "kernel", "value", "use".
@@ -732,6 +753,18 @@ impl Program {
                 return bad(format!("global @{} in region {}", g.name, g.region));
             }
         }
+        for &r in &self.local_var_regions {
+            if r != 0 && (r <= self.local_region || r >= self.first_private_region) {
+                return bad(format!("local variable in region {r}"));
+            }
+        }
+        for i in &self.insts {
+            if let Inst::Alloca { obj, .. } = *i {
+                if obj as usize >= self.allocas.len() {
+                    return bad(format!("private array {obj} of {}", self.allocas.len()));
+                }
+            }
+        }
         Ok(())
     }
 
@@ -775,6 +808,23 @@ impl Program {
     /// The kernel's local variables: name, offset in local memory, size.
     pub fn local_vars(&self) -> &[(String, u64, u64)] {
         &self.local_vars
+    }
+
+    /// Per local variable, its own region (0: none; see `objects`).
+    pub fn local_var_regions(&self) -> &[u32] {
+        &self.local_var_regions
+    }
+
+    /// The private arrays, by `Inst::Alloca`'s `obj`.
+    pub fn allocas(&self) -> &[AllocaInfo] {
+        &self.allocas
+    }
+
+    /// The source location (`file:line`) of instruction `pc`, when the
+    /// module has debug info.
+    pub fn loc_of(&self, pc: u32) -> Option<&str> {
+        let t = *self.inst_text.get(pc as usize)?;
+        self.text_locs.get(t as usize)?.as_deref()
     }
 
     pub fn inst_block(&self) -> &[u32] {
@@ -891,6 +941,7 @@ struct Dec<'ctx> {
     edge_index: HashMap<(u32, u32), u32>,
     block_index: HashMap<BasicBlock<'ctx>, u32>,
     private_bytes: u64,
+    allocas: Vec<AllocaInfo>,
     barrier_names: Vec<String>,
     specials: Vec<Special>,
     special_insts: HashSet<IrInst<'ctx>>,
@@ -955,6 +1006,7 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             edge_index: HashMap::new(),
             block_index: HashMap::new(),
             private_bytes: 0,
+            allocas: Vec::new(),
             barrier_names: Vec::new(),
             specials: Vec::new(),
             special_insts: HashSet::new(),
@@ -972,6 +1024,8 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
         let mut local_vars = Vec::new();
         let mut globals = Vec::new();
         let mut next_region = local_region + 1;
+        // Local variables given a region of their own (`objects`), after the globals.
+        let mut own_regions = Vec::new();
         for g in global_variables(module) {
             let vty = g.global_value_type();
             let name = g.name();
@@ -990,6 +1044,9 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             } else if aspace == crate::kernel_sig::LOCAL_ADDRSPACE {
                 static_local = static_local.div_ceil(align) * align;
                 d.globals.insert(g, addr(local_region, static_local));
+                if size > 0 {
+                    own_regions.push((g, local_vars.len()));
+                }
                 local_vars.push((name.clone(), static_local, size));
                 static_local += size;
             } else {
@@ -1001,6 +1058,12 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
                 globals.push(GlobalData { name, region: next_region, bytes });
                 next_region += 1;
             }
+        }
+        let mut local_var_regions = vec![0u32; local_vars.len()];
+        for (g, k) in own_regions {
+            local_var_regions[k] = next_region;
+            d.globals.insert(g, addr(next_region, 0));
+            next_region += 1;
         }
         let first_private_region = next_region;
 
@@ -1125,6 +1188,8 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             private_bytes: d.private_bytes,
             static_local_bytes: static_local,
             local_vars,
+            local_var_regions,
+            allocas: d.allocas,
             globals,
             barrier_names: d.barrier_names,
             explicit_markers,
@@ -1737,7 +1802,9 @@ impl<'ctx> Dec<'ctx> {
                     return Err("private memory above 1 GiB per work-item".into());
                 }
                 let (d, _) = self.dst(i)?;
-                self.emit(Inst::Alloca { d, off });
+                let obj = self.allocas.len() as u32;
+                self.allocas.push(AllocaInfo { name: i.value().name(), ty: ty.print(), off, size });
+                self.emit(Inst::Alloca { d, off, obj });
                 Ok(())
             }
             LLVMAtomicRMW => {

@@ -16,6 +16,7 @@
 use super::check::{self, Checker, Checks, Kind};
 use super::decode::*;
 use super::memory::{ADDR_BITS, MAX_REGIONS, OFF_MASK};
+use super::objects::{Object, ObjectLayout};
 use super::policy::{self, Warp};
 use super::trace::Trace;
 use crate::buffers::{ArgValue, KernelArgs, LocalLayout};
@@ -425,6 +426,9 @@ pub struct Machine<'a> {
     pub check: Option<Box<Checker>>,
     /// `__local` arguments: parameter, offset in local memory, bytes.
     local_args: Vec<(usize, u64, u64)>,
+    /// Each `__local` variable and argument and each private array in a
+    /// region of its own ([`super::objects`]).
+    objects: ObjectLayout,
     /// Advanced by one per work-group run (a terminal's progress bar).
     pub progress: Option<indicatif::ProgressBar>,
     _args: PhantomData<&'a mut KernelArgs>,
@@ -443,7 +447,7 @@ impl<'a> Machine<'a> {
             return Err(format!("kernel '{}' takes {} parameters, {} arguments given", p.kernel(), p.params().len(), args.values.len()));
         }
         let layout = LocalLayout::for_args(p.static_local_bytes(), args);
-        let local_args = args
+        let local_args: Vec<(usize, u64, u64)> = args
             .values
             .iter()
             .enumerate()
@@ -458,7 +462,11 @@ impl<'a> Machine<'a> {
                 p.private_bytes()
             )
         })?;
-        let mut mem = Regions::new(p.first_private_region() as usize + items as usize);
+        let objects = ObjectLayout::new(p, items, &local_args);
+        if objects.total_regions() > MAX_REGIONS {
+            return Err(format!("work-groups of {items} work-items are too large for the emulator"));
+        }
+        let mut mem = Regions::new(objects.total_regions() as usize);
         let mut param_values = Vec::with_capacity(args.values.len());
         for (i, v) in args.values.iter_mut().enumerate() {
             let value = match v {
@@ -472,7 +480,9 @@ impl<'a> Machine<'a> {
                     bytes[..s.as_bytes().len()].copy_from_slice(s.as_bytes());
                     u64::from_le_bytes(bytes)
                 }
-                ArgValue::Local { .. } => addr(p.local_region(), layout.offsets[i].unwrap_or(0)),
+                ArgValue::Local { .. } => {
+                    objects.local_arg_value(i).unwrap_or_else(|| addr(p.local_region(), layout.offsets[i].unwrap_or(0)))
+                }
             };
             param_values.push(value);
         }
@@ -483,6 +493,7 @@ impl<'a> Machine<'a> {
         // At most 2^36 bytes in all (checked above).
         let private = (p.private_bytes() > 0)
             .then(|| mem.map_owned_split(p.first_private_region() as usize, items as usize, p.private_bytes() as usize));
+        objects.map(p, &mut mem);
 
         // Registers: constants and arguments once; builtins per work-group.
         let mut template = RegFile::new(p.nslots() as usize * w);
@@ -520,6 +531,7 @@ impl<'a> Machine<'a> {
             trace: None,
             check: None,
             local_args,
+            objects,
             progress: None,
             _args: PhantomData,
         })
@@ -530,9 +542,10 @@ impl<'a> Machine<'a> {
         if !checks.watches_memory() {
             return;
         }
-        let n = self.p.first_private_region() as u64 + self.items;
+        let n = self.objects.total_regions();
         let layout = check::Layout {
             lens: (0..n).map(|r| self.mem.len_of(r)).collect(),
+            canon: self.objects.canon_table(self.p),
             local_region: self.p.local_region(),
             first_private_region: self.p.first_private_region(),
             items: self.items,
@@ -811,6 +824,7 @@ impl<'a> Machine<'a> {
         let widx = warp.index;
         let item0 = widx * w as u32;
         let priv0 = p.first_private_region() as u64 + widx as u64 * w as u64;
+        let objects = &self.objects;
         let insts = p.insts();
         let edges = p.edges();
         let temps = p.temps();
@@ -819,8 +833,6 @@ impl<'a> Machine<'a> {
         let mut n: u64 = 0;
         let mut checks: u64 = 0;
         let mut ucheck: u64 = 0;
-        let first_private = p.first_private_region() as u64;
-        let items = self.items;
         let fault = |pc: u32, lane: Option<usize>, kind: FaultKind| Fault { pc, warp: widx, lane: lane.map(|l| l as u32), kind };
         let msg = |pc: u32, lane: Option<usize>, m: &str| fault(pc, lane, FaultKind::Msg(m.to_string()));
 
@@ -1119,10 +1131,18 @@ impl<'a> Machine<'a> {
                         });
                         pc += 1;
                     }
-                    Inst::Alloca { d, off } => {
-                        lanes!(mask, full, w, |l| {
-                            reg!(r, d, l) = ((priv0 + l as u64) << ADDR_BITS) | off;
-                        });
+                    Inst::Alloca { d, off, obj } => {
+                        match objects.alloca_base(item0 as u64) {
+                            Some(base) => {
+                                let n = objects.nallocas();
+                                lanes!(mask, full, w, |l| {
+                                    reg!(r, d, l) = (base + l as u64 * n + obj as u64) << ADDR_BITS;
+                                });
+                            }
+                            None => lanes!(mask, full, w, |l| {
+                                reg!(r, d, l) = ((priv0 + l as u64) << ADDR_BITS) | off;
+                            }),
+                        }
                         pc += 1;
                     }
                     Inst::Rmw { op, ty, d, p: pp, v } => {
@@ -1253,11 +1273,9 @@ impl<'a> Machine<'a> {
                         let first = mask.trailing_zeros() as usize;
                         // Pointers into private memory: relative to the lane's own.
                         let canon = |v: u64, l: usize| -> (bool, u64, u64) {
-                            let region = v >> ADDR_BITS;
-                            if ptr && region >= first_private && region < first_private + items {
-                                (true, region.wrapping_sub(priv0 + l as u64), v & OFF_MASK)
-                            } else {
-                                (false, v, 0)
+                            match objects.relative_private(v, item0 as u64 + l as u64).filter(|_| ptr) {
+                                Some((region, off)) => (true, region, off),
+                                None => (false, v, 0),
                             }
                         };
                         for k in 0..leaves {
@@ -1373,7 +1391,8 @@ impl<'a> Machine<'a> {
             FaultKind::Msg(m) => m,
             FaultKind::Uniformity { .. } => unreachable!("handled above"),
             FaultKind::Mem { what, addr, size } => {
-                format!("{what} of {size} byte{} at {} is out of bounds", if size == 1 { "" } else { "s" }, self.describe_addr(addr))
+                let at = self.p.loc_of(f.pc).map_or_else(String::new, |loc| format!(" at {loc}"));
+                format!("{what} of {size} byte{} at {} is out of bounds{at}", if size == 1 { "" } else { "s" }, self.describe_addr(addr))
             }
         };
         format!("kernel '{k}': {who}: {what} in '{}'", self.p.text_of(f.pc))
@@ -1401,6 +1420,29 @@ impl<'a> Machine<'a> {
         let len = self.mem.len_of(r);
         if r == 0 {
             return if a == 0 { "the null pointer".into() } else { format!("address {a:#x}, outside every buffer") };
+        }
+        // A __local object also gives the offset in local memory, which is
+        // what the host engine (one guarded block) can tell.
+        let in_local = || {
+            let start = self.objects.canon(p, r).map_or(0, |(_, s)| s as i64);
+            format!("local memory offset {} of {} bytes per work-group", start + off, self.local_bytes)
+        };
+        match self.objects.object(r) {
+            Some(Object::LocalVar(k)) => {
+                return format!("offset {off} of __local variable @{} ({len} bytes; {})", p.local_vars()[k].0, in_local())
+            }
+            Some(Object::LocalArg { param }) => return format!("offset {off} of __local argument {param} ({len} bytes; {})", in_local()),
+            Some(Object::Alloca { item, index }) => {
+                let [x, y, z] = self.local_id(item);
+                let a = &p.allocas()[index];
+                let array = if a.name.is_empty() {
+                    format!("private array {index} ({})", a.ty)
+                } else {
+                    format!("private array %{} ({})", a.name, a.ty)
+                };
+                return format!("offset {off} of {array} of work-item ({x},{y},{z}) ({len} bytes)");
+            }
+            None => {}
         }
         if r <= p.params().len() as u64 {
             return format!("offset {off} of argument {} ({len} bytes)", r - 1);

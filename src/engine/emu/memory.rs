@@ -5,9 +5,11 @@
 //! pointers fault); regions `1..=n` are the kernel's parameters (a buffer
 //! argument's region is its data, other parameters map nothing); then the
 //! work-group's local memory, the module's other global variables, and one
-//! private region per work-item of the work-group. Every access is checked
-//! against its region's bounds, so an out-of-bounds index is an error that
-//! names the buffer instead of a silent corruption. Generic pointers (CUDA)
+//! private region per work-item of the work-group; then each `__local`
+//! variable and argument and each private array has a region of its own
+//! that aliases its slice of that memory ([`super::objects`]). Every access
+//! is checked against its region's bounds, so an out-of-bounds index is an
+//! error that names the buffer or array instead of a silent corruption. Generic pointers (CUDA)
 //! need no translation: `addrspacecast` keeps the bits.
 //!
 //! The region table itself, and the raw-pointer accesses it needs, live in

@@ -23,6 +23,7 @@ pub mod check;
 pub mod decode;
 pub mod exec;
 pub mod memory;
+pub mod objects;
 pub mod policy;
 pub mod stats;
 pub mod trace;

@@ -177,6 +177,10 @@ impl Finding {
 pub struct Layout {
     /// Length of every region, by region number.
     pub lens: Vec<u64>,
+    /// Per region, the region and offset its bytes are watched as: an
+    /// object's region (`objects`) is its memory's, at the object's
+    /// offset; every other region itself, at 0.
+    pub canon: Vec<(u32, u64)>,
     pub local_region: u32,
     pub first_private_region: u32,
     pub items: u64,
@@ -241,8 +245,11 @@ impl Checker {
         if r == 0 || size > len || off > len - size {
             return None;
         }
-        let r = r as u32;
         let l = &self.layout;
+        let (r, off) = match l.canon.get(r as usize) {
+            Some(&(c, base)) => (c, base + off),
+            None => (r as u32, off),
+        };
         let space = if r == l.local_region {
             Space::Local
         } else if r < l.first_private_region {
