@@ -36,6 +36,7 @@ pub const KEYS: &[&str] = &[
     "aot",
     "linear",
     "trace",
+    "profile",
     "check-uniformity",
     "check",
 ];
@@ -112,6 +113,7 @@ pub struct Settings {
     pub aot: Option<Given<bool>>,
     pub linear: Option<Given<bool>>,
     pub trace: Option<Given<PathBuf>>,
+    pub profile: Option<Given<PathBuf>>,
     pub check_uniformity: Option<Given<bool>>,
     pub check: Option<Given<crate::engine::emu::check::Checks>>,
 }
@@ -169,6 +171,7 @@ impl Settings {
             "aot" => self.aot = given(&text, origin, values::switch(&text)),
             "linear" => self.linear = given(&text, origin, values::switch(&text)),
             "trace" => self.trace = given(&text, origin, path(&text)),
+            "profile" => self.profile = given(&text, origin, path(&text)),
             "check-uniformity" => self.check_uniformity = given(&text, origin, values::switch(&text)),
             "check" => self.check = given(&text, origin, values::checks(&text)),
             _ => unreachable!("every key in KEYS has a grammar: {k}"),
@@ -200,6 +203,7 @@ impl Settings {
         over(&mut self.aot, o.aot);
         over(&mut self.linear, o.linear);
         over(&mut self.trace, o.trace);
+        over(&mut self.profile, o.profile);
         over(&mut self.check_uniformity, o.check_uniformity);
         over(&mut self.check, o.check);
     }
@@ -270,6 +274,8 @@ impl Settings {
         )?;
         let trace = self.trace.as_ref().map(|g| g.get("trace")).transpose()?;
         engine_only(&self.trace, true, "trace", Engine::Emu, engine, "a trace shows the lanes of the emulator's warps: it needs")?;
+        let profile = self.profile.as_ref().map(|g| g.get("profile")).transpose()?;
+        engine_only(&self.profile, true, "profile", Engine::Emu, engine, "a divergence profile counts the emulator's warps: it needs")?;
         Ok((
             Launch { module, kernel, grid, args },
             RunOptions {
@@ -286,6 +292,7 @@ impl Settings {
                 policy,
                 warp_width,
                 trace,
+                profile,
                 check_uniformity,
                 check,
             },
@@ -348,6 +355,7 @@ mod tests {
                 aot: false,
                 linear: false,
                 trace: None,
+                profile: None,
                 check_uniformity: false,
                 check: Default::default(),
             }

@@ -125,6 +125,7 @@
 //! a region; the cost model prices a guard in the scratch form (a `select`,
 //! a cast) whatever `guard=` says.
 
+use crate::analysis::branch_profile::{self, BlockProfile, BranchProfile};
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::likely_uniform::LikelyUniform;
 use crate::analysis::predicates::{PredId, Predicates};
@@ -137,6 +138,7 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -144,13 +146,33 @@ pub enum Mode {
     All,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub mode: Mode,
-    /// Extra warp-instructions allowed over divergent execution; `None`: no limit.
+    /// How a region is priced against its branches.
+    pub rule: CostRule,
+    /// Extra warp-instructions allowed over the rule's branchy cost; `None`: no limit.
     pub max_cost: Option<i64>,
     /// How guarded loads and stores are kept safe; `None`: per target.
     pub guard: Option<GuardForm>,
+    /// `profile=FILE`: measured counts, which price the branches they cover.
+    pub profile: Option<Arc<BranchProfile>>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { mode: Mode::Divergent, rule: CostRule::NeverWorse, max_cost: Some(0), guard: None, profile: None }
+    }
+}
+
+/// What the predicated region is compared with (the header says why).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CostRule {
+    /// The cheapest path from the head to the join: never worse for any warp.
+    NeverWorse,
+    /// Every block of the region once, as if every warp split (bounds checks
+    /// priced by their cheaper side): the model before issue 23.
+    Split,
 }
 
 /// How a load or store whose predicate is false in a lane is kept from
@@ -167,7 +189,7 @@ pub struct IfConvert(pub Options);
 
 impl Default for IfConvert {
     fn default() -> Self {
-        IfConvert(Options { mode: Mode::Divergent, max_cost: Some(0), guard: None })
+        IfConvert(Options::default())
     }
 }
 
@@ -183,13 +205,19 @@ impl ModulePass for IfConvert {
             Some(GuardForm::Scratch) => ";guard=scratch",
             Some(GuardForm::Branch) => ";guard=branch",
         };
-        format!("simt-ifconvert<mode={mode};max-cost={cost}{guard}>")
+        let rule = match self.0.rule {
+            CostRule::NeverWorse => "",
+            CostRule::Split => ";cost=split",
+        };
+        let profile = if self.0.profile.is_some() { ";profile=..." } else { "" };
+        format!("simt-ifconvert<mode={mode};max-cost={cost}{rule}{guard}{profile}>")
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut preserved = Preserved::all();
         for f in defined_functions(cx.module()) {
-            let Some(plan) = plan_function(cx.analyses(f), self.0) else { continue };
+            let plan = plan_function(cx.analyses(f), &self.0).map_err(|message| PassError::Unsupported { pass: "simt-ifconvert".into(), message })?;
+            let Some(plan) = plan else { continue };
             apply_plan(cx.module_mut(), &plan);
             preserved = Preserved::none();
         }
@@ -204,7 +232,16 @@ impl crate::pass::DeclaredPass for IfConvert {
     const OPTIONS: &'static [(&'static str, &'static str)] = &[
         ("mode=divergent", "convert only divergent branches, keeping every uniform one (the default)"),
         ("mode=all", "convert every branch it can (the blog's algorithm as written)"),
-        ("max-cost=N", "a region must cost less than divergent execution plus N warp-instructions (default 0); max-cost=none: no limit"),
+        (
+            "max-cost=N",
+            "a region may cost N warp-instructions more than the rule's branchy cost (default 0); max-cost=none: no cost model",
+        ),
+        ("cost=never-worse", "a region must cost no more than the cheapest path through its branches (the default)"),
+        ("cost=split", "a region must cost less than running every one of its blocks, as if every warp split (the model before issue 23)"),
+        (
+            "profile=FILE",
+            "price the branches of the functions FILE covers (simt-run --engine emu --profile FILE) by their measured runs and splits",
+        ),
         (
             "guard=scratch",
             "a guarded load or store gets the address select(p, addr, scratch slot) (default on GPU targets: nvptx, spir, amdgcn)",
@@ -217,6 +254,10 @@ impl crate::pass::DeclaredPass for IfConvert {
             ("mode", Some("divergent")) => self.0.mode = Mode::Divergent,
             ("mode", Some("all")) => self.0.mode = Mode::All,
             ("max-cost", Some("none")) => self.0.max_cost = None,
+            ("cost", Some("never-worse")) => self.0.rule = CostRule::NeverWorse,
+            ("cost", Some("split")) => self.0.rule = CostRule::Split,
+            ("cost", Some(c)) => return Err(format!("cost must be 'never-worse' or 'split', got '{c}'")),
+            ("profile", Some(path)) => self.0.profile = Some(Arc::new(BranchProfile::read(std::path::Path::new(path))?)),
             ("guard", Some("scratch")) => self.0.guard = Some(GuardForm::Scratch),
             ("guard", Some("branch")) => self.0.guard = Some(GuardForm::Branch),
             ("guard", Some(g)) => return Err(format!("guard must be 'scratch' or 'branch', got '{g}'")),
@@ -288,15 +329,36 @@ impl<'ctx> Plan<'ctx> {
     }
 }
 
-/// Chooses the regions of one function; `None` when there is nothing to do.
-pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options) -> Option<Plan<'ctx>> {
+/// Chooses the regions of one function; `None` when there is nothing to do;
+/// `Err` when the profile covers another version of the function.
+pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options) -> Result<Option<Plan<'ctx>>, String> {
     let mut target = Target::of(fa);
     target.guard = opts.guard.unwrap_or(target.guard);
-    let regions = choose_regions(fa, opts, target);
+    let counts = profile_of(fa, opts)?;
+    let regions = choose_regions(fa, opts, target, counts);
     if regions.is_empty() {
-        return None;
+        return Ok(None);
     }
-    Some(Plan { blocks: Blocks::of(fa), regions, target, entry: fa.cfg.block(BlockId(0)) })
+    Ok(Some(Plan { blocks: Blocks::of(fa), regions, target, entry: fa.cfg.block(BlockId(0)) }))
+}
+
+/// The profile's counts for the function, by block index: `None` when the
+/// profile does not cover it, `Err` when it was taken from other IR.
+fn profile_of<'p>(fa: &FunctionAnalyses<'_>, opts: &'p Options) -> Result<Option<&'p [BlockProfile]>, String> {
+    let f = fa.cfg.function;
+    let name = crate::ir::function_name(f);
+    let Some(p) = opts.profile.as_ref().and_then(|p| p.function(&name)) else { return Ok(None) };
+    let hash = branch_profile::ir_hash(f);
+    if p.ir_hash != hash {
+        return Err(format!(
+            "the profile of function '{name}' was taken from other IR (hash {}, this function {hash}): profile the module this pass reads",
+            p.ir_hash
+        ));
+    }
+    if p.blocks.len() != fa.cfg.blocks().len() {
+        return Err(format!("the profile of function '{name}' has {} blocks, the function {}", p.blocks.len(), fa.cfg.blocks().len()));
+    }
+    Ok(Some(&p.blocks))
 }
 
 /// Converts the planned regions (`&mut Module`: the IR changes under it).
@@ -357,11 +419,11 @@ impl Target {
 /// Candidate regions at every (divergent) branch, the largest first, kept
 /// when they overlap no region already kept: an outer region converts its
 /// inner branches itself.
-fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Target) -> Vec<Region<'ctx>> {
+fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options, target: Target, counts: Option<&[BlockProfile]>) -> Vec<Region<'ctx>> {
     let cfg = &fa.cfg.cfg;
-    // Only the cost model prices likely-uniform branches (and computing
+    // Only the split rule prices likely-uniform branches (and computing
     // them needs the uniformity analysis, which mode=all does not).
-    let likely = if opts.max_cost.is_some() { LikelyUniform::compute(fa) } else { LikelyUniform::none() };
+    let likely = if opts.max_cost.is_some() && opts.rule == CostRule::Split { LikelyUniform::compute(fa) } else { LikelyUniform::none() };
     let mut cands: Vec<Shape> = Vec::new();
     for &x in cfg.rpo() {
         if cfg.succs(x).len() < 2 {
@@ -384,7 +446,7 @@ fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Targ
         if taken[s.head.index()] || s.body.iter().any(|b| taken[b.index()]) {
             continue;
         }
-        let Some(r) = region_at(fa, s, opts, target, &likely) else { continue };
+        let Some(r) = region_at(fa, s, opts, target, &likely, counts) else { continue };
         taken[r.head.index()] = true;
         for b in &r.body {
             taken[b.index()] = true;
@@ -406,7 +468,7 @@ struct Shape {
     body: Vec<BlockId>,
 }
 
-fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: Options) -> Option<Shape> {
+fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options) -> Option<Shape> {
     let cfg = &fa.cfg.cfg;
     let dom = fa.dom();
     let join = fa.postdom().ipdom(x)?;
@@ -445,7 +507,14 @@ fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: Options) -> Option<
     Some(Shape { head: x, join, body: order })
 }
 
-fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, s: Shape, opts: Options, target: Target, likely: &LikelyUniform) -> Option<Region<'ctx>> {
+fn region_at<'ctx>(
+    fa: &FunctionAnalyses<'ctx>,
+    s: Shape,
+    opts: &Options,
+    target: Target,
+    likely: &LikelyUniform,
+    counts: Option<&[BlockProfile]>,
+) -> Option<Region<'ctx>> {
     let Shape { head: x, join, body: order } = s;
     let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
     let inside = |b: BlockId| b == x || order.binary_search_by_key(&fa.cfg.cfg.rpo_position(b), |&o| fa.cfg.cfg.rpo_position(o)).is_ok();
@@ -471,7 +540,9 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, s: Shape, opts: Options, target:
                     if !scratch_types.contains(&ty) {
                         scratch_types.push(ty);
                     }
-                    cost.guards += 1 + u64::from(i.operand(idx).ty().pointer_address_space() != Some(target.generic));
+                    let cast = u64::from(i.operand(idx).ty().pointer_address_space() != Some(target.generic));
+                    cost.guards += 1 + cast;
+                    cost.branch_extra += 1 - cast;
                 }
                 Guard::Divisor => cost.guards += 1,
                 Guard::None => continue,
@@ -491,14 +562,35 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, s: Shape, opts: Options, target:
             if !scratch_types.contains(&ty) {
                 scratch_types.push(ty);
             }
-            cost.guards += 1 + u64::from(s.operand(1).ty().pointer_address_space() != Some(target.generic));
+            let cast = u64::from(s.operand(1).ty().pointer_address_space() != Some(target.generic));
+            cost.guards += 1 + cast;
+            cost.branch_extra += 1 - cast;
         }
         cost.guarded_blocks.push(g.guard_block);
     }
     let mut region = Region { head: x, body: order, join, preds, scratch_types, arms, sinks, chains: HashMap::new(), cost: (0, 0) };
     let (divergent, predicated, chains) = cost.estimate(fa, &region, &sunk, likely);
-    if opts.max_cost.is_some_and(|limit| predicated >= divergent + limit) {
-        return None;
+    if let Some(limit) = opts.max_cost {
+        // With guard=branch a guarded access is a branch around it (two
+        // warp-instructions at most) rather than the estimate's select.
+        let extra = if target.guard == GuardForm::Branch { cost.branch_extra as i64 } else { 0 };
+        let own = |b: BlockId| instructions(fa.cfg.block(b)).filter(|i| !i.is_terminator()).map(issued).sum::<u64>() as i64;
+        let keep = match counts.map(|c| &c[x.index()]).filter(|c| c.runs > 0) {
+            // Measured: what the branchy blocks issued against the runs of
+            // the head, each a pass through the straight-line code.
+            Some(head) => {
+                let runs = head.runs as i64;
+                let branchy: i64 = runs + region.body.iter().map(|&b| counts.expect("profiled")[b.index()].entries as i64 * (own(b) + 1)).sum::<i64>();
+                runs * (predicated - own(x) + extra) > branchy + runs * limit
+            }
+            None => match opts.rule {
+                CostRule::NeverWorse => predicated + extra > cheapest_path(fa, x, &region.body, join, &own) + limit,
+                CostRule::Split => predicated >= divergent + limit,
+            },
+        };
+        if keep {
+            return None;
+        }
     }
     region.chains = chains;
     region.cost = (divergent, predicated);
@@ -623,6 +715,9 @@ fn sink_groups<'ctx>(fa: &FunctionAnalyses<'ctx>, scope: &[BlockId], join: Block
 #[derive(Default)]
 struct Cost {
     guards: u64,
+    /// What `guard=branch` may issue beyond `guards` (the branch around an
+    /// access costs up to 2, the select 1, with the cast 2).
+    branch_extra: u64,
     /// Blocks with a guarded access or division (their predicate is made).
     guarded_blocks: Vec<BlockId>,
 }
@@ -798,6 +893,21 @@ fn chain_order<V: Copy>(entries: &[(V, BlockId)], made: &dyn Fn(BlockId) -> bool
         _ => return None,
     };
     Some(entries.iter().map(|e| e.1).filter(|&a| a != last).chain(std::iter::once(last)).collect())
+}
+
+/// Warp-instructions of the cheapest path from `head` through `body` (in
+/// topological order) to `join`, terminators included: a lower bound on
+/// what any lane group issues there, split or not, since each runs a whole
+/// path (a split group's parts run one each). `own(b)`: b's issued
+/// instructions less its terminator.
+fn cheapest_path(fa: &FunctionAnalyses<'_>, head: BlockId, body: &[BlockId], join: BlockId, own: &dyn Fn(BlockId) -> i64) -> i64 {
+    let cfg = &fa.cfg.cfg;
+    let mut cost: HashMap<BlockId, i64> = HashMap::from([(join, 0)]);
+    for &n in body.iter().rev().chain(std::iter::once(&head)) {
+        let rest = cfg.succs(n).iter().map(|s| cost[s]).min().unwrap_or(0);
+        cost.insert(n, own(n) + 1 + rest);
+    }
+    cost[&head]
 }
 
 /// Warp-instructions a warp issues from the head of a region (`scope`,

@@ -24,6 +24,7 @@ pub mod decode;
 pub mod exec;
 pub mod memory;
 pub mod policy;
+pub mod profile;
 pub mod stats;
 pub mod trace;
 
