@@ -441,12 +441,13 @@ fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options, target: Tar
     // planned only when their outer region is not converted.
     cands.sort_by_key(|s| std::cmp::Reverse(s.body.len()));
     let mut taken = vec![false; cfg.len()];
-    let mut out = Vec::new();
+    let mut out: Vec<Region<'ctx>> = Vec::new();
     for s in cands {
         if taken[s.head.index()] || s.body.iter().any(|b| taken[b.index()]) {
             continue;
         }
-        let Some(r) = region_at(fa, s, opts, target, &likely, counts) else { continue };
+        let scratch_made = target.guard == GuardForm::Scratch && out.iter().any(|r| !r.scratch_types.is_empty());
+        let Some(r) = region_at(fa, s, opts, target, &likely, counts, scratch_made) else { continue };
         taken[r.head.index()] = true;
         for b in &r.body {
             taken[b.index()] = true;
@@ -514,6 +515,7 @@ fn region_at<'ctx>(
     target: Target,
     likely: &LikelyUniform,
     counts: Option<&[BlockProfile]>,
+    scratch_made: bool,
 ) -> Option<Region<'ctx>> {
     let Shape { head: x, join, body: order } = s;
     let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
@@ -574,17 +576,24 @@ fn region_at<'ctx>(
         // With guard=branch a guarded access is a branch around it (two
         // warp-instructions at most) rather than the estimate's select.
         let extra = if target.guard == GuardForm::Branch { cost.branch_extra as i64 } else { 0 };
+        // The first region with a guarded access makes the scratch slot, an
+        // `alloca` every warp issues once at the entry.
+        let slot = i64::from(target.guard == GuardForm::Scratch && !region.scratch_types.is_empty() && !scratch_made);
         let own = |b: BlockId| instructions(fa.cfg.block(b)).filter(|i| !i.is_terminator()).map(issued).sum::<u64>() as i64;
         let keep = match counts.map(|c| &c[x.index()]).filter(|c| c.runs > 0) {
             // Measured: what the branchy blocks issued against the runs of
             // the head, each a pass through the straight-line code.
             Some(head) => {
+                let c = counts.expect("profiled");
                 let runs = head.runs as i64;
-                let branchy: i64 = runs + region.body.iter().map(|&b| counts.expect("profiled")[b.index()].entries as i64 * (own(b) + 1)).sum::<i64>();
-                runs * (predicated - own(x) + extra) > branchy + runs * limit
+                let branchy: i64 = runs + region.body.iter().map(|&b| c[b.index()].entries as i64 * (own(b) + 1)).sum::<i64>();
+                runs * (predicated - own(x) + extra) + slot * c[0].entries as i64 > branchy + runs * limit
             }
             None => match opts.rule {
-                CostRule::NeverWorse => predicated + extra > cheapest_path(fa, x, &region.body, join, &own) + limit,
+                // The slot is paid for by a region every warp runs: the
+                // head post-dominates the entry.
+                CostRule::NeverWorse if slot > 0 && !fa.postdom().post_dominates(x, BlockId(0)) => true,
+                CostRule::NeverWorse => predicated + extra + slot > cheapest_path(fa, x, &region.body, join, &own) + limit,
                 CostRule::Split => predicated >= divergent + limit,
             },
         };
