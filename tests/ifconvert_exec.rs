@@ -348,8 +348,10 @@ fn uniform_data(l: &Launch) -> Launch {
 }
 
 /// Checks that `after` issues no more warp-instructions than `before` on `l`
-/// at every width and policy (`policies`), with the same buffers.
-fn not_worse(ctx: &Context, before: &str, after: &str, l: &Launch, policies: &[Policy], what: &str) -> Result<(), String> {
+/// at every width and policy (`policies`), with the same buffers; returns
+/// both counts at width 32 under ipdom.
+fn not_worse(ctx: &Context, before: &str, after: &str, l: &Launch, policies: &[Policy], what: &str) -> Result<(u64, u64), String> {
+    let mut at32 = (0, 0);
     for w in WIDTHS {
         for &p in policies {
             let (b0, c0, _) = emu_measure(ctx, before, l, p, w, false).map_err(|e| format!("original, width {w}, {p:?}: {e}"))?;
@@ -363,9 +365,12 @@ fn not_worse(ctx: &Context, before: &str, after: &str, l: &Launch, policies: &[P
                     c1.warp_instructions, c0.warp_instructions, c0.divergent_branches
                 ));
             }
+            if w == 32 && p == Policy::Ipdom {
+                at32 = (c0.warp_instructions, c1.warp_instructions);
+            }
         }
     }
-    Ok(())
+    Ok(at32)
 }
 
 /// Issue 23: the default rule converts a region only when it costs no more
@@ -380,6 +385,9 @@ fn default_conversion_never_issues_more() {
     let ctx = Context::create();
     let n = env_u64("SIMT_IFC_NEVER_WORSE_KERNELS", 300);
     let (mut converted, mut failures) = (0, Vec::new());
+    // Warp-instructions at width 32 under ipdom on random data, of the
+    // kernels the default changed: (original, converted).
+    let mut sum = (0, 0);
     for (seed, text, l) in (0..n).flat_map(both_families) {
         let after = match convert(&ctx, &text, "simt-ifconvert") {
             Ok(a) => a,
@@ -393,14 +401,27 @@ fn default_conversion_never_issues_more() {
         }
         converted += 1;
         for (data, launch) in [("random", &l), ("uniform", &uniform_data(&l))] {
-            if let Err(e) = not_worse(&ctx, &text, &after, launch, &POLICIES, "simt-ifconvert") {
+            match not_worse(&ctx, &text, &after, launch, &POLICIES, "simt-ifconvert") {
+                Ok((a, b)) if data == "random" => {
+                    sum.0 += a;
+                    sum.1 += b;
+                }
+                Ok(_) => {}
+                Err(e) => {
                 let path = fail_dir().join(format!("never-worse-{}.ll", l.kernel));
                 std::fs::write(&path, &text).expect("write failing kernel");
                 failures.push(format!("{} (seed {seed}), {data} data ({}): {e}", l.kernel, path.display()));
+                }
             }
         }
     }
-    eprintln!("ifconvert never worse: {} generated kernels, {converted} changed by the default, {} failures", 2 * n, failures.len());
+    eprintln!(
+        "ifconvert never worse: {} generated kernels, {converted} changed by the default ({} warp-instructions before, {} after, width 32, ipdom, random data), {} failures",
+        2 * n,
+        sum.0,
+        sum.1,
+        failures.len()
+    );
     assert!(converted > 0, "the default converted no generated kernel: nothing was checked");
     assert!(failures.is_empty(), "the default conversion issues more in {} cases:\n{}", failures.len(), failures.join("\n"));
 }
@@ -409,7 +430,8 @@ fn default_conversion_never_issues_more() {
 /// checks the result computes the same and issues no more than the
 /// original on that launch under ipdom, where the profile's counts are
 /// exact; the buffers under every policy.
-fn profiled(ctx: &Context, text: &str, l: &Launch, width: u32, dir: &Path) -> Result<bool, String> {
+fn profiled(ctx: &Context, text: &str, l: &Launch, width: u32, dir: &Path) -> Result<(bool, u64, u64), String> {
+    let mut counts = (0, 0);
     let (_, _, fp) = emu_measure(ctx, text, l, Policy::Ipdom, width, true)?;
     let path = profile_file(dir, fp.expect("profiled"), width);
     let after = convert(ctx, text, &format!("simt-ifconvert<profile={}>", path.display()))?;
@@ -422,8 +444,11 @@ fn profiled(ctx: &Context, text: &str, l: &Launch, width: u32, dir: &Path) -> Re
         if p == Policy::Ipdom && c1.warp_instructions > c0.warp_instructions {
             return Err(format!("profiled: {} warp-instructions after, {} before, at width {width}", c1.warp_instructions, c0.warp_instructions));
         }
+        if p == Policy::Ipdom {
+            counts = (c0.warp_instructions, c1.warp_instructions);
+        }
     }
-    Ok(after != printed(ctx, text))
+    Ok((after != printed(ctx, text), counts.0, counts.1))
 }
 
 /// The module as the pass's output prints it, unchanged.
@@ -441,10 +466,17 @@ fn profiled_conversion_computes_the_same_and_never_issues_more() {
     let dir = tempfile::tempdir().expect("temp dir");
     let n = env_u64("SIMT_IFC_NEVER_WORSE_KERNELS", 300);
     let (mut converted, mut failures) = (0, Vec::new());
+    let mut sum = (0, 0);
     for (seed, text, l) in (0..n).flat_map(both_families) {
         for w in WIDTHS {
             match profiled(&ctx, &text, &l, w, dir.path()) {
-                Ok(changed) => converted += u64::from(changed),
+                Ok((changed, a, b)) => {
+                    converted += u64::from(changed);
+                    if w == 32 && changed {
+                        sum.0 += a;
+                        sum.1 += b;
+                    }
+                }
                 Err(e) => {
                     let path = fail_dir().join(format!("profiled-{}.ll", l.kernel));
                     std::fs::write(&path, &text).expect("write failing kernel");
@@ -453,7 +485,14 @@ fn profiled_conversion_computes_the_same_and_never_issues_more() {
             }
         }
     }
-    eprintln!("ifconvert profiled: {} generated kernels x {} widths, {converted} conversions, {} failures", 2 * n, WIDTHS.len(), failures.len());
+    eprintln!(
+        "ifconvert profiled: {} generated kernels x {} widths, {converted} conversions ({} warp-instructions before, {} after, of those at width 32, ipdom), {} failures",
+        2 * n,
+        WIDTHS.len(),
+        sum.0,
+        sum.1,
+        failures.len()
+    );
     assert!(converted > 0, "no profiled conversion changed anything: nothing was checked");
     assert!(failures.is_empty(), "profiled conversions fail in {} cases:\n{}", failures.len(), failures.join("\n"));
 }

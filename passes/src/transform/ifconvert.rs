@@ -1,129 +1,47 @@
 //! `simt-ifconvert`: if-conversion of divergent branches into predicated
 //! straight-line code, by the RK algorithm of seed 004 (Park & Schlansker,
-//! "On Predicated Execution", HPL-91-58; `analysis/predicates.rs`).
+//! "On Predicated Execution", HPL-91-58; `analysis/predicates.rs`). The
+//! reasoning behind each choice, with pictures: `ifconvert-design.md`.
 //!
-//! Why: the lanes of a warp share one instruction stream, so a branch on a
-//! per-lane condition runs both sides one after the other anyway, paying
-//! the branches, the split and the reconvergence. Straight-line code with
-//! each block's work guarded by its predicate runs both sides too, without
-//! them, and merges the blocks (fewer `br`s issued, no divergent branch).
+//! A *region* is a conditional branch at block x with every block between x
+//! and its immediate post-dominator d. When it is single-entry, acyclic and
+//! holds nothing that must keep a branch (barriers, atomics, volatile
+//! accesses, fences, calls not known pure, convergent calls, `alloca`s,
+//! returns), its blocks are merged into x in topological order: predicates
+//! are `i1` selects defined where K says, phis become gated select trees
+//! (`select_tree.rs`), stores common to the arms' ends are sunk, the rest is
+//! speculated, divisors become `select g, y, 1`, and guarded loads and stores
+//! take the `guard=` form: `scratch` (GPU triples: the address becomes
+//! `select g, p, slot`, a per-lane `alloca`) or `branch` (CPU triples: the
+//! access alone keeps a branch). Loop bodies are converted innermost region
+//! first; back edges and exits stay branches.
 //!
-//! What: a *region* is a conditional branch at block x together with every
-//! block between x and its immediate post-dominator d. When the region is
-//! single-entry (x dominates it and nothing else enters it), acyclic, and
-//! holds nothing that must keep its branch, its blocks are merged into x in
-//! topological order:
+//! Cost, in warp-instructions as the emulator issues them (one per
+//! instruction and terminator; phis and work-item queries free), the
+//! predicated form estimated exactly (`tests/ifconvert_exec.rs`):
+//! - `cost=never-worse` (default): convert when the predicated region costs
+//!   no more than the cheapest path from x to d, terminators included, plus
+//!   `max-cost=N` (default 0). Every lane group entering x runs a whole path,
+//!   split or not, so no warp issues more, at any width, under any policy.
+//!   A `guard=branch` access is priced at 2; the scratch slot's `alloca` goes
+//!   to a region whose head post-dominates the entry.
+//! - `profile=FILE` (`simt-run --engine emu --profile FILE`): a branch that
+//!   ran is priced by its measured runs and the lane groups that entered each
+//!   block: convert when runs(x) × (predicated − x's own) ≤ runs(x) +
+//!   Σ entries(b) × (own(b) + 1) over the body. Exact under ipdom for the
+//!   launch profiled. A function whose IR hash differs from the profile's is
+//!   an error; functions it does not cover use the rule.
+//! - `cost=split`: the rule before issue 23 (every block once, as if every
+//!   warp split; bounds checks by their cheaper side); `max-cost=none`: no
+//!   model.
+//! - `mode=divergent` (default) converts only divergent branches whose region
+//!   holds no uniform branch (no code duplicated); `mode=all` every branch.
 //!
-//! ```text
-//!        x: br %c                    x:  a's code (speculated)
-//!       /      \                         %pc = select %c, %c2, false ; K(pc) = {a->c}
-//!      a        b          ==>           c's code, guarded by %pc
-//!      | \      |                        %p2 = !%c                    ; K(p2) = {x->b}
-//!      |  c     |                        b's code, guarded by %p2
-//!       \ |    /                         %v = select %c, (select %c2, vc, va), vb
-//!         d: phi                         br d                         ; d's phi
-//! ```
-//!
-//! - predicates are `i1` values defined where K says, as `select`s
-//!   (`select g, c, false` for `g ∧ c`): a predicate false in a lane hides
-//!   the poison a speculated condition may hold there. They are made on
-//!   first use, by the guards only, so a region without guarded work makes
-//!   none;
-//! - phis become gated select trees (`select_tree.rs`): the value follows
-//!   the branches the lane passed, one `select` per branch whose arms
-//!   differ, no edge predicate; that file's header argues why poison in an
-//!   arm not taken never reaches a lane. Where the guards make the edge
-//!   predicates of a phi's entries anyway and a chain of selects on them is
-//!   cheaper (`(a && b) || c` with guarded work in the body: one select
-//!   against three), the phi is that chain. d's phis keep their entries from
-//!   outside the region and get one from x. Branch conditions no tree or
-//!   guard reads are erased;
-//! - stores common to the ends of the arms (same pointer value and type,
-//!   in the same order, nothing after them in the arm touching memory) are
-//!   sunk: made once after the arms, of the select tree of the arms' values,
-//!   guarded only by the predicate of the arms' common dominator (none when
-//!   it is x). It is SimplifyCFG's sinking into a split join, done while
-//!   linearising ([`SinkGroup`]): bitonic's compare-exchange then stores
-//!   two selected values instead of four guarded ones;
-//! - side-effect-free instructions are speculated; divisions get the divisor
-//!   `select g, y, 1`; loads that may trap and every store are guarded, in
-//!   the form `guard=` names, by default the target's:
-//!   - `scratch` (NVPTX, SPIR, AMDGPU): the address becomes
-//!     `select g, p, scratch`, where `scratch` is a private per-lane slot
-//!     (an `alloca` in the entry block), reached through the target's generic
-//!     address space (0 on NVPTX and the host, 4 on SPIR). The slot is per
-//!     lane and private, so a masked-off lane neither faults (the address it
-//!     would have used is never touched) nor races (no other lane can see its
-//!     slot). The code stays straight, which is the point on a SIMT machine;
-//!     the price: generic rather than global/shared accesses on NVPTX, and
-//!     one `select` per access;
-//!   - `branch` (CPU triples): the access alone keeps a branch on g, in a
-//!     block of its own (a load's value is a phi with `poison` where g is
-//!     false); everything else is straight. On a CPU the consumer is LLVM's
-//!     loop vectorizer on the work-item loops `simt-wiloops` makes, and it
-//!     if-converts such a triangle itself into a masked vector access
-//!     (AVX2/AVX-512 masked moves), while a `select`ed address can only be
-//!     a gather or scatter: with `scratch`, vecadd's and saxpy's loops are no
-//!     longer vectorised and stencil1d, scan and a bitonic step run 2–3×
-//!     slower. A lane whose g is false does not reach the access: no fault,
-//!     no race.
-//!
-//!   **Why not `llvm.masked.load`/`store`:** on scalars (`<1 x T>`) LLVM's
-//!   ScalarizeMaskedMemIntrin turns them back into a branch per access on
-//!   NVPTX and x86 alike (undoing the conversion on a GPU), the emulator
-//!   decodes no masked intrinsic, and the loop vectorizer does not widen
-//!   them (LLVM 22: "call instruction cannot be vectorized"), so on the host
-//!   they would stop the very vectorisation `branch` leaves to it.
-//!   BENCHMARKS.md ("If-conversion", "Host") has the figures;
-//! - barriers, atomics, volatile accesses, fences, calls that are not known
-//!   pure, convergent calls (markers included), `alloca`s and returns bound a
-//!   region: a region holding one keeps its branch (nested regions without
-//!   one may still be converted).
-//!
-//! Loops: a region must be acyclic, so a branch whose region holds a loop,
-//! a back edge or a loop exit is kept, while the branches inside a loop body
-//! whose region stays in the body are converted: loop bodies are converted
-//! innermost region first (smaller regions are found inside larger ones that
-//! are not convertible), keeping back edges and exits as branches.
-//!
-//! Options:
-//!
-//! - `mode=divergent` (default) converts only branches the uniformity
-//!   analysis calls divergent, and only regions without a uniform branch
-//!   inside: every uniform branch survives and no code is duplicated (the
-//!   guarantee of Moll & Hack's partial linearization, PLDI 2018, for the
-//!   regions converted). `mode=all` converts every branch it can, the blog's
-//!   algorithm as written.
-//! - `max-cost=N` (default 0): the region is converted only when its
-//!   predicated form costs less than N plus its branchy form, both counted
-//!   in issued warp-instructions as the emulator issues them (one per
-//!   instruction and terminator; phis are edge copies and work-item queries
-//!   registers, both free). The branchy form is what a warp runs under
-//!   IPDOM when it diverges at every divergent branch (each block once)
-//!   except those likely uniform at run time (`analysis/likely_uniform.rs`:
-//!   bounds checks such as `gid < n`), where it runs only the cheaper side:
-//!   most warps never split at a bounds check, so predicating one must beat
-//!   the path they take, not the worst case. The predicated form is counted
-//!   exactly as `convert_region` emits it (the same select trees or chains,
-//!   sinks, guards, predicates, switch compares, less the branch conditions
-//!   it erases; `tests/ifconvert_exec.rs` checks the count instruction by
-//!   instruction on every converted generated kernel), so at 0 a converted
-//!   region issues fewer warp-instructions than the branchy one for every
-//!   warp that diverges where the model assumed.
-//!   `max-cost=none` turns the model off. BENCHMARKS.md has the
-//!   calibration: the counts the model uses are the emulator's, checked
-//!   kernel by kernel against its counters.
-//!
-//! Limits: regions are found per branch (O(region) each, so deep nests cost
-//! the sum of their sizes; the likely-uniform pricing is O(region²) and runs
-//! only for regions holding such a branch); a region whose join is the
-//! virtual exit (several returns) is kept; the model has no profile: a
-//! data-dependent branch that happens to agree within most warps is priced
-//! as divergent; uniform branches inside a divergent region keep the
-//! whole region branchy (Moll & Hack would keep just them); vector divisions
-//! and, with `guard=scratch`, loads from SPIR's constant address space bound
-//! a region; the cost model prices a guard in the scratch form (a `select`,
-//! a cast) whatever `guard=` says.
+//! Limits: without a profile, regions that pay only when most warps split
+//! (clamps, bitonic compare-exchange) are kept; a region whose join is the
+//! virtual exit is kept; a uniform branch inside a divergent region keeps the
+//! whole region; vector divisions and, with `guard=scratch`, loads from
+//! SPIR's constant address space bound a region.
 
 use crate::analysis::branch_profile::{self, BlockProfile, BranchProfile};
 use crate::analysis::cache::FunctionAnalyses;
