@@ -432,8 +432,21 @@ fn default_conversion_never_issues_more() {
 /// exact; the buffers under every policy.
 fn profiled(ctx: &Context, text: &str, l: &Launch, width: u32, dir: &Path) -> Result<(bool, u64, u64), String> {
     let mut counts = (0, 0);
-    let (_, _, fp) = emu_measure(ctx, text, l, Policy::Ipdom, width, true)?;
-    let path = profile_file(dir, fp.expect("profiled"), width);
+    let (_, c, fp) = emu_measure(ctx, text, l, Policy::Ipdom, width, true)?;
+    let fp = fp.expect("profiled");
+    // The profile accounts for every warp-instruction: each block issued its
+    // instructions once per lane group that entered it.
+    let module = simt_passes::ir::parse_ir(ctx, "k", text.as_bytes()).expect("parses");
+    let f = simt_passes::ir::defined_functions(&module).into_iter().find(|f| simt_passes::ir::function_name(*f) == l.kernel).expect("kernel");
+    let issued: u64 = f
+        .get_basic_block_iter()
+        .zip(&fp.blocks)
+        .map(|(bb, b)| b.entries * simt_passes::ir::instructions(bb).map(simt_passes::transform::ifconvert::issued).sum::<u64>())
+        .sum();
+    if issued != c.warp_instructions {
+        return Err(format!("the profile accounts for {issued} warp-instructions, the launch issued {}", c.warp_instructions));
+    }
+    let path = profile_file(dir, fp, width);
     let after = convert(ctx, text, &format!("simt-ifconvert<profile={}>", path.display()))?;
     for p in POLICIES {
         let (b0, c0, _) = emu_measure(ctx, text, l, p, width, false)?;
@@ -456,9 +469,10 @@ fn printed(ctx: &Context, text: &str) -> String {
     simt_passes::ir::parse_ir(ctx, "k", text.as_bytes()).expect("parses").print_to_string().to_string()
 }
 
-/// `profile=FILE`: a conversion priced by the launch's own profile computes
-/// the same buffers under every policy and issues no more
-/// warp-instructions on that launch (ipdom, widths 1, 8 and 32).
+/// `profile=FILE`: the profile accounts for every warp-instruction the
+/// launch issued (Σ entries × the block's instructions), and a conversion
+/// priced by it computes the same buffers under every policy and issues no
+/// more warp-instructions on that launch (ipdom, widths 1, 8 and 32).
 #[test]
 fn profiled_conversion_computes_the_same_and_never_issues_more() {
     simt::llvm_init::init();

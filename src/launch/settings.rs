@@ -375,10 +375,12 @@ mod tests {
             ("policy", "markers"),
             ("warp-width", "16"),
             ("trace", "t.txt"),
+            ("profile", "p.json"),
         ])
         .resolve()
         .unwrap();
         assert_eq!(o.trace, Some(PathBuf::from("t.txt")));
+        assert_eq!(o.profile, Some(PathBuf::from("p.json")));
         assert_eq!(o.engine, Engine::Emu);
         assert_eq!(o.policy, Policy::Markers);
         assert_eq!(o.warp_width, 16);
@@ -425,6 +427,8 @@ mod tests {
         assert!(usage_of(with(&[("trace", "t.txt")]))
             .contains("--trace 't.txt': a trace shows the lanes of the emulator's warps: it needs --engine emu (the engine is host)"));
         assert!(usage_of(with(&[("trace", "t.txt"), ("engine", "gpu")])).contains("(the engine is gpu)"));
+        assert!(usage_of(with(&[("profile", "p.json")]))
+            .contains("--profile 'p.json': a divergence profile counts the emulator's warps: it needs --engine emu (the engine is host)"));
         assert!(usage_of(with(&[("tolerance", "-1")])).contains("--tolerance"));
         assert!(usage_of(with(&[("local-mem-limit", "lots")])).contains("--local-mem-limit"));
         assert!(usage_of(with(&[("global", "8,8")])).contains("--global has 2 dimensions but --local has 1"));

@@ -73,8 +73,9 @@ pub struct Options {
     pub max_cost: Option<i64>,
     /// How guarded loads and stores are kept safe; `None`: per target.
     pub guard: Option<GuardForm>,
-    /// `profile=FILE`: measured counts, which price the branches they cover.
-    pub profile: Option<Arc<BranchProfile>>,
+    /// `profile=FILE`: the file and its counts, which price the branches
+    /// they cover.
+    pub profile: Option<(String, Arc<BranchProfile>)>,
 }
 
 impl Default for Options {
@@ -127,7 +128,7 @@ impl ModulePass for IfConvert {
             CostRule::NeverWorse => "",
             CostRule::Split => ";cost=split",
         };
-        let profile = if self.0.profile.is_some() { ";profile=..." } else { "" };
+        let profile = self.0.profile.as_ref().map_or(String::new(), |(path, _)| format!(";profile={path}"));
         format!("simt-ifconvert<mode={mode};max-cost={cost}{rule}{guard}{profile}>")
     }
 
@@ -175,7 +176,7 @@ impl crate::pass::DeclaredPass for IfConvert {
             ("cost", Some("never-worse")) => self.0.rule = CostRule::NeverWorse,
             ("cost", Some("split")) => self.0.rule = CostRule::Split,
             ("cost", Some(c)) => return Err(format!("cost must be 'never-worse' or 'split', got '{c}'")),
-            ("profile", Some(path)) => self.0.profile = Some(Arc::new(BranchProfile::read(std::path::Path::new(path))?)),
+            ("profile", Some(path)) => self.0.profile = Some((path.to_string(), Arc::new(BranchProfile::read(std::path::Path::new(path))?))),
             ("guard", Some("scratch")) => self.0.guard = Some(GuardForm::Scratch),
             ("guard", Some("branch")) => self.0.guard = Some(GuardForm::Branch),
             ("guard", Some(g)) => return Err(format!("guard must be 'scratch' or 'branch', got '{g}'")),
@@ -265,7 +266,7 @@ pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options) -> Resul
 fn profile_of<'p>(fa: &FunctionAnalyses<'_>, opts: &'p Options) -> Result<Option<&'p [BlockProfile]>, String> {
     let f = fa.cfg.function;
     let name = crate::ir::function_name(f);
-    let Some(p) = opts.profile.as_ref().and_then(|p| p.function(&name)) else { return Ok(None) };
+    let Some(p) = opts.profile.as_ref().and_then(|(_, p)| p.function(&name)) else { return Ok(None) };
     let hash = branch_profile::ir_hash(f);
     if p.ir_hash != hash {
         return Err(format!(
@@ -649,10 +650,15 @@ struct Cost {
     guarded_blocks: Vec<BlockId>,
 }
 
-/// Warp-instructions of `i` on the emulator: phis are edge copies and
-/// work-item queries are read from registers filled per work-group.
+/// Warp-instructions of `i` on the emulator: phis are edge copies, and
+/// work-item queries, the warp size and lane masks are read from registers
+/// filled per work-group (the decoder's `special_of`).
 pub fn issued(i: Inst<'_>) -> u64 {
-    u64::from(!i.is_phi() && !builtin_of(i).is_some_and(|b| b != Builtin::Barrier))
+    let special = || {
+        i.is_call()
+            && i.called_function_name().is_some_and(|n| n == "llvm.nvvm.read.ptx.sreg.warpsize" || n.starts_with("llvm.nvvm.read.ptx.sreg.lanemask."))
+    };
+    u64::from(!i.is_phi() && !builtin_of(i).is_some_and(|b| b != Builtin::Barrier) && !special())
 }
 
 impl Cost {
