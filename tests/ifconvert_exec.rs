@@ -33,9 +33,9 @@ use simt::engine::host::{self, HostOptions};
 use simt::input::ModuleInput;
 use simt::launch::{ArgSpec, Grid, Policy};
 use simt::runner::Runner;
+use simt_passes::analysis::branch_profile::{BranchProfile, FunctionProfile, FORMAT};
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::pass::PassContext;
-use simt_passes::analysis::branch_profile::{BranchProfile, FunctionProfile, FORMAT};
 use std::path::{Path, PathBuf};
 
 const POLICIES: [Policy; 3] = [Policy::Ipdom, Policy::Markers, Policy::None];
@@ -408,9 +408,9 @@ fn default_conversion_never_issues_more() {
                 }
                 Ok(_) => {}
                 Err(e) => {
-                let path = fail_dir().join(format!("never-worse-{}.ll", l.kernel));
-                std::fs::write(&path, &text).expect("write failing kernel");
-                failures.push(format!("{} (seed {seed}), {data} data ({}): {e}", l.kernel, path.display()));
+                    let path = fail_dir().join(format!("never-worse-{}.ll", l.kernel));
+                    std::fs::write(&path, &text).expect("write failing kernel");
+                    failures.push(format!("{} (seed {seed}), {data} data ({}): {e}", l.kernel, path.display()));
                 }
             }
         }
@@ -437,7 +437,8 @@ fn profiled(ctx: &Context, text: &str, l: &Launch, width: u32, dir: &Path) -> Re
     // The profile accounts for every warp-instruction: each block issued its
     // instructions once per lane group that entered it.
     let module = simt_passes::ir::parse_ir(ctx, "k", text.as_bytes()).expect("parses");
-    let f = simt_passes::ir::defined_functions(&module).into_iter().find(|f| simt_passes::ir::function_name(*f) == l.kernel).expect("kernel");
+    let f =
+        simt_passes::ir::defined_functions(&module).into_iter().find(|f| simt_passes::ir::function_name(*f) == l.kernel).expect("kernel");
     let issued: u64 = f
         .get_basic_block_iter()
         .zip(&fp.blocks)
@@ -455,7 +456,10 @@ fn profiled(ctx: &Context, text: &str, l: &Launch, width: u32, dir: &Path) -> Re
             return Err(format!("profiled: buffers differ at width {width} under {p:?}"));
         }
         if p == Policy::Ipdom && c1.warp_instructions > c0.warp_instructions {
-            return Err(format!("profiled: {} warp-instructions after, {} before, at width {width}", c1.warp_instructions, c0.warp_instructions));
+            return Err(format!(
+                "profiled: {} warp-instructions after, {} before, at width {width}",
+                c1.warp_instructions, c0.warp_instructions
+            ));
         }
         if p == Policy::Ipdom {
             counts = (c0.warp_instructions, c1.warp_instructions);
@@ -525,10 +529,20 @@ fn the_split_rule_loses_on_rare_outliers() {
     let split = convert(&ctx, &text, "simt-ifconvert<cost=split>").expect("converts");
     let default = convert(&ctx, &text, "simt-ifconvert").expect("converts");
     for k in ["fixup", "uneven", "nested"] {
-        let l = Launch { kernel: k.into(), global: vec![4096], local: vec![128], args: vec!["buf:i32:4096".into(), "buf:i32:4096=rand:11".into()] };
+        let l = Launch {
+            kernel: k.into(),
+            global: vec![4096],
+            local: vec![128],
+            args: vec!["buf:i32:4096".into(), "buf:i32:4096=rand:11".into()],
+        };
         let count = |t: &str| emu_measure(&ctx, t, &l, Policy::Ipdom, 32, false).expect("runs").1;
         let before = count(&text);
-        assert!(before.divergent_branches > 0 && before.divergent_branches * 8 < before.warps, "{k}: few warps split ({} of {})", before.divergent_branches, before.warps);
+        assert!(
+            before.divergent_branches > 0 && before.divergent_branches * 8 < before.warps,
+            "{k}: few warps split ({} of {})",
+            before.divergent_branches,
+            before.warps
+        );
         let worse = count(&split).warp_instructions;
         assert!(worse > before.warp_instructions, "{k}: cost=split issues {worse}, the original {}", before.warp_instructions);
         not_worse(&ctx, &text, &default, &l, &POLICIES, &format!("{k}, default")).unwrap();

@@ -1049,7 +1049,9 @@ pub fn module_rare(seed: u64, name: &str) -> String {
         }
         v = r;
     }
-    s += &format!("  %op = getelementptr i32, ptr addrspace(1) %out, i32 %gid\n  store i32 {v}, ptr addrspace(1) %op, align 4\n  ret void\n}}\n");
+    s += &format!(
+        "  %op = getelementptr i32, ptr addrspace(1) %out, i32 %gid\n  store i32 {v}, ptr addrspace(1) %op, align 4\n  ret void\n}}\n"
+    );
     s + DECLS
 }
 

@@ -58,15 +58,21 @@ impl BranchProfile {
     /// Reads and checks a profile file.
     pub fn read(path: &Path) -> Result<BranchProfile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the profile {}: {e}", path.display()))?;
-        let p: BranchProfile =
-            serde_json::from_str(&text).map_err(|e| format!("{} is not a divergence profile: {e}", path.display()))?;
+        let p: BranchProfile = serde_json::from_str(&text).map_err(|e| format!("{} is not a divergence profile: {e}", path.display()))?;
         if p.format != FORMAT {
             return Err(format!("{}: profile format '{}', expected '{FORMAT}'", path.display(), p.format));
         }
         for f in &p.functions {
             for (i, b) in f.blocks.iter().enumerate() {
                 if b.index as usize != i || b.splits > b.runs {
-                    return Err(format!("{}: function '{}': block entry {i} is inconsistent (index {}, {} splits of {} runs)", path.display(), f.name, b.index, b.splits, b.runs));
+                    return Err(format!(
+                        "{}: function '{}': block entry {i} is inconsistent (index {}, {} splits of {} runs)",
+                        path.display(),
+                        f.name,
+                        b.index,
+                        b.splits,
+                        b.runs
+                    ));
                 }
             }
         }

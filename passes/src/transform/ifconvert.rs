@@ -135,7 +135,8 @@ impl ModulePass for IfConvert {
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut preserved = Preserved::all();
         for f in defined_functions(cx.module()) {
-            let plan = plan_function(cx.analyses(f), &self.0).map_err(|message| PassError::Unsupported { pass: "simt-ifconvert".into(), message })?;
+            let plan = plan_function(cx.analyses(f), &self.0)
+                .map_err(|message| PassError::Unsupported { pass: "simt-ifconvert".into(), message })?;
             let Some(plan) = plan else { continue };
             apply_plan(cx.module_mut(), &plan);
             preserved = Preserved::none();
@@ -151,10 +152,7 @@ impl crate::pass::DeclaredPass for IfConvert {
     const OPTIONS: &'static [(&'static str, &'static str)] = &[
         ("mode=divergent", "convert only divergent branches, keeping every uniform one (the default)"),
         ("mode=all", "convert every branch it can (the blog's algorithm as written)"),
-        (
-            "max-cost=N",
-            "a region may cost N warp-instructions more than the rule's branchy cost (default 0); max-cost=none: no cost model",
-        ),
+        ("max-cost=N", "a region may cost N warp-instructions more than the rule's branchy cost (default 0); max-cost=none: no cost model"),
         ("cost=never-worse", "a region must cost no more than the cheapest path through its branches (the default)"),
         ("cost=split", "a region must cost less than running every one of its blocks, as if every warp split (the model before issue 23)"),
         (
@@ -176,7 +174,9 @@ impl crate::pass::DeclaredPass for IfConvert {
             ("cost", Some("never-worse")) => self.0.rule = CostRule::NeverWorse,
             ("cost", Some("split")) => self.0.rule = CostRule::Split,
             ("cost", Some(c)) => return Err(format!("cost must be 'never-worse' or 'split', got '{c}'")),
-            ("profile", Some(path)) => self.0.profile = Some((path.to_string(), Arc::new(BranchProfile::read(std::path::Path::new(path))?))),
+            ("profile", Some(path)) => {
+                self.0.profile = Some((path.to_string(), Arc::new(BranchProfile::read(std::path::Path::new(path))?)))
+            }
             ("guard", Some("scratch")) => self.0.guard = Some(GuardForm::Scratch),
             ("guard", Some("branch")) => self.0.guard = Some(GuardForm::Branch),
             ("guard", Some(g)) => return Err(format!("guard must be 'scratch' or 'branch', got '{g}'")),
@@ -656,7 +656,8 @@ struct Cost {
 pub fn issued(i: Inst<'_>) -> u64 {
     let special = || {
         i.is_call()
-            && i.called_function_name().is_some_and(|n| n == "llvm.nvvm.read.ptx.sreg.warpsize" || n.starts_with("llvm.nvvm.read.ptx.sreg.lanemask."))
+            && i.called_function_name()
+                .is_some_and(|n| n == "llvm.nvvm.read.ptx.sreg.warpsize" || n.starts_with("llvm.nvvm.read.ptx.sreg.lanemask."))
     };
     u64::from(!i.is_phi() && !builtin_of(i).is_some_and(|b| b != Builtin::Barrier) && !special())
 }

@@ -146,7 +146,8 @@ pub fn profile(t: &Tagged, map: &[Option<u32>], c: &Counters) -> FunctionProfile
 /// or one of another policy or warp width, is an error (never overwritten).
 pub fn write(path: &Path, f: FunctionProfile, policy: &str, warp_width: u32) -> Result<(), ToolError> {
     let mut p = if path.exists() {
-        let p = BranchProfile::read(path).map_err(|e| ToolError::Run(format!("{e}; --profile adds to a profile file, and will not overwrite anything else")))?;
+        let p = BranchProfile::read(path)
+            .map_err(|e| ToolError::Run(format!("{e}; --profile adds to a profile file, and will not overwrite anything else")))?;
         if p.policy != policy || p.warp_width != warp_width {
             return Err(ToolError::Run(format!(
                 "{} holds a profile taken under --policy {} --warp-width {}, not {policy} and {warp_width}: use another file",
