@@ -88,16 +88,13 @@ fn emu_run(ctx: &Context, text: &str, l: &Launch, policy: Policy) -> Result<(Vec
     Ok((bufs, c.divergent_branches))
 }
 
+/// What an emulated launch left: its buffers, its counters and (when asked
+/// for) the kernel's divergence profile.
+type Measured = (Vec<Vec<u8>>, emu::Counters, Option<FunctionProfile>);
+
 /// Buffers and counters of an emulated launch at `width`, and with
 /// `profile` the kernel's divergence profile (as `simt-run --profile`).
-fn emu_measure(
-    ctx: &Context,
-    text: &str,
-    l: &Launch,
-    policy: Policy,
-    width: u32,
-    profile: bool,
-) -> Result<(Vec<Vec<u8>>, emu::Counters, Option<FunctionProfile>), String> {
+fn emu_measure(ctx: &Context, text: &str, l: &Launch, policy: Policy, width: u32, profile: bool) -> Result<Measured, String> {
     let mut module = simt_passes::ir::parse_ir(ctx, &l.kernel, text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
     let tagged = if profile { Some(emu::profile::tag(&module, &l.kernel).map_err(|e| e.to_string())?) } else { None };
     let opts = EmuOptions { policy, warp_width: width, check_uniformity: UniformityCheck::Off };

@@ -104,13 +104,8 @@ pub enum GuardForm {
     Branch,
 }
 
+#[derive(Default)]
 pub struct IfConvert(pub Options);
-
-impl Default for IfConvert {
-    fn default() -> Self {
-        IfConvert(Options::default())
-    }
-}
 
 impl ModulePass for IfConvert {
     fn name(&self) -> String {
