@@ -9,6 +9,14 @@
 //! `mode=all` with the scratch slot, an acyclic kernel with nothing that
 //! bounds a region must run with no divergent branch at all.
 //!
+//! Never worse (issue 23): the default conversion, and one priced by a
+//! divergence profile of the launch, issue no more warp-instructions than
+//! the original, at warp widths 1 (no warp can split), 8 and 32, on random
+//! and on uniform data, under every policy; the profiled conversion also
+//! computes the same buffers. The same for the rare-outlier kernels of
+//! `test-ir/ifconvert/rare-outliers.ll`, where the old all-split rule
+//! (`cost=split`) is shown to lose.
+//!
 //! `SIMT_IFC_KERNELS=N` sets the number of generated kernels (default 1000),
 //! `SIMT_IFC_HOST_EVERY=K` runs every K-th of them on the host too (default
 //! 25: the host engine compiles at O3, ~50 ms a kernel). Failing kernels are
@@ -25,6 +33,7 @@ use simt::engine::host::{self, HostOptions};
 use simt::input::ModuleInput;
 use simt::launch::{ArgSpec, Grid, Policy};
 use simt::runner::Runner;
+use simt_passes::analysis::branch_profile::{BranchProfile, FunctionProfile, FORMAT};
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::pass::PassContext;
 use std::path::{Path, PathBuf};
@@ -75,14 +84,39 @@ fn kernel_args(l: &Launch) -> Result<KernelArgs, String> {
 
 /// Buffers after an emulated launch, and divergent branches taken.
 fn emu_run(ctx: &Context, text: &str, l: &Launch, policy: Policy) -> Result<(Vec<Vec<u8>>, u64), String> {
+    let (bufs, c, _) = emu_measure(ctx, text, l, policy, 32, false)?;
+    Ok((bufs, c.divergent_branches))
+}
+
+/// What an emulated launch left: its buffers, its counters and (when asked
+/// for) the kernel's divergence profile.
+type Measured = (Vec<Vec<u8>>, emu::Counters, Option<FunctionProfile>);
+
+/// Buffers and counters of an emulated launch at `width`, and with
+/// `profile` the kernel's divergence profile (as `simt-run --profile`).
+fn emu_measure(ctx: &Context, text: &str, l: &Launch, policy: Policy, width: u32, profile: bool) -> Result<Measured, String> {
     let mut module = simt_passes::ir::parse_ir(ctx, &l.kernel, text.as_bytes()).map_err(|e| format!("parse: {e}"))?;
-    let opts = EmuOptions { policy, warp_width: 32, check_uniformity: UniformityCheck::Off };
+    let tagged = if profile { Some(emu::profile::tag(&module, &l.kernel).map_err(|e| e.to_string())?) } else { None };
+    let opts = EmuOptions { policy, warp_width: width, check_uniformity: UniformityCheck::Off };
     let program = emu::compile_module(&mut module, &l.kernel, &opts).map_err(|e| e.to_string())?;
+    let map = match &tagged {
+        Some(t) => Some(emu::profile::block_map(&module, t, &program).map_err(|e| e.to_string())?),
+        None => None,
+    };
     let k = EmuKernel { program, compile_seconds: 0.0 };
     let mut args = kernel_args(l)?;
     let grid = Grid::new(&l.global, &l.local, None)?;
     let (c, _) = emu::run(&k, grid, &mut args, None).map_err(|e| e.to_string())?;
-    Ok((buffers(&args), c.divergent_branches))
+    let fp = tagged.as_ref().zip(map.as_ref()).map(|(t, m)| emu::profile::profile(t, m, &c));
+    Ok((buffers(&args), c, fp))
+}
+
+/// `f` as a profile file in `dir`.
+fn profile_file(dir: &Path, f: FunctionProfile, width: u32) -> PathBuf {
+    let p = BranchProfile { format: FORMAT.into(), policy: "ipdom".into(), warp_width: width, functions: vec![f] };
+    let path = dir.join("profile.json");
+    std::fs::write(&path, serde_json::to_string(&p).expect("encodes")).expect("write profile");
+    path
 }
 
 fn host_run(text: &str, l: &Launch) -> Result<Vec<Vec<u8>>, String> {
@@ -258,7 +292,8 @@ fn cost_model_counts_what_the_pass_emits() {
             simt_passes::ir::defined_functions(&module).into_iter().find(|f| simt_passes::ir::function_name(*f) == name).expect("kernel");
         let mut cache = AnalysisCache::new();
         let count = |bb: inkwell::basic_block::BasicBlock<'_>| simt_passes::ir::instructions(bb).map(issued).sum::<u64>() as i64;
-        let Some(plan) = plan_function(cache.get(f), Options { mode: Mode::All, max_cost: None, guard: None }) else { continue };
+        let opts = Options { mode: Mode::All, max_cost: None, ..Options::default() };
+        let Some(plan) = plan_function(cache.get(f), &opts).expect("no profile") else { continue };
         let fa = cache.get(f);
         let inside: std::collections::HashSet<_> =
             plan.regions().iter().flat_map(|r| std::iter::once(r.head).chain(r.body.iter().copied())).collect();
@@ -285,4 +320,231 @@ fn cost_model_counts_what_the_pass_emits() {
     eprintln!("ifconvert cost model: {checked} kernels converted, {} miscounts", failures.len());
     assert!(checked > 0);
     assert!(failures.is_empty(), "the cost model miscounts {} times in {checked} kernels:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Warp widths of the never-worse checks: 1, where no warp can split, and
+/// the widths the other checks use.
+const WIDTHS: [u32; 3] = [1, 8, 32];
+
+/// Kernel `seed` of both generators, with its launch: `module_ifc`'s
+/// (`g{seed}`) and `module_rare`'s short regions on rare, frequent and
+/// uniform conditions (`r{seed}`).
+fn both_families(seed: u64) -> [(u64, String, Launch); 2] {
+    let (local, groups, args) = kernel_gen::launch(seed);
+    let g = Launch { kernel: format!("g{seed}"), global: vec![local * groups], local: vec![local], args };
+    let (local, groups, args) = kernel_gen::launch_rare(seed);
+    let r = Launch { kernel: format!("r{seed}"), global: vec![local * groups], local: vec![local], args };
+    [(seed, kernel_gen::module_ifc(&[(seed, g.kernel.clone())]), g), (seed, kernel_gen::module_rare(seed, &r.kernel), r)]
+}
+
+/// The launch with every random buffer filled with one value instead: the
+/// data-dependent branches agree across lanes (those on ids still split).
+fn uniform_data(l: &Launch) -> Launch {
+    let args = l.args.iter().map(|a| a.split_once("=rand:").map_or(a.clone(), |(head, _)| format!("{head}=const:5"))).collect();
+    Launch { kernel: l.kernel.clone(), global: l.global.clone(), local: l.local.clone(), args }
+}
+
+/// Checks that `after` issues no more warp-instructions than `before` on `l`
+/// at every width and policy (`policies`), with the same buffers; returns
+/// both counts at width 32 under ipdom.
+fn not_worse(ctx: &Context, before: &str, after: &str, l: &Launch, policies: &[Policy], what: &str) -> Result<(u64, u64), String> {
+    let mut at32 = (0, 0);
+    for w in WIDTHS {
+        for &p in policies {
+            let (b0, c0, _) = emu_measure(ctx, before, l, p, w, false).map_err(|e| format!("original, width {w}, {p:?}: {e}"))?;
+            let (b1, c1, _) = emu_measure(ctx, after, l, p, w, false).map_err(|e| format!("{what}, width {w}, {p:?}: {e}"))?;
+            if b0 != b1 {
+                return Err(format!("{what}: buffers differ at width {w} under {p:?}"));
+            }
+            if c1.warp_instructions > c0.warp_instructions {
+                return Err(format!(
+                    "{what}: {} warp-instructions after, {} before, at width {w} under {p:?} ({} divergent branches before)",
+                    c1.warp_instructions, c0.warp_instructions, c0.divergent_branches
+                ));
+            }
+            if w == 32 && p == Policy::Ipdom {
+                at32 = (c0.warp_instructions, c1.warp_instructions);
+            }
+        }
+    }
+    Ok(at32)
+}
+
+/// Issue 23: the default rule converts a region only when it costs no more
+/// than the cheapest path through it, which every lane group runs whether
+/// it splits or not, so no launch issues more warp-instructions after it.
+/// Generated kernels, random and uniform data, widths 1, 8 and 32, every
+/// policy. Fails with the rule before issue 23 (`cost=split`): see
+/// `the_split_rule_loses_on_rare_outliers`.
+#[test]
+fn default_conversion_never_issues_more() {
+    simt::llvm_init::init();
+    let ctx = Context::create();
+    let n = env_u64("SIMT_IFC_NEVER_WORSE_KERNELS", 300);
+    let (mut converted, mut failures) = (0, Vec::new());
+    // Warp-instructions at width 32 under ipdom on random data, of the
+    // kernels the default changed: (original, converted).
+    let mut sum = (0, 0);
+    for (seed, text, l) in (0..n).flat_map(both_families) {
+        let after = match convert(&ctx, &text, "simt-ifconvert") {
+            Ok(a) => a,
+            Err(e) => {
+                failures.push(format!("{} (seed {seed}): {e}", l.kernel));
+                continue;
+            }
+        };
+        if after == printed(&ctx, &text) {
+            continue;
+        }
+        converted += 1;
+        for (data, launch) in [("random", &l), ("uniform", &uniform_data(&l))] {
+            match not_worse(&ctx, &text, &after, launch, &POLICIES, "simt-ifconvert") {
+                Ok((a, b)) if data == "random" => {
+                    sum.0 += a;
+                    sum.1 += b;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let path = fail_dir().join(format!("never-worse-{}.ll", l.kernel));
+                    std::fs::write(&path, &text).expect("write failing kernel");
+                    failures.push(format!("{} (seed {seed}), {data} data ({}): {e}", l.kernel, path.display()));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "ifconvert never worse: {} generated kernels, {converted} changed by the default ({} warp-instructions before, {} after, width 32, ipdom, random data), {} failures",
+        2 * n,
+        sum.0,
+        sum.1,
+        failures.len()
+    );
+    assert!(converted > 0, "the default converted no generated kernel: nothing was checked");
+    assert!(failures.is_empty(), "the default conversion issues more in {} cases:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Converts `text` with a profile of launch `l` at `width` (ipdom) and
+/// checks the result computes the same and issues no more than the
+/// original on that launch under ipdom, where the profile's counts are
+/// exact; the buffers under every policy.
+fn profiled(ctx: &Context, text: &str, l: &Launch, width: u32, dir: &Path) -> Result<(bool, u64, u64), String> {
+    let mut counts = (0, 0);
+    let (_, c, fp) = emu_measure(ctx, text, l, Policy::Ipdom, width, true)?;
+    let fp = fp.expect("profiled");
+    // The profile accounts for every warp-instruction: each block issued its
+    // instructions once per lane group that entered it.
+    let module = simt_passes::ir::parse_ir(ctx, "k", text.as_bytes()).expect("parses");
+    let f =
+        simt_passes::ir::defined_functions(&module).into_iter().find(|f| simt_passes::ir::function_name(*f) == l.kernel).expect("kernel");
+    let issued: u64 = f
+        .get_basic_block_iter()
+        .zip(&fp.blocks)
+        .map(|(bb, b)| b.entries * simt_passes::ir::instructions(bb).map(simt_passes::transform::ifconvert::issued).sum::<u64>())
+        .sum();
+    if issued != c.warp_instructions {
+        return Err(format!("the profile accounts for {issued} warp-instructions, the launch issued {}", c.warp_instructions));
+    }
+    let path = profile_file(dir, fp, width);
+    let after = convert(ctx, text, &format!("simt-ifconvert<profile={}>", path.display()))?;
+    for p in POLICIES {
+        let (b0, c0, _) = emu_measure(ctx, text, l, p, width, false)?;
+        let (b1, c1, _) = emu_measure(ctx, &after, l, p, width, false)?;
+        if b0 != b1 {
+            return Err(format!("profiled: buffers differ at width {width} under {p:?}"));
+        }
+        if p == Policy::Ipdom && c1.warp_instructions > c0.warp_instructions {
+            return Err(format!(
+                "profiled: {} warp-instructions after, {} before, at width {width}",
+                c1.warp_instructions, c0.warp_instructions
+            ));
+        }
+        if p == Policy::Ipdom {
+            counts = (c0.warp_instructions, c1.warp_instructions);
+        }
+    }
+    Ok((after != printed(ctx, text), counts.0, counts.1))
+}
+
+/// The module as the pass's output prints it, unchanged.
+fn printed(ctx: &Context, text: &str) -> String {
+    simt_passes::ir::parse_ir(ctx, "k", text.as_bytes()).expect("parses").print_to_string().to_string()
+}
+
+/// `profile=FILE`: the profile accounts for every warp-instruction the
+/// launch issued (Σ entries × the block's instructions), and a conversion
+/// priced by it computes the same buffers under every policy and issues no
+/// more warp-instructions on that launch (ipdom, widths 1, 8 and 32).
+#[test]
+fn profiled_conversion_computes_the_same_and_never_issues_more() {
+    simt::llvm_init::init();
+    let ctx = Context::create();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let n = env_u64("SIMT_IFC_NEVER_WORSE_KERNELS", 300);
+    let (mut converted, mut failures) = (0, Vec::new());
+    let mut sum = (0, 0);
+    for (seed, text, l) in (0..n).flat_map(both_families) {
+        for w in WIDTHS {
+            match profiled(&ctx, &text, &l, w, dir.path()) {
+                Ok((changed, a, b)) => {
+                    converted += u64::from(changed);
+                    if w == 32 && changed {
+                        sum.0 += a;
+                        sum.1 += b;
+                    }
+                }
+                Err(e) => {
+                    let path = fail_dir().join(format!("profiled-{}.ll", l.kernel));
+                    std::fs::write(&path, &text).expect("write failing kernel");
+                    failures.push(format!("{} (seed {seed}), width {w} ({}): {e}", l.kernel, path.display()));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "ifconvert profiled: {} generated kernels x {} widths, {converted} conversions ({} warp-instructions before, {} after, of those at width 32, ipdom), {} failures",
+        2 * n,
+        WIDTHS.len(),
+        sum.0,
+        sum.1,
+        failures.len()
+    );
+    assert!(converted > 0, "no profiled conversion changed anything: nothing was checked");
+    assert!(failures.is_empty(), "profiled conversions fail in {} cases:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The three rare-outlier kernels of issue 23 (`rare-outliers.ll`: a
+/// divergent test that splits about one warp in sixteen): the old rule
+/// (`cost=split`) issues more than the original on each, the default and
+/// the profiled conversion do not.
+#[test]
+fn the_split_rule_loses_on_rare_outliers() {
+    simt::llvm_init::init();
+    let ctx = Context::create();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir/ifconvert/rare-outliers.ll");
+    let text = std::fs::read_to_string(file).expect("rare-outliers.ll");
+    let split = convert(&ctx, &text, "simt-ifconvert<cost=split>").expect("converts");
+    let default = convert(&ctx, &text, "simt-ifconvert").expect("converts");
+    for k in ["fixup", "uneven", "nested"] {
+        let l = Launch {
+            kernel: k.into(),
+            global: vec![4096],
+            local: vec![128],
+            args: vec!["buf:i32:4096".into(), "buf:i32:4096=rand:11".into()],
+        };
+        let count = |t: &str| emu_measure(&ctx, t, &l, Policy::Ipdom, 32, false).expect("runs").1;
+        let before = count(&text);
+        assert!(
+            before.divergent_branches > 0 && before.divergent_branches * 8 < before.warps,
+            "{k}: few warps split ({} of {})",
+            before.divergent_branches,
+            before.warps
+        );
+        let worse = count(&split).warp_instructions;
+        assert!(worse > before.warp_instructions, "{k}: cost=split issues {worse}, the original {}", before.warp_instructions);
+        not_worse(&ctx, &text, &default, &l, &POLICIES, &format!("{k}, default")).unwrap();
+        for w in WIDTHS {
+            profiled(&ctx, &text, &l, w, dir.path()).unwrap_or_else(|e| panic!("{k}: {e}"));
+        }
+    }
 }

@@ -241,6 +241,7 @@ fn run_emu(
 ) -> Result<(RunStats, simt::engine::emu::EmuStats), ToolError> {
     use simt::engine::emu::{self, EmuOptions, EmuStats};
     let start = Instant::now();
+    let tagged = opts.profile.as_ref().map(|_| emu::profile::tag(&loaded.module, kernel)).transpose()?;
     let program = emu::compile_module(
         &mut loaded.module,
         kernel,
@@ -275,6 +276,10 @@ fn run_emu(
         last = Some((counters, seconds));
     }
     let (counters, seconds) = last.expect("repeat is at least 1");
+    if let (Some(path), Some(t)) = (&opts.profile, &tagged) {
+        let map = emu::profile::block_map(&loaded.module, t, p)?;
+        emu::profile::write(path, emu::profile::profile(t, &map, &counters), opts.policy.name(), opts.warp_width)?;
+    }
     let emu = EmuStats { check: found, ..EmuStats::new(p, counters, seconds) };
     let details = EmuDetails {
         policy: opts.policy.name().into(),

@@ -64,6 +64,10 @@ checks the lanes earliest in PC order run, lanes at one PC merge) or none.
 group of a warp runs and per policy decision (split, check, reconverge,
 barrier, exit): warp-instructions issued so far, warp, event, block, PC, and
 the lanes (lane 0 first, # in the group); at most 200000 lines.
+--profile FILE (emu only) writes the divergence profile of the last run: per
+block of the kernel, the lane groups that ran it and the runs and splits of
+its branch, with a hash of the kernel's IR (JSON; simt-ifconvert<profile=FILE>
+prices branches by it). An existing profile in FILE is added to.
 --check LIST (emu; alone it selects emu) checks the kernel while it runs, LIST
 a comma-separated list of: races (two work-items touch a byte of __local or
 __global memory, one with a plain (non-atomic) write, with no barrier between,
@@ -76,7 +80,7 @@ exit status 1; the checks watch the first run of --repeat.
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
 global-offset, arg, repeat, engine, interleave, local-mem-limit, dump, compare,
-tolerance, stats, policy, warp-width, aot, linear, trace, check), values as on the command line; `arg`
+tolerance, stats, policy, warp-width, aot, linear, trace, profile, check), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
 file's keys; if any --arg is given, the --arg flags replace all of the file's
@@ -183,6 +187,11 @@ pub struct Cli {
     /// lane group of a warp runs and per policy decision, with its lanes.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub trace: Option<PathBuf>,
+    /// Emulator: write the divergence profile (per block: lane groups that ran
+    /// it, runs and splits of its branch) of the last run to FILE, for
+    /// simt-ifconvert<profile=FILE>.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub profile: Option<PathBuf>,
     /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
     #[arg(long = "local-mem-limit", value_name = "BYTES", value_parser = values::parse_bytes, help_heading = "Launch")]
     pub local_mem_limit: Option<u64>,
@@ -272,6 +281,7 @@ impl Cli {
             aot: switch(self.aot),
             linear: switch(self.linear),
             trace: path(&self.trace),
+            profile: path(&self.profile),
             check_uniformity: switch(self.check_uniformity),
             check: shown(&self.check),
         }

@@ -480,6 +480,9 @@ pub struct RunOptions {
     /// Emulator: write what each warp's lane groups do to this file
     /// (`--trace`; the first run of the launch).
     pub trace: Option<PathBuf>,
+    /// Emulator: write the divergence profile of the last run to this file
+    /// (`--profile`; `simt-ifconvert<profile=FILE>` reads it).
+    pub profile: Option<PathBuf>,
     /// Host engine: link the kernel object with the system linker and load
     /// it (ahead of time) instead of using the JIT.
     pub aot: bool,

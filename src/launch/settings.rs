@@ -36,6 +36,7 @@ pub const KEYS: &[&str] = &[
     "aot",
     "linear",
     "trace",
+    "profile",
     "check-uniformity",
     "check",
 ];
@@ -112,6 +113,7 @@ pub struct Settings {
     pub aot: Option<Given<bool>>,
     pub linear: Option<Given<bool>>,
     pub trace: Option<Given<PathBuf>>,
+    pub profile: Option<Given<PathBuf>>,
     pub check_uniformity: Option<Given<bool>>,
     pub check: Option<Given<crate::engine::emu::check::Checks>>,
 }
@@ -169,6 +171,7 @@ impl Settings {
             "aot" => self.aot = given(&text, origin, values::switch(&text)),
             "linear" => self.linear = given(&text, origin, values::switch(&text)),
             "trace" => self.trace = given(&text, origin, path(&text)),
+            "profile" => self.profile = given(&text, origin, path(&text)),
             "check-uniformity" => self.check_uniformity = given(&text, origin, values::switch(&text)),
             "check" => self.check = given(&text, origin, values::checks(&text)),
             _ => unreachable!("every key in KEYS has a grammar: {k}"),
@@ -200,6 +203,7 @@ impl Settings {
         over(&mut self.aot, o.aot);
         over(&mut self.linear, o.linear);
         over(&mut self.trace, o.trace);
+        over(&mut self.profile, o.profile);
         over(&mut self.check_uniformity, o.check_uniformity);
         over(&mut self.check, o.check);
     }
@@ -272,6 +276,8 @@ impl Settings {
         )?;
         let trace = self.trace.as_ref().map(|g| g.get("trace")).transpose()?;
         engine_only(&self.trace, true, "trace", Engine::Emu, engine, "a trace shows the lanes of the emulator's warps: it needs")?;
+        let profile = self.profile.as_ref().map(|g| g.get("profile")).transpose()?;
+        engine_only(&self.profile, true, "profile", Engine::Emu, engine, "a divergence profile counts the emulator's warps: it needs")?;
         Ok((
             Launch { module, kernel, grid, args },
             RunOptions {
@@ -288,6 +294,7 @@ impl Settings {
                 policy,
                 warp_width,
                 trace,
+                profile,
                 check_uniformity,
                 check,
             },
@@ -351,6 +358,7 @@ mod tests {
                 aot: false,
                 linear: false,
                 trace: None,
+                profile: None,
                 check_uniformity: false,
                 check: Default::default(),
             }
@@ -370,10 +378,12 @@ mod tests {
             ("policy", "markers"),
             ("warp-width", "16"),
             ("trace", "t.txt"),
+            ("profile", "p.json"),
         ])
         .resolve()
         .unwrap();
         assert_eq!(o.trace, Some(PathBuf::from("t.txt")));
+        assert_eq!(o.profile, Some(PathBuf::from("p.json")));
         assert_eq!(o.engine, Engine::Emu);
         assert_eq!(o.policy, Policy::Markers);
         assert_eq!(o.warp_width, 16);
@@ -424,6 +434,8 @@ mod tests {
         assert!(usage_of(with(&[("trace", "t.txt")]))
             .contains("--trace 't.txt': a trace shows the lanes of the emulator's warps: it needs --engine emu (the engine is host)"));
         assert!(usage_of(with(&[("trace", "t.txt"), ("engine", "gpu")])).contains("(the engine is gpu)"));
+        assert!(usage_of(with(&[("profile", "p.json")]))
+            .contains("--profile 'p.json': a divergence profile counts the emulator's warps: it needs --engine emu (the engine is host)"));
         assert!(usage_of(with(&[("tolerance", "-1")])).contains("--tolerance"));
         assert!(usage_of(with(&[("local-mem-limit", "lots")])).contains("--local-mem-limit"));
         assert!(usage_of(with(&[("global", "8,8")])).contains("--global has 2 dimensions but --local has 1"));

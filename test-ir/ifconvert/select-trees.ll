@@ -4,8 +4,10 @@
 ; and no edge predicate (`icmp eq i1 …, false`, `select …, false`) is made
 ; for a phi. Expectations by hand from that rule; every kernel also runs
 ; before and after on the emulator and the host with the same buffers.
+; The shapes are those of the `cost=split` rule, which converts them all
+; (the default rule keeps regions that cost more than their cheapest path).
 ; RUN: rm -rf %t && mkdir -p %t
-; RUN: %simt-opt -passes=simt-ifconvert -S %s -o %t/div.ll
+; RUN: %simt-opt -passes='simt-ifconvert<cost=split>' -S %s -o %t/div.ll
 ; RUN: FileCheck %s < %t/div.ll
 ; RUN: simt-run %s --kernel clamp3 --engine emu --global 128 --local 64 --arg buf:i32:128 --arg buf:i32:128=rand:5 --dump %t/clamp3
 ; RUN: simt-run %t/div.ll --kernel clamp3 --engine emu --global 128 --local 64 --arg buf:i32:128 --arg buf:i32:128=rand:5 --compare %t/clamp3

@@ -5,8 +5,10 @@
 ; the predicate of the arms' common dominator otherwise. Expectations by
 ; hand from that rule; every kernel runs before and after on the emulator
 ; and the host with the same buffers.
+; The shapes are those of the `cost=split` rule, which converts them all
+; (the default rule keeps regions that cost more than their cheapest path).
 ; RUN: rm -rf %t && mkdir -p %t
-; RUN: %simt-opt -passes=simt-ifconvert -S %s -o %t/div.ll
+; RUN: %simt-opt -passes='simt-ifconvert<cost=split>' -S %s -o %t/div.ll
 ; RUN: %simt-opt -passes='simt-ifconvert<mode=all;max-cost=none>' -S %s -o %t/all.ll
 ; RUN: FileCheck %s --check-prefix=DIV < %t/div.ll
 ; RUN: FileCheck %s --check-prefix=ALL < %t/all.ll

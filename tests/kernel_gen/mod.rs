@@ -934,3 +934,143 @@ pub fn launch(seed: u64) -> (u64, u64, Vec<String>) {
     ];
     (local, groups, args)
 }
+
+/// A kernel of short if-regions on a loaded value, for the cost rules of
+/// `simt-ifconvert` (issue 23): one to three triangles, diamonds or a
+/// triangle around a diamond, one after another, with arms of 0 to 6
+/// instructions (now and then a guarded load, a division or a store), on
+/// conditions that split rarely (a low-bit pattern of random data), often
+/// (a threshold, a lane id) or never (a uniform argument). Parameters:
+/// `out` and `side` (i32 per work-item), `in` (random, one per work-item),
+/// `aux` (256 random), `n`; [`launch_rare`] gives the launch.
+pub fn module_rare(seed: u64, name: &str) -> String {
+    let mut rng = Rng(seed ^ 0x0a1e_5a2e_u64);
+    let mut s = String::from(HEADER);
+    s += &format!(
+        "define ptx_kernel void @{name}(ptr addrspace(1) %out, ptr addrspace(1) %side, ptr addrspace(1) %in, ptr addrspace(1) %aux, i32 %n) {{\nentry:\n"
+    );
+    for l in [
+        "%tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
+        "%ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
+        "%ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
+        "%laneid = call i32 @llvm.nvvm.read.ptx.sreg.laneid()",
+        "%gb = mul i32 %ctaid, %ntid",
+        "%gid = add i32 %gb, %tid",
+        "%ip = getelementptr i32, ptr addrspace(1) %in, i32 %gid",
+        "%v0 = load i32, ptr addrspace(1) %ip, align 4",
+        "%sp = getelementptr i32, ptr addrspace(1) %side, i32 %gid",
+    ] {
+        s += &format!("  {l}\n");
+    }
+    let mut id = 0u32;
+    let mut fresh = |p: &str| {
+        id += 1;
+        format!("%{p}{id}")
+    };
+    // Straight-line code on `v`: `len` instructions; returns the result.
+    let arm = |rng: &mut Rng, s: &mut String, v: &str, len: u32, fresh: &mut dyn FnMut(&str) -> String| -> String {
+        let mut v = v.to_string();
+        for _ in 0..len {
+            let d = fresh("a");
+            match rng.below(10) {
+                0 => {
+                    let (i, p) = (fresh("i"), fresh("p"));
+                    *s += &format!("  {i} = and i32 {v}, 255\n  {p} = getelementptr i32, ptr addrspace(1) %aux, i32 {i}\n  {d} = load i32, ptr addrspace(1) {p}, align 4\n");
+                }
+                1 => {
+                    let q = fresh("q");
+                    *s += &format!("  {q} = or i32 %v0, 1\n  {d} = udiv i32 {v}, {q}\n");
+                }
+                2 => {
+                    *s += &format!("  store i32 {v}, ptr addrspace(1) %sp, align 4\n  {d} = add i32 {v}, 1\n");
+                }
+                k => {
+                    let op = ["add", "mul", "xor", "lshr", "sub", "shl", "or"][(k - 3) as usize];
+                    let c = 1 + rng.below(29);
+                    *s += &format!("  {d} = {op} i32 {v}, {c}\n");
+                }
+            }
+            v = d;
+        }
+        v
+    };
+    let cond = |rng: &mut Rng, s: &mut String, v: &str, fresh: &mut dyn FnMut(&str) -> String| -> String {
+        let c = fresh("c");
+        match rng.below(5) {
+            0 | 1 => {
+                let m = fresh("m");
+                let mask = rng.pick(&[1, 3, 63, 511, 4095]);
+                *s += &format!("  {m} = and i32 %v0, {mask}\n  {c} = icmp eq i32 {m}, 0\n");
+            }
+            2 => *s += &format!("  {c} = icmp slt i32 {v}, {}\n", rng.below(1000) as i32 - 500),
+            3 => *s += &format!("  {c} = icmp ult i32 %laneid, {}\n", rng.pick(&[1, 4, 16])),
+            _ => *s += &format!("  {c} = icmp sgt i32 %n, {}\n", rng.below(4)),
+        }
+        c
+    };
+    let mut v = "%v0".to_string();
+    for _ in 0..1 + rng.below(3) {
+        let (arm_a, arm_b, join) = (fresh("A"), fresh("B"), fresh("J"));
+        let (la, lb) = (rng.below(7), rng.below(7));
+        let c = cond(&mut rng, &mut s, &v, &mut fresh);
+        let (x, y, a, b, j) = (&arm_a[1..], &arm_b[1..], &arm_a, &arm_b, &join);
+        let r = fresh("r");
+        match rng.below(3) {
+            // Triangle.
+            0 => {
+                let head = cur_block(&s);
+                s += &format!("  br i1 {c}, label {a}, label {j}\n{x}:\n");
+                let va = arm(&mut rng, &mut s, &v, la, &mut fresh);
+                s += &format!("  br label {j}\n{}:\n  {r} = phi i32 [ {va}, {a} ], [ {v}, %{head} ]\n", &j[1..]);
+            }
+            // Diamond.
+            1 => {
+                s += &format!("  br i1 {c}, label {a}, label {b}\n{x}:\n");
+                let va = arm(&mut rng, &mut s, &v, la, &mut fresh);
+                s += &format!("  br label {j}\n{y}:\n");
+                let vb = arm(&mut rng, &mut s, &v, lb, &mut fresh);
+                s += &format!("  br label {j}\n{}:\n  {r} = phi i32 [ {va}, {a} ], [ {vb}, {b} ]\n", &j[1..]);
+            }
+            // A triangle around a diamond.
+            _ => {
+                let head = cur_block(&s);
+                s += &format!("  br i1 {c}, label {a}, label {j}\n{x}:\n");
+                let pre = arm(&mut rng, &mut s, &v, la % 3, &mut fresh);
+                let (ia, ib, ij) = (fresh("IA"), fresh("IB"), fresh("IJ"));
+                let ic = cond(&mut rng, &mut s, &pre, &mut fresh);
+                s += &format!("  br i1 {ic}, label {ia}, label {ib}\n{}:\n", &ia[1..]);
+                let via = arm(&mut rng, &mut s, &pre, lb % 3, &mut fresh);
+                s += &format!("  br label {ij}\n{}:\n", &ib[1..]);
+                let vib = arm(&mut rng, &mut s, &pre, la % 2, &mut fresh);
+                let ir = fresh("ir");
+                s += &format!("  br label {ij}\n{}:\n  {ir} = phi i32 [ {via}, {ia} ], [ {vib}, {ib} ]\n", &ij[1..]);
+                s += &format!("  br label {j}\n{}:\n  {r} = phi i32 [ {ir}, {ij} ], [ {v}, %{head} ]\n", &j[1..]);
+            }
+        }
+        v = r;
+    }
+    s += &format!(
+        "  %op = getelementptr i32, ptr addrspace(1) %out, i32 %gid\n  store i32 {v}, ptr addrspace(1) %op, align 4\n  ret void\n}}\n"
+    );
+    s + DECLS
+}
+
+/// The label of the block `s` ends in (the last `name:` line).
+fn cur_block(s: &str) -> String {
+    s.lines().rev().find_map(|l| l.strip_suffix(':').filter(|n| !n.starts_with(' '))).unwrap_or("entry").to_string()
+}
+
+/// The launch of [`module_rare`]'s kernel: (local size, groups, args).
+pub fn launch_rare(seed: u64) -> (u64, u64, Vec<String>) {
+    let local = [32u64, 64, 128][(seed % 3) as usize];
+    let groups = 2 + (seed / 3) % 3;
+    let items = local * groups;
+    let args = vec![
+        format!("buf:i32:{items}"),
+        format!("buf:i32:{items}"),
+        format!("buf:i32:{items}=rand:{seed}"),
+        format!("buf:i32:256=rand:{}", seed + 1),
+        format!("i32:{}", seed % 5),
+    ];
+    (local, groups, args)
+}

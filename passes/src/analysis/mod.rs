@@ -2,6 +2,7 @@
 //! passes that need them (see `cache.rs`).
 
 pub mod affine_guard;
+pub mod branch_profile;
 pub mod cache;
 pub mod control_deps;
 pub mod convergence;

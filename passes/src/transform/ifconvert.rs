@@ -1,130 +1,49 @@
 //! `simt-ifconvert`: if-conversion of divergent branches into predicated
 //! straight-line code, by the RK algorithm of seed 004 (Park & Schlansker,
-//! "On Predicated Execution", HPL-91-58; `analysis/predicates.rs`).
+//! "On Predicated Execution", HPL-91-58; `analysis/predicates.rs`). The
+//! reasoning behind each choice, with pictures: `ifconvert-design.md`.
 //!
-//! Why: the lanes of a warp share one instruction stream, so a branch on a
-//! per-lane condition runs both sides one after the other anyway, paying
-//! the branches, the split and the reconvergence. Straight-line code with
-//! each block's work guarded by its predicate runs both sides too, without
-//! them, and merges the blocks (fewer `br`s issued, no divergent branch).
+//! A *region* is a conditional branch at block x with every block between x
+//! and its immediate post-dominator d. When it is single-entry, acyclic and
+//! holds nothing that must keep a branch (barriers, atomics, volatile
+//! accesses, fences, calls not known pure, convergent calls, `alloca`s,
+//! returns), its blocks are merged into x in topological order: predicates
+//! are `i1` selects defined where K says, phis become gated select trees
+//! (`select_tree.rs`), stores common to the arms' ends are sunk, the rest is
+//! speculated, divisors become `select g, y, 1`, and guarded loads and stores
+//! take the `guard=` form: `scratch` (GPU triples: the address becomes
+//! `select g, p, slot`, a per-lane `alloca`) or `branch` (CPU triples: the
+//! access alone keeps a branch). Loop bodies are converted innermost region
+//! first; back edges and exits stay branches.
 //!
-//! What: a *region* is a conditional branch at block x together with every
-//! block between x and its immediate post-dominator d. When the region is
-//! single-entry (x dominates it and nothing else enters it), acyclic, and
-//! holds nothing that must keep its branch, its blocks are merged into x in
-//! topological order:
+//! Cost, in warp-instructions as the emulator issues them (one per
+//! instruction and terminator; phis and work-item queries free), the
+//! predicated form estimated exactly (`tests/ifconvert_exec.rs`):
+//! - `cost=never-worse` (default): convert when the predicated region costs
+//!   no more than the cheapest path from x to d, terminators included, plus
+//!   `max-cost=N` (default 0). Every lane group entering x runs a whole path,
+//!   split or not, so no warp issues more, at any width, under any policy.
+//!   A `guard=branch` access is priced at 2; the scratch slot's `alloca` goes
+//!   to a region whose head post-dominates the entry.
+//! - `profile=FILE` (`simt-run --engine emu --profile FILE`): a branch that
+//!   ran is priced by its measured runs and the lane groups that entered each
+//!   block: convert when runs(x) × (predicated − x's own) ≤ runs(x) +
+//!   Σ entries(b) × (own(b) + 1) over the body. Exact under ipdom for the
+//!   launch profiled. A function whose IR hash differs from the profile's is
+//!   an error; functions it does not cover use the rule.
+//! - `cost=split`: the rule before issue 23 (every block once, as if every
+//!   warp split; bounds checks by their cheaper side); `max-cost=none`: no
+//!   model.
+//! - `mode=divergent` (default) converts only divergent branches whose region
+//!   holds no uniform branch (no code duplicated); `mode=all` every branch.
 //!
-//! ```text
-//!        x: br %c                    x:  a's code (speculated)
-//!       /      \                         %pc = select %c, %c2, false ; K(pc) = {a->c}
-//!      a        b          ==>           c's code, guarded by %pc
-//!      | \      |                        %p2 = !%c                    ; K(p2) = {x->b}
-//!      |  c     |                        b's code, guarded by %p2
-//!       \ |    /                         %v = select %c, (select %c2, vc, va), vb
-//!         d: phi                         br d                         ; d's phi
-//! ```
-//!
-//! - predicates are `i1` values defined where K says, as `select`s
-//!   (`select g, c, false` for `g ∧ c`): a predicate false in a lane hides
-//!   the poison a speculated condition may hold there. They are made on
-//!   first use, by the guards only, so a region without guarded work makes
-//!   none;
-//! - phis become gated select trees (`select_tree.rs`): the value follows
-//!   the branches the lane passed, one `select` per branch whose arms
-//!   differ, no edge predicate; that file's header argues why poison in an
-//!   arm not taken never reaches a lane. Where the guards make the edge
-//!   predicates of a phi's entries anyway and a chain of selects on them is
-//!   cheaper (`(a && b) || c` with guarded work in the body: one select
-//!   against three), the phi is that chain. d's phis keep their entries from
-//!   outside the region and get one from x. Branch conditions no tree or
-//!   guard reads are erased;
-//! - stores common to the ends of the arms (same pointer value and type,
-//!   in the same order, nothing after them in the arm touching memory) are
-//!   sunk: made once after the arms, of the select tree of the arms' values,
-//!   guarded only by the predicate of the arms' common dominator (none when
-//!   it is x). It is SimplifyCFG's sinking into a split join, done while
-//!   linearising ([`SinkGroup`]): bitonic's compare-exchange then stores
-//!   two selected values instead of four guarded ones;
-//! - side-effect-free instructions are speculated; divisions get the divisor
-//!   `select g, y, 1`; loads that may trap and every store are guarded, in
-//!   the form `guard=` names, by default the target's:
-//!   - `scratch` (NVPTX, SPIR, AMDGPU): the address becomes
-//!     `select g, p, scratch`, where `scratch` is a private per-lane slot
-//!     (an `alloca` in the entry block), reached through the target's generic
-//!     address space (0 on NVPTX and the host, 4 on SPIR). The slot is per
-//!     lane and private, so a masked-off lane neither faults (the address it
-//!     would have used is never touched) nor races (no other lane can see its
-//!     slot). The code stays straight, which is the point on a SIMT machine;
-//!     the price: generic rather than global/shared accesses on NVPTX, and
-//!     one `select` per access;
-//!   - `branch` (CPU triples): the access alone keeps a branch on g, in a
-//!     block of its own (a load's value is a phi with `poison` where g is
-//!     false); everything else is straight. On a CPU the consumer is LLVM's
-//!     loop vectorizer on the work-item loops `simt-wiloops` makes, and it
-//!     if-converts such a triangle itself into a masked vector access
-//!     (AVX2/AVX-512 masked moves), while a `select`ed address can only be
-//!     a gather or scatter: with `scratch`, vecadd's and saxpy's loops are no
-//!     longer vectorised and stencil1d, scan and a bitonic step run 2–3×
-//!     slower. A lane whose g is false does not reach the access: no fault,
-//!     no race.
-//!
-//!   **Why not `llvm.masked.load`/`store`:** on scalars (`<1 x T>`) LLVM's
-//!   ScalarizeMaskedMemIntrin turns them back into a branch per access on
-//!   NVPTX and x86 alike (undoing the conversion on a GPU), the emulator
-//!   decodes no masked intrinsic, and the loop vectorizer does not widen
-//!   them (LLVM 22: "call instruction cannot be vectorized"), so on the host
-//!   they would stop the very vectorisation `branch` leaves to it.
-//!   BENCHMARKS.md ("If-conversion", "Host") has the figures;
-//! - barriers, atomics, volatile accesses, fences, calls that are not known
-//!   pure, convergent calls (markers included), `alloca`s and returns bound a
-//!   region: a region holding one keeps its branch (nested regions without
-//!   one may still be converted).
-//!
-//! Loops: a region must be acyclic, so a branch whose region holds a loop,
-//! a back edge or a loop exit is kept, while the branches inside a loop body
-//! whose region stays in the body are converted: loop bodies are converted
-//! innermost region first (smaller regions are found inside larger ones that
-//! are not convertible), keeping back edges and exits as branches.
-//!
-//! Options:
-//!
-//! - `mode=divergent` (default) converts only branches the uniformity
-//!   analysis calls divergent, and only regions without a uniform branch
-//!   inside: every uniform branch survives and no code is duplicated (the
-//!   guarantee of Moll & Hack's partial linearization, PLDI 2018, for the
-//!   regions converted). `mode=all` converts every branch it can, the blog's
-//!   algorithm as written.
-//! - `max-cost=N` (default 0): the region is converted only when its
-//!   predicated form costs less than N plus its branchy form, both counted
-//!   in issued warp-instructions as the emulator issues them (one per
-//!   instruction and terminator; phis are edge copies and work-item queries
-//!   registers, both free). The branchy form is what a warp runs under
-//!   IPDOM when it diverges at every divergent branch (each block once)
-//!   except those likely uniform at run time (`analysis/likely_uniform.rs`:
-//!   bounds checks such as `gid < n`), where it runs only the cheaper side:
-//!   most warps never split at a bounds check, so predicating one must beat
-//!   the path they take, not the worst case. The predicated form is counted
-//!   exactly as `convert_region` emits it (the same select trees or chains,
-//!   sinks, guards, predicates, switch compares, less the branch conditions
-//!   it erases; `tests/ifconvert_exec.rs` checks the count instruction by
-//!   instruction on every converted generated kernel), so at 0 a converted
-//!   region issues fewer warp-instructions than the branchy one for every
-//!   warp that diverges where the model assumed.
-//!   `max-cost=none` turns the model off. BENCHMARKS.md has the
-//!   calibration: the counts the model uses are the emulator's, checked
-//!   kernel by kernel against its counters.
-//!
-//! Limits: regions are found per branch (O(region) each, so deep nests cost
-//! the sum of their sizes; the likely-uniform pricing is O(region²) and runs
-//! only for regions holding such a branch); a region whose join is the
-//! virtual exit (several returns) is kept; the model has no profile: a
-//! data-dependent branch that happens to agree within most warps is priced
-//! as divergent; uniform branches inside a divergent region keep the
-//! whole region branchy (Moll & Hack would keep just them); vector divisions
-//! and, with `guard=scratch`, loads from SPIR's constant address space bound
-//! a region; the cost model prices a guard in the scratch form (a `select`,
-//! a cast) whatever `guard=` says.
+//! Limits: without a profile, regions that pay only when most warps split
+//! (clamps, bitonic compare-exchange) are kept; a region whose join is the
+//! virtual exit is kept; a uniform branch inside a divergent region keeps the
+//! whole region; vector divisions and, with `guard=scratch`, loads from
+//! SPIR's constant address space bound a region.
 
+use crate::analysis::branch_profile::{self, BlockProfile, BranchProfile};
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::likely_uniform::LikelyUniform;
 use crate::analysis::predicates::{PredId, Predicates};
@@ -137,6 +56,7 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -144,13 +64,34 @@ pub enum Mode {
     All,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub mode: Mode,
-    /// Extra warp-instructions allowed over divergent execution; `None`: no limit.
+    /// How a region is priced against its branches.
+    pub rule: CostRule,
+    /// Extra warp-instructions allowed over the rule's branchy cost; `None`: no limit.
     pub max_cost: Option<i64>,
     /// How guarded loads and stores are kept safe; `None`: per target.
     pub guard: Option<GuardForm>,
+    /// `profile=FILE`: the file and its counts, which price the branches
+    /// they cover.
+    pub profile: Option<(String, Arc<BranchProfile>)>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { mode: Mode::Divergent, rule: CostRule::NeverWorse, max_cost: Some(0), guard: None, profile: None }
+    }
+}
+
+/// What the predicated region is compared with (the header says why).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CostRule {
+    /// The cheapest path from the head to the join: never worse for any warp.
+    NeverWorse,
+    /// Every block of the region once, as if every warp split (bounds checks
+    /// priced by their cheaper side): the model before issue 23.
+    Split,
 }
 
 /// How a load or store whose predicate is false in a lane is kept from
@@ -163,13 +104,8 @@ pub enum GuardForm {
     Branch,
 }
 
+#[derive(Default)]
 pub struct IfConvert(pub Options);
-
-impl Default for IfConvert {
-    fn default() -> Self {
-        IfConvert(Options { mode: Mode::Divergent, max_cost: Some(0), guard: None })
-    }
-}
 
 impl ModulePass for IfConvert {
     fn name(&self) -> String {
@@ -183,13 +119,20 @@ impl ModulePass for IfConvert {
             Some(GuardForm::Scratch) => ";guard=scratch",
             Some(GuardForm::Branch) => ";guard=branch",
         };
-        format!("simt-ifconvert<mode={mode};max-cost={cost}{guard}>")
+        let rule = match self.0.rule {
+            CostRule::NeverWorse => "",
+            CostRule::Split => ";cost=split",
+        };
+        let profile = self.0.profile.as_ref().map_or(String::new(), |(path, _)| format!(";profile={path}"));
+        format!("simt-ifconvert<mode={mode};max-cost={cost}{rule}{guard}{profile}>")
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut preserved = Preserved::all();
         for f in defined_functions(cx.module()) {
-            let Some(plan) = plan_function(cx.analyses(f), self.0) else { continue };
+            let plan = plan_function(cx.analyses(f), &self.0)
+                .map_err(|message| PassError::Unsupported { pass: "simt-ifconvert".into(), message })?;
+            let Some(plan) = plan else { continue };
             apply_plan(cx.module_mut(), &plan);
             preserved = Preserved::none();
         }
@@ -204,7 +147,13 @@ impl crate::pass::DeclaredPass for IfConvert {
     const OPTIONS: &'static [(&'static str, &'static str)] = &[
         ("mode=divergent", "convert only divergent branches, keeping every uniform one (the default)"),
         ("mode=all", "convert every branch it can (the blog's algorithm as written)"),
-        ("max-cost=N", "a region must cost less than divergent execution plus N warp-instructions (default 0); max-cost=none: no limit"),
+        ("max-cost=N", "a region may cost N warp-instructions more than the rule's branchy cost (default 0); max-cost=none: no cost model"),
+        ("cost=never-worse", "a region must cost no more than the cheapest path through its branches (the default)"),
+        ("cost=split", "a region must cost less than running every one of its blocks, as if every warp split (the model before issue 23)"),
+        (
+            "profile=FILE",
+            "price the branches of the functions FILE covers (simt-run --engine emu --profile FILE) by their measured runs and splits",
+        ),
         (
             "guard=scratch",
             "a guarded load or store gets the address select(p, addr, scratch slot) (default on GPU targets: nvptx, spir, amdgcn)",
@@ -217,6 +166,12 @@ impl crate::pass::DeclaredPass for IfConvert {
             ("mode", Some("divergent")) => self.0.mode = Mode::Divergent,
             ("mode", Some("all")) => self.0.mode = Mode::All,
             ("max-cost", Some("none")) => self.0.max_cost = None,
+            ("cost", Some("never-worse")) => self.0.rule = CostRule::NeverWorse,
+            ("cost", Some("split")) => self.0.rule = CostRule::Split,
+            ("cost", Some(c)) => return Err(format!("cost must be 'never-worse' or 'split', got '{c}'")),
+            ("profile", Some(path)) => {
+                self.0.profile = Some((path.to_string(), Arc::new(BranchProfile::read(std::path::Path::new(path))?)))
+            }
             ("guard", Some("scratch")) => self.0.guard = Some(GuardForm::Scratch),
             ("guard", Some("branch")) => self.0.guard = Some(GuardForm::Branch),
             ("guard", Some(g)) => return Err(format!("guard must be 'scratch' or 'branch', got '{g}'")),
@@ -288,15 +243,36 @@ impl<'ctx> Plan<'ctx> {
     }
 }
 
-/// Chooses the regions of one function; `None` when there is nothing to do.
-pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options) -> Option<Plan<'ctx>> {
+/// Chooses the regions of one function; `None` when there is nothing to do;
+/// `Err` when the profile covers another version of the function.
+pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options) -> Result<Option<Plan<'ctx>>, String> {
     let mut target = Target::of(fa);
     target.guard = opts.guard.unwrap_or(target.guard);
-    let regions = choose_regions(fa, opts, target);
+    let counts = profile_of(fa, opts)?;
+    let regions = choose_regions(fa, opts, target, counts);
     if regions.is_empty() {
-        return None;
+        return Ok(None);
     }
-    Some(Plan { blocks: Blocks::of(fa), regions, target, entry: fa.cfg.block(BlockId(0)) })
+    Ok(Some(Plan { blocks: Blocks::of(fa), regions, target, entry: fa.cfg.block(BlockId(0)) }))
+}
+
+/// The profile's counts for the function, by block index: `None` when the
+/// profile does not cover it, `Err` when it was taken from other IR.
+fn profile_of<'p>(fa: &FunctionAnalyses<'_>, opts: &'p Options) -> Result<Option<&'p [BlockProfile]>, String> {
+    let f = fa.cfg.function;
+    let name = crate::ir::function_name(f);
+    let Some(p) = opts.profile.as_ref().and_then(|(_, p)| p.function(&name)) else { return Ok(None) };
+    let hash = branch_profile::ir_hash(f);
+    if p.ir_hash != hash {
+        return Err(format!(
+            "the profile of function '{name}' was taken from other IR (hash {}, this function {hash}): profile the module this pass reads",
+            p.ir_hash
+        ));
+    }
+    if p.blocks.len() != fa.cfg.blocks().len() {
+        return Err(format!("the profile of function '{name}' has {} blocks, the function {}", p.blocks.len(), fa.cfg.blocks().len()));
+    }
+    Ok(Some(&p.blocks))
 }
 
 /// Converts the planned regions (`&mut Module`: the IR changes under it).
@@ -357,11 +333,11 @@ impl Target {
 /// Candidate regions at every (divergent) branch, the largest first, kept
 /// when they overlap no region already kept: an outer region converts its
 /// inner branches itself.
-fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Target) -> Vec<Region<'ctx>> {
+fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options, target: Target, counts: Option<&[BlockProfile]>) -> Vec<Region<'ctx>> {
     let cfg = &fa.cfg.cfg;
-    // Only the cost model prices likely-uniform branches (and computing
+    // Only the split rule prices likely-uniform branches (and computing
     // them needs the uniformity analysis, which mode=all does not).
-    let likely = if opts.max_cost.is_some() { LikelyUniform::compute(fa) } else { LikelyUniform::none() };
+    let likely = if opts.max_cost.is_some() && opts.rule == CostRule::Split { LikelyUniform::compute(fa) } else { LikelyUniform::none() };
     let mut cands: Vec<Shape> = Vec::new();
     for &x in cfg.rpo() {
         if cfg.succs(x).len() < 2 {
@@ -379,12 +355,13 @@ fn choose_regions<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: Options, target: Targ
     // planned only when their outer region is not converted.
     cands.sort_by_key(|s| std::cmp::Reverse(s.body.len()));
     let mut taken = vec![false; cfg.len()];
-    let mut out = Vec::new();
+    let mut out: Vec<Region<'ctx>> = Vec::new();
     for s in cands {
         if taken[s.head.index()] || s.body.iter().any(|b| taken[b.index()]) {
             continue;
         }
-        let Some(r) = region_at(fa, s, opts, target, &likely) else { continue };
+        let scratch_made = target.guard == GuardForm::Scratch && out.iter().any(|r| !r.scratch_types.is_empty());
+        let Some(r) = region_at(fa, s, opts, target, &likely, counts, scratch_made) else { continue };
         taken[r.head.index()] = true;
         for b in &r.body {
             taken[b.index()] = true;
@@ -406,7 +383,7 @@ struct Shape {
     body: Vec<BlockId>,
 }
 
-fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: Options) -> Option<Shape> {
+fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options) -> Option<Shape> {
     let cfg = &fa.cfg.cfg;
     let dom = fa.dom();
     let join = fa.postdom().ipdom(x)?;
@@ -445,7 +422,15 @@ fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: Options) -> Option<
     Some(Shape { head: x, join, body: order })
 }
 
-fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, s: Shape, opts: Options, target: Target, likely: &LikelyUniform) -> Option<Region<'ctx>> {
+fn region_at<'ctx>(
+    fa: &FunctionAnalyses<'ctx>,
+    s: Shape,
+    opts: &Options,
+    target: Target,
+    likely: &LikelyUniform,
+    counts: Option<&[BlockProfile]>,
+    scratch_made: bool,
+) -> Option<Region<'ctx>> {
     let Shape { head: x, join, body: order } = s;
     let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
     let inside = |b: BlockId| b == x || order.binary_search_by_key(&fa.cfg.cfg.rpo_position(b), |&o| fa.cfg.cfg.rpo_position(o)).is_ok();
@@ -471,7 +456,9 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, s: Shape, opts: Options, target:
                     if !scratch_types.contains(&ty) {
                         scratch_types.push(ty);
                     }
-                    cost.guards += 1 + u64::from(i.operand(idx).ty().pointer_address_space() != Some(target.generic));
+                    let cast = u64::from(i.operand(idx).ty().pointer_address_space() != Some(target.generic));
+                    cost.guards += 1 + cast;
+                    cost.branch_extra += 1 - cast;
                 }
                 Guard::Divisor => cost.guards += 1,
                 Guard::None => continue,
@@ -491,14 +478,42 @@ fn region_at<'ctx>(fa: &FunctionAnalyses<'ctx>, s: Shape, opts: Options, target:
             if !scratch_types.contains(&ty) {
                 scratch_types.push(ty);
             }
-            cost.guards += 1 + u64::from(s.operand(1).ty().pointer_address_space() != Some(target.generic));
+            let cast = u64::from(s.operand(1).ty().pointer_address_space() != Some(target.generic));
+            cost.guards += 1 + cast;
+            cost.branch_extra += 1 - cast;
         }
         cost.guarded_blocks.push(g.guard_block);
     }
     let mut region = Region { head: x, body: order, join, preds, scratch_types, arms, sinks, chains: HashMap::new(), cost: (0, 0) };
     let (divergent, predicated, chains) = cost.estimate(fa, &region, &sunk, likely);
-    if opts.max_cost.is_some_and(|limit| predicated >= divergent + limit) {
-        return None;
+    if let Some(limit) = opts.max_cost {
+        // With guard=branch a guarded access is a branch around it (two
+        // warp-instructions at most) rather than the estimate's select.
+        let extra = if target.guard == GuardForm::Branch { cost.branch_extra as i64 } else { 0 };
+        // The first region with a guarded access makes the scratch slot, an
+        // `alloca` every warp issues once at the entry.
+        let slot = i64::from(target.guard == GuardForm::Scratch && !region.scratch_types.is_empty() && !scratch_made);
+        let own = |b: BlockId| instructions(fa.cfg.block(b)).filter(|i| !i.is_terminator()).map(issued).sum::<u64>() as i64;
+        let keep = match counts.map(|c| &c[x.index()]).filter(|c| c.runs > 0) {
+            // Measured: what the branchy blocks issued against the runs of
+            // the head, each a pass through the straight-line code.
+            Some(head) => {
+                let c = counts.expect("profiled");
+                let runs = head.runs as i64;
+                let branchy: i64 = runs + region.body.iter().map(|&b| c[b.index()].entries as i64 * (own(b) + 1)).sum::<i64>();
+                runs * (predicated - own(x) + extra) + slot * c[0].entries as i64 > branchy + runs * limit
+            }
+            None => match opts.rule {
+                // The slot is paid for by a region every warp runs: the
+                // head post-dominates the entry.
+                CostRule::NeverWorse if slot > 0 && !fa.postdom().post_dominates(x, BlockId(0)) => true,
+                CostRule::NeverWorse => predicated + extra + slot > cheapest_path(fa, x, &region.body, join, &own) + limit,
+                CostRule::Split => predicated >= divergent + limit,
+            },
+        };
+        if keep {
+            return None;
+        }
     }
     region.chains = chains;
     region.cost = (divergent, predicated);
@@ -623,14 +638,23 @@ fn sink_groups<'ctx>(fa: &FunctionAnalyses<'ctx>, scope: &[BlockId], join: Block
 #[derive(Default)]
 struct Cost {
     guards: u64,
+    /// What `guard=branch` may issue beyond `guards` (the branch around an
+    /// access costs up to 2, the select 1, with the cast 2).
+    branch_extra: u64,
     /// Blocks with a guarded access or division (their predicate is made).
     guarded_blocks: Vec<BlockId>,
 }
 
-/// Warp-instructions of `i` on the emulator: phis are edge copies and
-/// work-item queries are read from registers filled per work-group.
+/// Warp-instructions of `i` on the emulator: phis are edge copies, and
+/// work-item queries, the warp size and lane masks are read from registers
+/// filled per work-group (the decoder's `special_of`).
 pub fn issued(i: Inst<'_>) -> u64 {
-    u64::from(!i.is_phi() && !builtin_of(i).is_some_and(|b| b != Builtin::Barrier))
+    let special = || {
+        i.is_call()
+            && i.called_function_name()
+                .is_some_and(|n| n == "llvm.nvvm.read.ptx.sreg.warpsize" || n.starts_with("llvm.nvvm.read.ptx.sreg.lanemask."))
+    };
+    u64::from(!i.is_phi() && !builtin_of(i).is_some_and(|b| b != Builtin::Barrier) && !special())
 }
 
 impl Cost {
@@ -798,6 +822,21 @@ fn chain_order<V: Copy>(entries: &[(V, BlockId)], made: &dyn Fn(BlockId) -> bool
         _ => return None,
     };
     Some(entries.iter().map(|e| e.1).filter(|&a| a != last).chain(std::iter::once(last)).collect())
+}
+
+/// Warp-instructions of the cheapest path from `head` through `body` (in
+/// topological order) to `join`, terminators included: a lower bound on
+/// what any lane group issues there, split or not, since each runs a whole
+/// path (a split group's parts run one each). `own(b)`: b's issued
+/// instructions less its terminator.
+fn cheapest_path(fa: &FunctionAnalyses<'_>, head: BlockId, body: &[BlockId], join: BlockId, own: &dyn Fn(BlockId) -> i64) -> i64 {
+    let cfg = &fa.cfg.cfg;
+    let mut cost: HashMap<BlockId, i64> = HashMap::from([(join, 0)]);
+    for &n in body.iter().rev().chain(std::iter::once(&head)) {
+        let rest = cfg.succs(n).iter().map(|s| cost[s]).min().unwrap_or(0);
+        cost.insert(n, own(n) + 1 + rest);
+    }
+    cost[&head]
 }
 
 /// Warp-instructions a warp issues from the head of a region (`scope`,

@@ -43,6 +43,9 @@ pub struct Counters {
     pub divergent_branches: u64,
     /// Divergent branches per block (layout order).
     pub block_divergence: Vec<u64>,
+    /// Lane groups that entered each block and ran its conditional branch
+    /// (`--profile`, [`super::profile`]).
+    pub blocks: super::profile::BlockCounts,
     /// Barriers completed, per work-group.
     pub barriers: u64,
     /// The most lane groups one warp had at once.
@@ -510,7 +513,11 @@ impl<'a> Machine<'a> {
                 Warp { index: k as u32, regs: template.clone(), valid: mask_of(lanes), live: 0, entries: Vec::new() }
             })
             .collect();
-        let c = Counters { block_divergence: vec![0; p.blocks().len()], ..Counters::default() };
+        let c = Counters {
+            block_divergence: vec![0; p.blocks().len()],
+            blocks: super::profile::BlockCounts::new(p.blocks().len()),
+            ..Counters::default()
+        };
         Ok(Machine {
             p,
             policy: p.policy(),
@@ -830,6 +837,8 @@ impl<'a> Machine<'a> {
         let temps = p.temps();
         let mut r: Regs<'_> = warp.regs.view();
         let mut pc = entry.pc;
+        let counts = &mut self.c.blocks;
+        counts.start(p, pc);
         let mut n: u64 = 0;
         let mut checks: u64 = 0;
         let mut ucheck: u64 = 0;
@@ -856,6 +865,7 @@ impl<'a> Machine<'a> {
         // A uniform branch took the group into the block at `pc`.
         macro_rules! entered {
             () => {
+                counts.enter(p, pc);
                 if let Some(t) = trace.as_deref_mut() {
                     t.enter(issued + n, widx, pc, mask);
                 }
@@ -1303,6 +1313,7 @@ impl<'a> Machine<'a> {
                         entered!();
                     }
                     Inst::CondBr { c, t, f } => {
+                        counts.branch(p, pc);
                         let mut tm = 0u64;
                         for l in 0..w {
                             tm |= (reg!(r, c, l) & 1) << l;
@@ -1326,6 +1337,7 @@ impl<'a> Machine<'a> {
                         }
                     }
                     Inst::Switch { v, ref cases, default } => {
+                        counts.branch(p, pc);
                         targets.clear();
                         lanes!(mask, full, w, |l| {
                             let x = reg!(r, v, l);

@@ -25,6 +25,7 @@ pub mod exec;
 pub mod memory;
 pub mod objects;
 pub mod policy;
+pub mod profile;
 pub mod stats;
 pub mod trace;
 
