@@ -318,11 +318,20 @@ fn run_host(
     args: &mut KernelArgs,
 ) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
-    let hk = host::compile_module(
+    use simt::engine::kernel_cache::KernelCache;
+    let cache = if opts.no_cache { None } else { KernelCache::from_env()? };
+    if cache.is_none() && !opts.no_cache {
+        warn("kernel cache off: neither SIMT_CACHE_DIR, XDG_CACHE_HOME nor HOME names a folder for it");
+    }
+    let hk = host::compile_module_cached(
         &mut loaded.module,
         kernel,
         &HostOptions { interleave: opts.interleave, local_size: Some(launch.grid.local), aot: opts.aot, linear: opts.linear },
+        cache.as_ref(),
     )?;
+    for w in &hk.cache.warnings {
+        warn(w);
+    }
     let wg = hk.wg_kernel(kernel);
     let grid = launch.grid;
     let runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
@@ -366,6 +375,7 @@ fn run_host(
         static_local_bytes: hk.local_bytes(),
         local_mem_bytes: runner.local_mem_bytes(),
         barriers: hk.barrier_names().len().saturating_sub(2),
+        cache: hk.cache.outcome.name().into(),
     };
     Ok(RunStats {
         engine: Engine::Host.name().into(),
@@ -379,6 +389,11 @@ fn run_host(
         kernel_seconds,
         engine_details: EngineDetails::Host(details),
     })
+}
+
+/// `simt-run: warning: …` on stderr.
+fn warn(message: &str) {
+    diag::eprint(&format!("{TOOL}: warning: {message}\n"));
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
