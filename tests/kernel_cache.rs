@@ -442,6 +442,13 @@ fn the_default_folder_follows_xdg_then_home() {
     let run = vadd_env(&f, &[("HOME", &home)], "d1", "64", &[]);
     assert_eq!(run.cache(), "miss");
     assert_valid_entry(&the_entry(&home.join(".cache").join("simt")));
+    // No folder named at all: no cache, quietly.
+    let args = vadd_args(&f, "d3", "64", &[]);
+    let out = simt_run(&[], &args.iter().map(String::as_str).collect::<Vec<_>>()).env_remove("HOME").output().unwrap();
+    let run = finish(out, &f.path("d3"), 2);
+    check_vadd(&run.out, 2.0);
+    assert_eq!(run.cache(), "off");
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
     // SIMT_CACHE_DIR wins over both.
     let own = f.path("own");
     let run = vadd_env(&f, &[("SIMT_CACHE_DIR", &own), ("XDG_CACHE_HOME", &xdg), ("HOME", &home)], "d2", "64", &[]);

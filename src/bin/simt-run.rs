@@ -319,10 +319,8 @@ fn run_host(
 ) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
     use simt::engine::kernel_cache::KernelCache;
+    // No folder named (no HOME: a minimal environment) is no cache, quietly.
     let cache = if opts.no_cache { None } else { KernelCache::from_env()? };
-    if cache.is_none() && !opts.no_cache {
-        warn("kernel cache off: neither SIMT_CACHE_DIR, XDG_CACHE_HOME nor HOME names a folder for it");
-    }
     let hk = host::compile_module_cached(
         &mut loaded.module,
         kernel,
