@@ -373,6 +373,7 @@ fn an_unwritable_cache_is_a_warning() {
     let run = vadd_env(&f, &[("SIMT_CACHE_DIR", &nowhere)], "d0", "64", &[]);
     assert_eq!(run.cache(), "miss");
     assert!(run.stderr.contains("simt-run: warning: kernel cache: cannot write to"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "one warning: {}", run.stderr);
     // A read-only folder, where permissions bind (not for root).
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {

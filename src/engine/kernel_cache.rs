@@ -287,7 +287,9 @@ enum Lookup {
 fn read_entry(path: &Path, key: &Key) -> Lookup {
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Lookup::Absent,
+        // No folder (or a file where it should be): nothing cached; the
+        // store that follows says why it cannot write either.
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => return Lookup::Absent,
         Err(e) => return Lookup::Unreadable(e),
     };
     let mut bytes = Vec::new();
