@@ -286,7 +286,8 @@ fn corrupt_and_truncated_entries_are_rebuilt() {
         let i = HEADER + (e.len() - HEADER) / 2;
         e[i] ^= 0x10;
     };
-    let damages: [(&str, &dyn Fn(&mut Vec<u8>)); 5] = [
+    type Damage<'a> = &'a dyn Fn(&mut Vec<u8>);
+    let damages: [(&str, Damage); 5] = [
         ("a byte of the object flipped", &flip_payload),
         ("cut in the object", &|e: &mut Vec<u8>| e.truncate(HEADER + (e.len() - HEADER) / 2)),
         ("cut in the header", &|e: &mut Vec<u8>| e.truncate(HEADER / 2)),
