@@ -456,6 +456,37 @@ mod tests {
         assert!(payload(&e[..40], &key(1)).unwrap_err().contains("shorter than the 88-byte header"));
     }
 
+    /// A reader racing a writer that keeps replacing the entry sees the
+    /// old entry or the new one, whole, never part of one.
+    #[test]
+    fn readers_never_see_a_partial_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = KernelCache::new(dir.path().to_path_buf(), u64::MAX);
+        let (a, b) = (vec![1u8; 4 << 20], vec![2u8; 4 << 20]);
+        cache.store(&key(7), &a).unwrap();
+        let path = cache.entry_path(&key(7));
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let reads = std::thread::scope(|s| {
+            s.spawn(|| {
+                for i in 0..16 {
+                    cache.store(&key(7), if i % 2 == 0 { &b } else { &a }).unwrap();
+                }
+                done.store(true, std::sync::atomic::Ordering::Release);
+            });
+            let mut reads = 0;
+            while !done.load(std::sync::atomic::Ordering::Acquire) {
+                match read_entry(&path, &key(7)) {
+                    Lookup::Found(p) => assert!(p == a || p == b),
+                    Lookup::Invalid(why) => panic!("read {reads}: a partial entry: {why}"),
+                    Lookup::Absent | Lookup::Unreadable(_) => panic!("read {reads}: the entry vanished"),
+                }
+                reads += 1;
+            }
+            reads
+        });
+        assert!(reads > 0);
+    }
+
     #[test]
     fn only_entry_names_are_entries() {
         let k = key(0xab).hex();
