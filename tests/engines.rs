@@ -138,6 +138,7 @@ struct HostDetails {
     static_local_bytes: u64,
     local_mem_bytes: u64,
     barriers: usize,
+    cache: String,
 }
 
 #[derive(Deserialize, Debug)]
@@ -249,6 +250,7 @@ fn stats_json_is_the_documented_layout() {
     assert!(h.workers >= 1 && !h.interleaved.is_empty(), "{h:?}");
     assert_eq!(h.form, "regions", "a small kernel keeps the region form");
     let _ = h.scratch_bytes_per_item;
+    assert!(["hit", "miss", "rebuilt"].contains(&h.cache.as_str()), "the kernel cache is on by default: {h:?}");
 
     let out = simt_run(&[&reduce[..], &["--engine", "emu", "--warp-width", "16", "--compare", d]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -369,6 +369,9 @@ impl std::io::Write for SharedOutput {
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
 fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
     use simt::engine::host::{self, HostOptions};
+    use simt::engine::kernel_cache::KernelCache;
+    // No folder named (no HOME: a minimal environment) is no cache, quietly.
+    let cache = if opts.no_cache { None } else { KernelCache::from_env()? };
     // A non-uniform launch's smaller work-groups run a second compile of the
     // kernel, not specialised for the local size, so that the full ones keep
     // their constant trip counts.
@@ -377,13 +380,17 @@ fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str
     } else {
         let mut copy = loaded.module.clone();
         let options = HostOptions { interleave: 1, local_size: None, aot: opts.aot, linear: opts.linear };
-        Some(host::compile_module(&mut copy, kernel, &options)?)
+        Some(host::compile_module_cached(&mut copy, kernel, &options, cache.as_ref())?)
     };
-    let hk = host::compile_module(
+    let hk = host::compile_module_cached(
         &mut loaded.module,
         kernel,
         &HostOptions { interleave: opts.interleave, local_size: Some(grid.local), aot: opts.aot, linear: opts.linear },
+        cache.as_ref(),
     )?;
+    for w in hk.cache.warnings.iter().chain(remainder.iter().flat_map(|r| r.cache.warnings.iter())) {
+        warn(w);
+    }
     let wg = match &remainder {
         Some(r) => hk.wg_kernel(kernel).with_remainder(r.wg_kernel(kernel))?,
         None => hk.wg_kernel(kernel),
@@ -430,6 +437,7 @@ fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str
         static_local_bytes: hk.local_bytes(),
         local_mem_bytes: runner.local_mem_bytes(),
         barriers: hk.barrier_names().len().saturating_sub(2),
+        cache: hk.cache.outcome.name().into(),
     };
     Ok(RunStats {
         engine: Engine::Host.name().into(),
@@ -443,6 +451,11 @@ fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str
         kernel_seconds,
         engine_details: EngineDetails::Host(details),
     })
+}
+
+/// `simt-run: warning: …` on stderr.
+fn warn(message: &str) {
+    diag::eprint(&format!("{TOOL}: warning: {message}\n"));
 }
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.

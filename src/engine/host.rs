@@ -8,9 +8,11 @@
 //! present), then codegen to an in-memory object that ORC's
 //! LLJIT links against this process (libm, memset, …). The same object bytes
 //! are what `simt-opt --filetype=obj` writes, so the JIT and an ahead-of-time
-//! build run identical code.
+//! build run identical code. With a kernel cache ([`super::kernel_cache`]), an
+//! object compiled before comes from disk instead, and only the linking runs.
 
 use crate::diag::ToolError;
+use crate::engine::kernel_cache::{KernelCache, Report as CacheReport};
 use crate::frontend::{self, EngineFront};
 use crate::input::ModuleInput;
 use crate::lower::{self, TargetSpec};
@@ -56,6 +58,8 @@ pub struct HostKernel {
     local_bytes: u64,
     barrier_names: Vec<String>,
     pub compile_seconds: f64,
+    /// What the kernel cache did ([`compile_module_cached`]).
+    pub cache: CacheReport,
     /// Whether `simt-wiloops` emitted the linear form (asked for, or past
     /// its region-copy budget).
     linear: bool,
@@ -189,9 +193,24 @@ pub fn compile(input: &ModuleInput, kernel: &str, opts: &HostOptions) -> Result<
 /// Compiles `kernel` of a loaded `module` (which this changes) and links it
 /// in memory.
 pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &HostOptions) -> Result<HostKernel, ToolError> {
+    compile_module_cached(module, kernel, opts, None)
+}
+
+/// [`compile_module`], taking the object from `cache` when it holds it (and
+/// storing it there otherwise): a hit skips the front end and code
+/// generation, not the linking.
+pub fn compile_module_cached(
+    module: &mut Module<'_>,
+    kernel: &str,
+    opts: &HostOptions,
+    cache: Option<&KernelCache>,
+) -> Result<HostKernel, ToolError> {
     crate::llvm_init::init();
     let start = Instant::now();
-    let object = compile_object(module, kernel, opts)?;
+    let (object, cache) = match cache {
+        Some(c) => c.object(module, kernel, opts, |m| compile_object(m, kernel, opts))?,
+        None => (compile_object(module, kernel, opts)?, CacheReport::off()),
+    };
     let jit = if opts.aot { Code::Library(Library::link(&object)?) } else { Code::Jit(Jit::new(&object)?) };
     // The symbols below are the ones `simt-wiloops` emits for `kernel` per
     // `wg_abi`, resolved in the code `jit` holds (it stays loaded as long as
@@ -230,6 +249,7 @@ pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &HostOptions)
         barrier_names,
         linear,
         compile_seconds: start.elapsed().as_secs_f64(),
+        cache,
         _code: jit,
     })
 }

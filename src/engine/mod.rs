@@ -5,3 +5,4 @@
 pub mod emu;
 pub mod gpu;
 pub mod host;
+pub mod kernel_cache;

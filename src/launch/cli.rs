@@ -80,7 +80,7 @@ exit status 1; the checks watch the first run of --repeat.
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
 global-offset, arg, repeat, engine, interleave, local-mem-limit, dump, compare,
-tolerance, stats, policy, warp-width, aot, linear, trace, profile, check), values as on the command line; `arg`
+tolerance, stats, policy, warp-width, aot, linear, no-cache, trace, profile, check), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
 file's keys; if any --arg is given, the --arg flags replace all of the file's
@@ -148,6 +148,11 @@ pub struct Cli {
     /// copies would exceed 4x their blocks get it anyway).
     #[arg(long, help_heading = "Engines")]
     pub linear: bool,
+    /// Host engine: neither read nor write the kernel cache (compiled
+    /// kernels kept in $SIMT_CACHE_DIR, else $XDG_CACHE_HOME/simt, else
+    /// ~/.cache/simt; at most $SIMT_CACHE_MAX_SIZE, default 256M).
+    #[arg(long = "no-cache", help_heading = "Engines")]
+    pub no_cache: bool,
     /// Run the launch N times (buffers filled once) and report best/median.
     #[arg(long, value_name = "N", value_parser = values::positive, help_heading = "Launch")]
     pub repeat: Option<u32>,
@@ -280,6 +285,7 @@ impl Cli {
             warp_width: shown(&self.warp_width),
             aot: switch(self.aot),
             linear: switch(self.linear),
+            no_cache: switch(self.no_cache),
             trace: path(&self.trace),
             profile: path(&self.profile),
             check_uniformity: switch(self.check_uniformity),

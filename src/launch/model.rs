@@ -489,6 +489,8 @@ pub struct RunOptions {
     /// Host engine: the linear form of the work-item loops
     /// (`simt-wiloops<linear>`), whatever the kernel's size.
     pub linear: bool,
+    /// Host engine: neither read nor write the kernel cache (`--no-cache`).
+    pub no_cache: bool,
     /// Emulator: check the uniformity analysis at run time
     /// (`--check-uniformity`, `simt-check-uniformity`).
     pub check_uniformity: bool,

@@ -35,6 +35,7 @@ pub const KEYS: &[&str] = &[
     "warp-width",
     "aot",
     "linear",
+    "no-cache",
     "trace",
     "profile",
     "check-uniformity",
@@ -112,6 +113,7 @@ pub struct Settings {
     pub warp_width: Option<Given<u32>>,
     pub aot: Option<Given<bool>>,
     pub linear: Option<Given<bool>>,
+    pub no_cache: Option<Given<bool>>,
     pub trace: Option<Given<PathBuf>>,
     pub profile: Option<Given<PathBuf>>,
     pub check_uniformity: Option<Given<bool>>,
@@ -170,6 +172,7 @@ impl Settings {
             "warp-width" => self.warp_width = given(&text, origin, values::warp_width(&text)),
             "aot" => self.aot = given(&text, origin, values::switch(&text)),
             "linear" => self.linear = given(&text, origin, values::switch(&text)),
+            "no-cache" => self.no_cache = given(&text, origin, values::switch(&text)),
             "trace" => self.trace = given(&text, origin, path(&text)),
             "profile" => self.profile = given(&text, origin, path(&text)),
             "check-uniformity" => self.check_uniformity = given(&text, origin, values::switch(&text)),
@@ -202,6 +205,7 @@ impl Settings {
         over(&mut self.warp_width, o.warp_width);
         over(&mut self.aot, o.aot);
         over(&mut self.linear, o.linear);
+        over(&mut self.no_cache, o.no_cache);
         over(&mut self.trace, o.trace);
         over(&mut self.profile, o.profile);
         over(&mut self.check_uniformity, o.check_uniformity);
@@ -255,6 +259,7 @@ impl Settings {
         let warp_width = or(&self.warp_width, "warp-width", DEFAULT_WARP_WIDTH)?;
         let aot = or(&self.aot, "aot", false)?;
         let linear = or(&self.linear, "linear", false)?;
+        let no_cache = or(&self.no_cache, "no-cache", false)?;
         engine_only(
             &self.linear,
             linear,
@@ -283,6 +288,7 @@ impl Settings {
             RunOptions {
                 aot,
                 linear,
+                no_cache,
                 engine,
                 repeat,
                 interleave,
@@ -357,6 +363,7 @@ mod tests {
                 warp_width: DEFAULT_WARP_WIDTH,
                 aot: false,
                 linear: false,
+                no_cache: false,
                 trace: None,
                 profile: None,
                 check_uniformity: false,
@@ -394,8 +401,9 @@ mod tests {
         assert_eq!(o.compare, Some(PathBuf::from("ref")));
         assert_eq!(o.tolerance, 2);
         assert_eq!(o.stats, StatsFormat::Json);
-        let (_, o) = cli(&[("module", "k.ll"), ("global", "8"), ("local", "8"), ("linear", "true")]).resolve().unwrap();
-        assert!(o.linear);
+        let (_, o) =
+            cli(&[("module", "k.ll"), ("global", "8"), ("local", "8"), ("linear", "true"), ("no-cache", "true")]).resolve().unwrap();
+        assert!(o.linear && o.no_cache);
     }
 
     fn usage_of(r: Result<(Launch, RunOptions), ToolError>) -> String {
