@@ -5,7 +5,7 @@
 ; exactly that; the copy of the loop (.fast) branches straight to the guarded
 ; store, the original keeps its guard, and both latches leave to the exit,
 ; each with its own loop id over the same access group.
-; RUN: %simt-opt -passes='simt-wiloops-version<remarks>' -S %s -o - 2>%t.remarks | FileCheck %s
+; RUN: %simt-opt -passes='simt-wiloops-version<remarks;no-split>' -S %s -o - 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
 ; REMARK: simt-wiloops-version: f: loop %x (256 trips): versioned on 1 guard(s)

@@ -9,9 +9,9 @@
 ; - @half: `x < 128` in a loop of 256 fails at x = 255 whatever the inputs;
 ; - @serial: no parallel-loop metadata: not a work-item loop (no remark);
 ; - with max-size=9 every loop but @half's (9 instructions) is too big.
-; RUN: %simt-opt -passes='simt-wiloops-version<remarks>' -S %s -o - 2>%t.remarks | FileCheck %s
+; RUN: %simt-opt -passes='simt-wiloops-version<remarks;no-split>' -S %s -o - 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-; RUN: %simt-opt -passes='simt-wiloops-version<remarks;max-size=9>' -S %s -o - 2>%t.size | FileCheck %s --check-prefix=SMALL
+; RUN: %simt-opt -passes='simt-wiloops-version<remarks;max-size=9;no-split>' -S %s -o - 2>%t.size | FileCheck %s --check-prefix=SMALL
 ; RUN: FileCheck %s --check-prefix=SIZE < %t.size
 
 ; REMARK: eq: loop %x: not versioned: no branch on a compare monotone in the work-item id

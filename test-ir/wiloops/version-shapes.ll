@@ -10,7 +10,7 @@
 ; %last, used after the loop, meets its copy in a phi of the exit.
 ; @forwarded and @nested run 16 work-items, below the default min-trips (32):
 ; min-trips=16 takes them here.
-; RUN: %simt-opt -passes='simt-wiloops-version<remarks;min-trips=16>' -S %s -o - 2>%t.remarks | FileCheck %s
+; RUN: %simt-opt -passes='simt-wiloops-version<remarks;min-trips=16;no-split>' -S %s -o - 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
 ; REMARK: simt-wiloops-version: forwarded: loop %x (16 trips): versioned on 1 guard(s)

@@ -95,6 +95,28 @@ impl<'ctx> Inst<'ctx> {
     }
 }
 
+impl<'ctx> Inst<'ctx> {
+    /// Marks the loop whose latch branch this is as one to keep rolled
+    /// (`!llvm.loop !{self, !{!"llvm.loop.unroll.disable"}}`).
+    pub fn mark_rolled_loop(self) {
+        assert_eq!(self.opcode(), LLVMOpcode::LLVMBr, "loop metadata on a non-branch");
+        let ctx = context_of(self);
+        // SAFETY: as in `mark_parallel_loop`: live context, nodes from live
+        // strings, the temporary node replaced before the node is attached
+        // to `self`, a live branch.
+        unsafe {
+            let name = "llvm.loop.unroll.disable";
+            let mut ud = [LLVMMDStringInContext2(ctx, name.as_ptr().cast(), name.len())];
+            let disable = LLVMMDNodeInContext2(ctx, ud.as_mut_ptr(), 1);
+            let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+            let mut ops = [temp, disable];
+            let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 2);
+            LLVMMetadataReplaceAllUsesWith(temp, id);
+            LLVMSetMetadata(self.raw(), kind(ctx, "llvm.loop"), LLVMMetadataAsValue(ctx, id));
+        }
+    }
+}
+
 /// The operands of the metadata node `md` (a `MetadataAsValue`), null ones
 /// included.
 ///

@@ -451,7 +451,8 @@ fn holds_on_prefix(leaf: &Leaf<'_>) -> bool {
 
 /// Index-set splitting for the groups that fail the all-pass test: where
 /// the one guard (read with the side it takes on a prefix: `lid >= off`
-/// splits as `lid < off`) holds on a prefix `[0, k)` of the work-items, a second
+/// splits as `lid < off`) holds on a prefix `[0, k)` of the work-items
+/// (found by a binary search, a loop of one probe per bit of `C`), a second
 /// unchecked copy runs `[0, k)` and a third, with the guard folded to its
 /// other side, runs `[k, C)`; `k = 0` (or a `g` that wraps) keeps the
 /// original loop. A tree reduction's `if (lid < s)` then costs `s`
@@ -459,7 +460,7 @@ fn holds_on_prefix(leaf: &Leaf<'_>) -> bool {
 ///
 /// ```text
 ///   P ─ all pass ─▶ H.fast …              (as before)
-///   └▶ S: k = #{x : guard(x)} (binary search), br (k > 0 ∧ no wrap)
+///   └▶ S ⟲: k = #{x : guard(x)} (binary search), br (k > 0 ∧ no wrap)
 ///        ├──▶ H.split … [0, k) ─▶ T: br k <u C ─▶ H.tail … [k, C) ─▶ E
 ///        │                           └──────────────────────────▶ E
 ///        └──▶ H … [0, C) (original) ──────────────────────────────▶ E
@@ -468,13 +469,22 @@ fn holds_on_prefix(leaf: &Leaf<'_>) -> bool {
 fn split<'c>(shape: &Shape<'c>, guard: &Guard<'c>, x: Inst<'c>, pre: BasicBlock<'c>, exit: BasicBlock<'c>, at: BasicBlock<'c>, trips: u64) {
     let (header, latch) = (shape.header, shape.latches[0]);
     let ty = x.ty();
+    // The search is a loop of its own (one probe per bit of the trip
+    // count), kept rolled: straight-line, LLVM hoists it out of the
+    // work-item nest's outer loops into code every group runs.
+    let search = insert_block_before(header, "wiver.search");
+    let found = insert_block_before(header, "wiver.found");
     let mut b = Builder::new(x.value());
     b.position_at_end(at);
-    let placeholder = b.br(header);
-    // The original loop is entered from the search block now (a new phi:
+    b.br(search);
+    b.position_at_end(search);
+    let pos = b.phi(ty, "wiver.pos");
+    let step = b.phi(ty, "wiver.step");
+    let placeholder = b.br(found);
+    // The original loop is entered from the search's end now (a new phi:
     // the C API cannot move an entry).
     let x = x.retain_incoming(|from| from != pre);
-    x.add_incoming(&[(ty.const_int(0), at)]);
+    x.add_incoming(&[(ty.const_int(0), found)]);
     let mut scope = Scope::new(shape.blocks.iter().copied(), x.value());
     let mut emit = Emit::new(placeholder, &mut scope, trips);
     let mut nowrap = guard.leaves[0].cond.ty().const_int(1);
@@ -482,11 +492,20 @@ fn split<'c>(shape: &Shape<'c>, guard: &Guard<'c>, x: Inst<'c>, pre: BasicBlock<
         let t = emit.nowrap(leaf);
         nowrap = emit.and(nowrap, t);
     }
-    let k = emit.prefix_length(guard);
-    let k = emit.b.freeze(k, "wiver.k");
-    let some = emit.b.icmp(LLVMIntPredicate::LLVMIntNE, k, ty.const_int(0), "wiver.some");
-    let go = emit.and(nowrap, some);
-    let go = emit.b.freeze(go, "wiver.go");
+    let next = emit.search_step(guard, pos.value(), step.value());
+    let half = emit.b.lshr(step.value(), ty.const_int(1), "wiver.step.next");
+    let more = emit.b.icmp(LLVMIntPredicate::LLVMIntNE, half, ty.const_int(0), "wiver.more.steps");
+    placeholder.erase();
+    b.position_at_end(search);
+    b.cond_br(more, search, found).mark_rolled_loop();
+    pos.add_incoming(&[(ty.const_int(0), at), (next, search)]);
+    step.add_incoming(&[(ty.const_int(1u64 << (63 - trips.leading_zeros())), at), (half, search)]);
+    b.position_at_end(found);
+    let k = b.freeze(next, "wiver.k");
+    let some = b.icmp(LLVMIntPredicate::LLVMIntNE, k, ty.const_int(0), "wiver.some");
+    let go = b.int_op(IntOp::And, nowrap, some, "wiver.go");
+    let go = b.freeze(go, "wiver.go.fr");
+    let placeholder = b.br(header);
 
     let mid = LoopCopy::make(&shape.blocks, Place::Before(exit), "split", None);
     b.position_before(placeholder);
@@ -506,7 +525,7 @@ fn split<'c>(shape: &Shape<'c>, guard: &Guard<'c>, x: Inst<'c>, pre: BasicBlock<
         }
     }
     // [k, C): the guard fails there.
-    let tail = LoopCopy::make(&shape.blocks, Place::Before(exit), "tail", Some((at, tail_pre)));
+    let tail = LoopCopy::make(&shape.blocks, Place::Before(exit), "tail", Some((found, tail_pre)));
     let tail_x = tail.value(x.value()).as_inst().expect("a copied counter");
     tail_x.retain_incoming(|from| from != tail_pre).add_incoming(&[(k, tail_pre)]);
     fold(&tail, guard, 1 - guard.taken);
@@ -771,35 +790,29 @@ impl<'c, 's> Emit<'c, 's> {
         self.made(not)
     }
 
-    /// How many work-items from the first pass every leaf of `guard`, for a
-    /// guard that holds on a prefix of the loop (see [`holds_on_prefix`]):
-    /// a binary search by powers of two, one probe per bit of the trip
-    /// count, in straight-line code.
-    fn prefix_length(&mut self, guard: &Guard<'c>) -> Value<'c> {
+    /// One step of the search for how many work-items from the first
+    /// pass every leaf of `guard` (one that holds on a prefix, see
+    /// [`holds_on_prefix`]): with `pos` of them known to pass, whether
+    /// `pos + step` do too, and the new `pos`.
+    fn search_step(&mut self, guard: &Guard<'c>, pos: Value<'c>, step: Value<'c>) -> Value<'c> {
         let ty = self.scope.counter().ty();
         let trips = ty.const_int(self.trips);
-        let mut pos = ty.const_int(0);
-        let mut step = 1u64 << (63 - self.trips.leading_zeros());
-        while step > 0 {
-            let cand = self.b.int_op(IntOp::Add, pos, ty.const_int(step), "wiver.cand");
-            self.made(cand);
-            let inside = self.b.icmp(LLVMIntPredicate::LLVMIntULE, cand, trips, "wiver.inside");
-            self.made(inside);
-            // Probe min(cand, C) - 1, inside the loop's range.
-            let clamped = self.b.select(inside, cand, trips, "wiver.clamp");
-            self.made(clamped);
-            let probe = self.b.int_op(IntOp::Sub, clamped, ty.const_int(1), "wiver.probe");
-            self.made(probe);
-            let mut ok = inside;
-            for leaf in &guard.leaves {
-                let h = self.holds_at(leaf, probe);
-                ok = self.and(ok, h);
-            }
-            pos = self.b.select(ok, cand, pos, "wiver.pos");
-            self.made(pos);
-            step >>= 1;
+        let cand = self.b.int_op(IntOp::Add, pos, step, "wiver.cand");
+        self.made(cand);
+        let inside = self.b.icmp(LLVMIntPredicate::LLVMIntULE, cand, trips, "wiver.inside");
+        self.made(inside);
+        // Probe min(cand, C) - 1, inside the loop's range.
+        let clamped = self.b.select(inside, cand, trips, "wiver.clamp");
+        self.made(clamped);
+        let probe = self.b.int_op(IntOp::Sub, clamped, ty.const_int(1), "wiver.probe");
+        self.made(probe);
+        let mut ok = inside;
+        for leaf in &guard.leaves {
+            let h = self.holds_at(leaf, probe);
+            ok = self.and(ok, h);
         }
-        pos
+        let next = self.b.select(ok, cand, pos, "wiver.pos.next");
+        self.made(next)
     }
 
     /// Erases what was built and is not used (tests left out, or all of
