@@ -17,6 +17,10 @@
 //!    and the steps marked to run are run on `--engine host` and `--engine
 //!    emu` with `--compare` against the oracle (integers: exact).
 //!
+//! The table's `units` column is what the pass reports doing to the kernel:
+//! loops pipelined (simt-swp), loads forwarded (simt-memfwd), stores removed
+//! (simt-memdse), work-item loops versioned (simt-wiloops-version).
+//!
 //! `host-default` is the module clang made, run by the host engine's own
 //! pipeline (lockstep loops, work-item loops, local atomics, versioning,
 //! `-O3`). The steps `wiloops` and `wiloops-version` only count changes:
@@ -59,14 +63,14 @@ fn steps(seed: u64, local: u32) -> Vec<Step> {
         s("ifconvert", "lower", "simt-ifconvert", true),
         s("ifconvert-O2", "O2", "simt-ifconvert", true),
         s("ifconvert+swp", "ifconvert-O2", &format!("simt-swp<machine={swp2}>"), true),
-        s("memfwd", "lower", "simt-memfwd", true),
-        s("memdse", "lower", "simt-memdse", true),
-        s("memfwd+memdse", "memfwd", "simt-memdse", true),
-        s("memfwd-O2", "O2", "simt-memfwd", true),
-        s("memfwd+memdse-O2", "memfwd-O2", "simt-memdse", true),
+        s("memfwd", "lower", "simt-memfwd<stats>", true),
+        s("memdse", "lower", "simt-memdse<stats>", true),
+        s("memfwd+memdse", "memfwd", "simt-memdse<stats>", true),
+        s("memfwd-O2", "O2", "simt-memfwd<stats>", true),
+        s("memfwd+memdse-O2", "memfwd-O2", "simt-memdse<stats>", true),
         s("lockstep", "lower", &format!("simt-lockstep-loops<{ls}>"), true),
         s("wiloops", "lockstep", &format!("simt-wiloops<{ls}>,simt-local-atomics"), false),
-        s("wiloops-version", "wiloops", "simt-wiloops-version", false),
+        s("wiloops-version", "wiloops", "simt-wiloops-version<remarks>", false),
     ]
 }
 
@@ -74,6 +78,9 @@ fn steps(seed: u64, local: u32) -> Vec<Step> {
 #[derive(Default)]
 struct KernelResult {
     changed: BTreeMap<String, bool>,
+    /// What the pass says it did to the kernel (not to clang's twin):
+    /// loops pipelined, loads forwarded, stores removed, loops versioned.
+    units: BTreeMap<String, usize>,
     /// (name, engine) → error text; absent = ran and matched.
     failures: Vec<(String, String, String)>,
     ran: Vec<(String, String)>,
@@ -86,11 +93,17 @@ struct KernelResult {
     emi_blocks: u32,
 }
 
-fn bin(name: &str) -> &'static str {
-    match name {
+/// The tool `name`: cargo's build, or the copy in SIMT_FUZZ_BINS
+/// (scripts/fuzz-kernels copies the binaries there first, so a rebuild
+/// during a long run does not change them halfway).
+fn bin(name: &str) -> PathBuf {
+    if let Ok(dir) = std::env::var("SIMT_FUZZ_BINS") {
+        return Path::new(&dir).join(name);
+    }
+    PathBuf::from(match name {
         "simt-opt" => env!("CARGO_BIN_EXE_simt-opt"),
         _ => env!("CARGO_BIN_EXE_simt-run"),
-    }
+    })
 }
 
 /// Runs with a time limit; Err(text) on failure (exit status and stderr).
@@ -108,7 +121,7 @@ fn run(cmd: &mut Command) -> Result<String, String> {
 
 fn timed(tool: &str) -> Command {
     let mut c = Command::new("timeout");
-    c.args(["-k", "5", "300", bin(tool)]);
+    c.args(["-k", "5", "300"]).arg(bin(tool));
     c
 }
 
@@ -193,12 +206,16 @@ fn fuzz_one(root: &Path, seed: u64) -> KernelResult {
         let input = files[s.from].clone();
         let out = dir.join(format!("{}.ll", s.name.replace('+', "_")));
         let mut c = timed("simt-opt");
-        c.arg(&input).arg(format!("-passes={}", s.passes)).arg("-S").arg("-o").arg(&out);
-        if let Err(e) = run(&mut c) {
-            fail(&mut r, s.name, "simt-opt", e);
-            continue;
-        }
+        c.env("SIMT_SWP_NOTES", "1").arg(&input).arg(format!("-passes={}", s.passes)).arg("-S").arg("-o").arg(&out);
+        let notes = match run(&mut c) {
+            Ok(notes) => notes,
+            Err(e) => {
+                fail(&mut r, s.name, "simt-opt", e);
+                continue;
+            }
+        };
         r.changed.insert(s.name.to_string(), kernel_ir(&input) != kernel_ir(&out));
+        r.units.insert(s.name.to_string(), units(&notes));
         if s.run {
             runs.push((s.name.to_string(), out.clone(), vec!["host", "emu"]));
         }
@@ -220,6 +237,22 @@ fn fuzz_one(root: &Path, seed: u64) -> KernelResult {
     r
 }
 
+/// What a pass's notes say it did to the kernel `k` (or its work-group
+/// function), from `SIMT_SWP_NOTES`, `<stats>` and `<remarks>`.
+fn units(notes: &str) -> usize {
+    let mut n = 0;
+    for l in notes.lines() {
+        if l.starts_with("simt-swp: k: ") && l.contains(": pipelined,") {
+            n += 1;
+        } else if l.starts_with("simt-wiloops-version: simt_wg_k: ") && l.contains(": versioned on") {
+            n += 1;
+        } else if let Some(rest) = l.strip_prefix("simt-memfwd: 'k': forwarded ").or_else(|| l.strip_prefix("simt-memdse: 'k': removed ")) {
+            n += rest.split(' ').next().and_then(|x| x.parse::<usize>().ok()).unwrap_or(0);
+        }
+    }
+    n
+}
+
 /// A refusal rather than a wrong result: the engine says it cannot run
 /// what a pass or LLVM made.
 fn is_unsupported(msg: &str) -> bool {
@@ -228,7 +261,8 @@ fn is_unsupported(msg: &str) -> bool {
 
 /// Fuzzes `seeds` on `jobs` threads, in `root`; failing kernels' folders
 /// are kept in `keep` (when given), the others removed.
-fn fuzz(seeds: std::ops::RangeInclusive<u64>, jobs: usize, root: &Path, keep: Option<&Path>) -> Vec<(u64, KernelResult)> {
+/// With `progress`, the summary so far is printed every 25 kernels.
+fn fuzz(seeds: std::ops::RangeInclusive<u64>, jobs: usize, root: &Path, keep: Option<&Path>, progress: bool) -> Vec<(u64, KernelResult)> {
     let next = AtomicU64::new(*seeds.start());
     let results = Mutex::new(Vec::new());
     std::thread::scope(|sc| {
@@ -252,7 +286,11 @@ fn fuzz(seeds: std::ops::RangeInclusive<u64>, jobs: usize, root: &Path, keep: Op
                     }
                 }
                 let _ = std::fs::remove_dir_all(&dir);
-                results.lock().unwrap().push((seed, r));
+                let mut all = results.lock().unwrap();
+                all.push((seed, r));
+                if progress && all.len() % 25 == 0 {
+                    println!("after {} kernels (seed {seed}):\n{}", all.len(), summary(&all));
+                }
             });
         }
     });
@@ -265,12 +303,16 @@ fn fuzz(seeds: std::ops::RangeInclusive<u64>, jobs: usize, root: &Path, keep: Op
 fn summary(results: &[(u64, KernelResult)]) -> String {
     let n = results.len();
     let mut changed: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut units: BTreeMap<String, usize> = BTreeMap::new();
     let mut ran: BTreeMap<String, (usize, usize, usize, usize)> = BTreeMap::new();
     for (_, r) in results {
         for (s, c) in &r.changed {
             let e = changed.entry(s.clone()).or_default();
             e.0 += 1;
             e.1 += *c as usize;
+        }
+        for (s, u) in &r.units {
+            *units.entry(s.clone()).or_default() += u;
         }
         for (s, engine) in &r.ran {
             let e = ran.entry(s.clone()).or_default();
@@ -299,7 +341,10 @@ fn summary(results: &[(u64, KernelResult)]) -> String {
         count(&|r| r.bounds_checks),
         results.iter().map(|(_, r)| r.emi_blocks as usize).sum::<usize>()
     );
-    s += &format!("{:<20} {:>8} {:>8} {:>7} {:>10} {:>9} {:>9}\n", "step", "kernels", "changed", "%", "host runs", "host fail", "emu fail");
+    s += &format!(
+        "{:<20} {:>8} {:>8} {:>7} {:>7} {:>10} {:>9} {:>9}\n",
+        "step", "kernels", "changed", "%", "units", "host runs", "host fail", "emu fail"
+    );
     let mut names: Vec<String> = changed.keys().cloned().collect();
     for k in ran.keys() {
         if !names.contains(k) {
@@ -311,7 +356,8 @@ fn summary(results: &[(u64, KernelResult)]) -> String {
         let (hr, hf, _er, ef) = ran.get(&name).copied().unwrap_or_default();
         let pct = if k > 0 { format!("{:.0}%", 100.0 * c as f64 / k as f64) } else { "-".into() };
         let (kc, cc) = if k > 0 { (k.to_string(), c.to_string()) } else { ("-".into(), "-".into()) };
-        s += &format!("{name:<20} {kc:>8} {cc:>8} {pct:>7} {hr:>10} {hf:>9} {ef:>9}\n");
+        let u = units.get(&name).filter(|u| **u > 0).map_or("-".to_string(), |u| u.to_string());
+        s += &format!("{name:<20} {kc:>8} {cc:>8} {pct:>7} {u:>7} {hr:>10} {hf:>9} {ef:>9}\n");
     }
     let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
     for (_, r) in results {
@@ -337,7 +383,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 fn kernel_fuzz_smoke() {
     let n = env_u64("SIMT_FUZZ_SMOKE", 16);
     let dir = tempfile::tempdir().unwrap();
-    let results = fuzz(1..=n, 2, dir.path(), None);
+    let results = fuzz(1..=n, 2, dir.path(), None, false);
     let table = summary(&results);
     eprintln!("{table}");
     let failures: Vec<String> =
@@ -362,7 +408,7 @@ fn kernel_fuzz_long() {
     let jobs = env_u64("SIMT_FUZZ_JOBS", 2) as usize;
     let keep = std::env::var("SIMT_FUZZ_KEEP").ok().map(PathBuf::from);
     let dir = tempfile::tempdir().unwrap();
-    let results = fuzz(first..=first + n - 1, jobs, dir.path(), keep.as_deref());
+    let results = fuzz(first..=first + n - 1, jobs, dir.path(), keep.as_deref(), true);
     println!("{}", summary(&results));
 }
 

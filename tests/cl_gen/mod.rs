@@ -656,6 +656,7 @@ impl Gen {
         self.line("default:");
         self.indent += 1;
         self.block(2);
+        self.line("break;");
         self.indent -= 1;
         self.line("}");
         self.div_ctx -= 1;
