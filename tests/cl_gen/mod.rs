@@ -563,7 +563,34 @@ impl Gen {
     /// `simt-ifconvert` for the conditional ones) one block.
     fn simple_stmt(&mut self) {
         let i = self.loop_vars.last().unwrap().0.clone();
-        match self.rng.below(9) {
+        match self.rng.below(14) {
+            9 => {
+                // A recurrence through a private array, `d` trips apart.
+                let (d, c) = (1 + self.rng.below(4), 1 + self.rng.below(5));
+                self.line(&format!("pa[({i} + {d}u) & 15u] += pa[{i} & 15u] * {c}u;"));
+            }
+            10 => {
+                // Gather and scatter on one array.
+                let e = self.expr(1);
+                self.line(&format!("pa[idx[({i} + gidu) & 255u] & 15u] = pa[in[({i} * 3u) & 255u] & 15u] + {e};"));
+            }
+            11 => {
+                // A histogram into the work-item's own `out` slots.
+                let k = self.rng.below(5);
+                self.line(&format!("out[ob + (in[({i} + gidu * {k}u) & 255u] & 7u)] += 1u;"));
+            }
+            12 => {
+                // Bytes of the words the loop also reads whole.
+                let e = self.expr(1);
+                let (k, o) = (1 + 2 * self.rng.below(3), self.rng.below(4));
+                self.line(&format!("((uchar *)pa)[({i} * {k}u + {o}u) & 63u] = (uchar)({e});"));
+            }
+            13 => {
+                let v = self.var();
+                let t = self.vars[v].c();
+                let k = 1 + self.rng.below(5);
+                self.line(&format!("v{v} = ({t})((uint)v{v} * 7u + (uint)((uchar *)pa)[({i} * {k}u) & 63u] + pa[({i} >> 2) & 15u]);"));
+            }
             0 | 1 => {
                 let v = self.var();
                 let t = self.vars[v].c();
@@ -644,20 +671,23 @@ impl Gen {
         let e = self.expr(2);
         self.line(&format!("switch (({e}) & 3u) {{"));
         self.div_ctx += 1;
+        // Each case in braces: a declaration may open it.
         for case in 0..3 {
-            self.line(&format!("case {case}u:"));
+            self.line(&format!("case {case}u: {{"));
             self.indent += 1;
             self.block(2);
             if self.rng.chance(75) {
                 self.line("break;");
             }
             self.indent -= 1;
+            self.line("}");
         }
-        self.line("default:");
+        self.line("default: {");
         self.indent += 1;
         self.block(2);
         self.line("break;");
         self.indent -= 1;
+        self.line("}");
         self.line("}");
         self.div_ctx -= 1;
     }
@@ -678,7 +708,12 @@ impl Gen {
     fn open_loop(&mut self, uniform: bool, start: &str) -> String {
         let i = format!("i{}", self.id());
         let t = self.trips(uniform);
-        self.line(&format!("for (uint {i} = {start}; {i} < {t}; {i}++) {{"));
+        if self.rng.chance(25) {
+            // A signed counter: `slt` loops for the pipeliner.
+            self.line(&format!("for (int {i} = (int){start}; {i} < (int)({t}); {i}++) {{"));
+        } else {
+            self.line(&format!("for (uint {i} = {start}; {i} < {t}; {i}++) {{"));
+        }
         self.indent += 1;
         self.loop_vars.push((i.clone(), uniform));
         self.loop_depth += 1;
@@ -700,6 +735,27 @@ impl Gen {
 
     fn swp_loop(&mut self) {
         let uniform = self.rng.chance(50);
+        if self.rng.chance(25) {
+            // Tested at the bottom: at least one trip.
+            let i = format!("i{}", self.id());
+            let t = self.trips(uniform);
+            self.line(&format!("uint {i} = 0u;"));
+            self.line("do {");
+            self.indent += 1;
+            self.loop_vars.push((i.clone(), uniform));
+            self.loop_depth += 1;
+            self.div_ctx += !uniform as u32;
+            self.simple = true;
+            self.block(4);
+            self.simple = false;
+            self.div_ctx -= !uniform as u32;
+            self.loop_depth -= 1;
+            self.loop_vars.pop();
+            self.line(&format!("{i}++;"));
+            self.indent -= 1;
+            self.line(&format!("}} while ({i} < {t});"));
+            return;
+        }
         self.open_loop(uniform, "0u");
         self.simple = true;
         self.block(4);
