@@ -53,7 +53,7 @@ use super::kernel_gen::Rng;
 pub const K: u32 = 12;
 /// Elements of `in` and `idx`.
 pub const IN_LEN: u32 = 256;
-/// Elements of `hist`: 64 counters, 8 minima, 8 maxima.
+/// Elements of `hist`: 32 sums, 32 bit sets, 8 minima, 8 maxima.
 pub const HIST_LEN: u32 = 80;
 /// Elements of `out2` (more than the largest `n`).
 pub const OUT2_LEN: u32 = 1024;
@@ -953,10 +953,12 @@ impl Gen {
     fn atomic(&mut self) {
         let (a, b) = (self.expr(2), self.expr(2));
         match self.rng.below(5) {
-            0 | 1 => self.line(&format!("atomic_add(&hist[({a}) & 63u], ({b}) & 255u);")),
+            // Additions and ors on separate counters: (x + a) | b is not
+            // (x | b) + a, so mixing them on one would depend on the order.
+            0 | 1 => self.line(&format!("atomic_add(&hist[({a}) & 31u], ({b}) & 255u);")),
             2 => self.line(&format!("atomic_min(&hist[64u + (({a}) & 7u)], ({b}) & 1023u);")),
             3 => self.line(&format!("atomic_max(&hist[72u + (({a}) & 7u)], ({b}) & 1023u);")),
-            _ => self.line(&format!("atomic_or(&hist[({a}) & 63u], 1u << (({b}) & 31u));")),
+            _ => self.line(&format!("atomic_or(&hist[32u + (({a}) & 31u)], 1u << (({b}) & 31u));")),
         }
     }
 
