@@ -357,7 +357,7 @@ impl Gen {
         if self.no_mem {
             return match (self.rng.below(8), i) {
                 (0..=3, _) => format!("(uint)v{}", self.var()),
-                (4, Some(i)) => i,
+                (4, Some(i)) => format!("(uint){i}"),
                 (4, None) => "gidu".into(),
                 (5, _) => "lidu".into(),
                 (6, _) => format!("q0.s{}", self.rng.below(4)),
