@@ -11,9 +11,9 @@
 //!    positive) and dumps every buffer;
 //! 3. the variant under test (EMI for odd seeds, plain for even ones, the
 //!    other variant's source also runs on both engines) goes through
-//!    [`STEPS`]: each step runs `simt-opt -passes=P` on its parent step's
-//!    output, is "changed" when its IR differs from its parent's (the
-//!    kernel's functions, not clang's unused `__clang_ocl_kern_imp_` twin),
+//!    [`steps`]: each step runs `simt-opt -passes=P` on its parent step's
+//!    output, is "changed" when its IR differs from its parent's
+//!    ([`kernel_ir`]),
 //!    and the steps marked to run are run on `--engine host` and `--engine
 //!    emu` with `--compare` against the oracle (integers: exact).
 //!
@@ -55,9 +55,12 @@ struct Step {
     run: bool,
 }
 
+/// The steps of kernel `seed` launched with `local` work-items per group
+/// (lockstep and the work-item loops are specialised for it); the second
+/// machine of `ifconvert+swp` alternates with the seed.
 fn steps(seed: u64, local: u32) -> Vec<Step> {
     let ls = format!("local-size={local},1,1");
-    let swp2 = if seed % 2 == 0 { "itanium2" } else { "hexagon" };
+    let swp2 = if seed.is_multiple_of(2) { "itanium2" } else { "hexagon" };
     let s = |name, from, passes: &str, run| Step { name, from, passes: passes.to_string(), run };
     vec![
         s("lower", "", LOWER, false),
@@ -110,7 +113,8 @@ fn bin(name: &str) -> PathBuf {
     })
 }
 
-/// Runs with a time limit; Err(text) on failure (exit status and stderr).
+/// Runs `cmd`: Ok(its stderr), or Err(the command, exit status and the end
+/// of its stderr).
 fn run(cmd: &mut Command) -> Result<String, String> {
     let out = cmd.output().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -123,6 +127,8 @@ fn run(cmd: &mut Command) -> Result<String, String> {
     }
 }
 
+/// `tool` under `timeout`: a pass or engine that hangs fails its step
+/// (exit 124) instead of stopping the run.
 fn timed(tool: &str) -> Command {
     let mut c = Command::new("timeout");
     c.args(["-k", "5", "300"]).arg(bin(tool));
@@ -268,9 +274,9 @@ fn normalised(line: &str) -> String {
 fn units(notes: &str) -> usize {
     let mut n = 0;
     for l in notes.lines() {
-        if l.starts_with("simt-swp: k: ") && l.contains(": pipelined,") {
-            n += 1;
-        } else if l.starts_with("simt-wiloops-version: simt_wg_k: ") && l.contains(": versioned on") {
+        let pipelined = l.starts_with("simt-swp: k: ") && l.contains(": pipelined,");
+        let versioned = l.starts_with("simt-wiloops-version: simt_wg_k: ") && l.contains(": versioned on");
+        if pipelined || versioned {
             n += 1;
         } else if let Some(rest) = l.strip_prefix("simt-memfwd: 'k': forwarded ").or_else(|| l.strip_prefix("simt-memdse: 'k': removed ")) {
             n += rest.split(' ').next().and_then(|x| x.parse::<usize>().ok()).unwrap_or(0);
