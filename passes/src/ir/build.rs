@@ -250,10 +250,13 @@ impl<'ctx> Builder<'ctx> {
         self.built(unsafe { LLVMBuildICmp(raw, pred, a.raw(), b.raw(), name.as_ptr()) })
     }
 
-    /// `select c, a, b` with `c` an `i1` and `a`, `b` of one type.
+    /// `select c, a, b` with `c` an `i1` (or, for vectors `a` and `b`, a
+    /// vector of `i1`, one per element) and `a`, `b` of one type.
     pub fn select(&self, c: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>, name: &str) -> Value<'ctx> {
         let raw = self.positioned_raw();
-        assert!(c.ty().is_integer() && c.ty().int_width() == 1, "a select on a non-i1 condition");
+        let cs = c.ty().scalar();
+        assert!(cs.is_integer() && cs.int_width() == 1, "a select on a non-i1 condition");
+        assert!(!c.ty().is_vector() || a.ty().is_vector(), "a select of scalars on a vector condition");
         assert_eq!(a.ty(), b.ty(), "a select between values of different types");
         let name = c_name(name);
         // SAFETY: a positioned builder; live operands of the types select takes.

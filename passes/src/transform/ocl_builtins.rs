@@ -295,8 +295,11 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
             }
             "mul_hi" => mul_hi(b, a[0], a[1], signed),
             "rotate" => intr(b, "llvm.fshl", &[a[0], a[0], a[1]])?,
+            // OpenCL C 6.15.6: a scalar `c` picks `b` when non-zero, a
+            // vector `c` per element when its most significant bit is set.
             "select" => {
-                let cond = b.icmp(LLVMIntPredicate::LLVMIntNE, a[2], a[2].ty().const_null(), "");
+                let pred = if a[2].ty().is_vector() { LLVMIntPredicate::LLVMIntSLT } else { LLVMIntPredicate::LLVMIntNE };
+                let cond = b.icmp(pred, a[2], a[2].ty().const_null(), "");
                 b.select(cond, a[1], a[0], "")
             }
             _ => return Err(unsupported("built-in ")),
