@@ -7,12 +7,12 @@
 
 use crate::analysis::cache::AnalysisCache;
 use crate::pass::{ModulePass, Opt, PassContext, PassDecl, PassError};
-use inkwell::module::Module;
-use std::io::Write;
 use crate::transform::{
     check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing,
     to_nvptx, wiloops, wiloops_version,
 };
+use inkwell::module::Module;
+use std::io::Write;
 
 /// The passes, in the order `-print-passes` lists them (printers first).
 const PASSES: &[PassDecl] = &[
@@ -73,9 +73,9 @@ pub fn run_by_name(module: &mut Module<'_>, element: &str, verify_analyses: bool
     analyses.invalidate(preserved);
     crate::ir::verify(module).map_err(|message| format!("broken module after pass '{}':\n{message}", pass.name()))?;
     if verify_analyses {
-        analyses.verify(module, preserved).map_err(|message| {
-            format!("after pass '{}': {message} (the pass under-reported what it changed)", pass.name())
-        })?;
+        analyses
+            .verify(module, preserved)
+            .map_err(|message| format!("after pass '{}': {message} (the pass under-reported what it changed)", pass.name()))?;
     }
     Ok(!preserved.is_all())
 }

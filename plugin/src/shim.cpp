@@ -32,12 +32,38 @@ void simt_plugin_free_message(char *message);
 
 namespace {
 
-// clang -fpass-plugin: adds simt-ifconvert,simt-converge at the end of the
-// optimisation pipeline of NVPTX modules when switched on with
-// `-mllvm -simt-nvptx`.
+// clang -fpass-plugin: with `-mllvm -simt-nvptx`, NVPTX modules get
+// simt-ifconvert,simt-converge once LLVM has simplified them (the optimizer's
+// early extension point: -O1-like IR, the shape simt's passes are tested on)
+// and simt-strip-markers at the end, as simt-opt's
+// `simt-converge,default<O2>,simt-strip-markers`: the markers steer the
+// optimizer (they keep the branches around reconvergence points) and are gone
+// before code generation, which has no definition for them.
+// `-simt-nvptx-passes` replaces the early list (simt's elements only, options
+// in <...> as in a pipeline).
 cl::opt<bool> NvptxPipeline("simt-nvptx", cl::init(false),
-                            cl::desc("Run simt-ifconvert,simt-converge at the end of the "
-                                     "optimisation pipeline of NVPTX modules"));
+                            cl::desc("simt: run -simt-nvptx-passes on NVPTX modules after "
+                                     "simplification, simt-strip-markers at the end"));
+cl::opt<std::string> NvptxPasses("simt-nvptx-passes", cl::init("simt-ifconvert,simt-converge"),
+                                 cl::desc("simt: the passes -simt-nvptx runs after simplification"));
+
+// Splits a list of pipeline elements at the commas outside <...>.
+SmallVector<std::string, 4> splitElements(StringRef Text) {
+  SmallVector<std::string, 4> Out;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I <= Text.size(); ++I) {
+    char C = I < Text.size() ? Text[I] : ',';
+    Depth += C == '<' ? 1 : C == '>' ? -1 : 0;
+    if (C == ',' && Depth == 0) {
+      StringRef E = Text.slice(Start, I).trim();
+      if (!E.empty())
+        Out.push_back(E.str());
+      Start = I + 1;
+    }
+  }
+  return Out;
+}
 
 // One pipeline element of simt's, run through simt's registry.
 struct SimtPass : PassInfoMixin<SimtPass> {
@@ -62,6 +88,26 @@ struct SimtPass : PassInfoMixin<SimtPass> {
   static bool isRequired() { return true; }
 };
 
+// A simt pass that runs on NVPTX modules only: under clang the target is
+// known when the pass runs, not when the pipeline is built. Named after the
+// switch in -fdebug-pass-manager's log.
+struct OnNvptx : PassInfoMixin<OnNvptx> {
+  SimtPass Inner;
+
+  explicit OnNvptx(std::string E) : Inner(std::move(E)) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
+    if (!M.getTargetTriple().isNVPTX())
+      return PreservedAnalyses::all();
+    return Inner.run(M, AM);
+  }
+
+  void printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)> Map) { Inner.printPipeline(OS, Map); }
+
+  static StringRef name() { return "simt-nvptx"; }
+  static bool isRequired() { return true; }
+};
+
 void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
@@ -70,24 +116,17 @@ void registerCallbacks(PassBuilder &PB) {
         MPM.addPass(SimtPass(Name.str()));
         return true;
       });
-  PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
-        if (!NvptxPipeline)
-          return;
-        // The triple is known only when the pass runs, so each pass checks.
-        struct OnNvptx : PassInfoMixin<OnNvptx> {
-          SimtPass Inner;
-          explicit OnNvptx(std::string E) : Inner(std::move(E)) {}
-          PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
-            if (!M.getTargetTriple().isNVPTX())
-              return PreservedAnalyses::all();
-            return Inner.run(M, AM);
-          }
-          static bool isRequired() { return true; }
-        };
-        MPM.addPass(OnNvptx("simt-ifconvert"));
-        MPM.addPass(OnNvptx("simt-converge"));
-      });
+  PB.registerOptimizerEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+    if (!NvptxPipeline)
+      return;
+    // An element simt does not know fails when it runs, as an LLVM error.
+    for (std::string &E : splitElements(NvptxPasses))
+      MPM.addPass(OnNvptx(std::move(E)));
+  });
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+    if (NvptxPipeline)
+      MPM.addPass(OnNvptx("simt-strip-markers"));
+  });
 }
 
 } // namespace
