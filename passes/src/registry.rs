@@ -131,4 +131,31 @@ mod tests {
         assert!(is_ours("print<simt-loops>") && is_ours(" simt-x") && !is_ours("instcombine"));
         assert!(!listed_names().contains(&"simt-testing-break-module"));
     }
+
+    #[test]
+    fn run_by_name_answers_changed_and_errors() {
+        assert!(knows("simt-wiloops<local-size=abc>") && knows("print<simt-domtree>"));
+        assert!(!knows("simt-nope") && !knows("instcombine"));
+        let ctx = inkwell::context::Context::create();
+        let run_checked = |pipeline: &str, verify_analyses: bool| {
+            let mut m = crate::ir::parse_ir(&ctx, "liar.ll", crate::transform::testing::LIAR_INPUT.as_bytes()).unwrap();
+            let mut out = Vec::new();
+            let r = run_by_name(&mut m, pipeline, verify_analyses, &mut out);
+            (r, String::from_utf8(out).unwrap())
+        };
+        let run = |pipeline: &str| run_checked(pipeline, true);
+        let (r, out) = run("print<simt-domtree>");
+        assert_eq!(r, Ok(false));
+        assert!(out.contains("'k'"), "{out}");
+        // "Changed" is the pass's own claim: the lying pass claims nothing
+        // changed. It reads uniformity itself, so even a fresh cache holds
+        // the analysis it leaves stale, and the check names it.
+        assert_eq!(run_checked("simt-testing-lie-preserved", false).0, Ok(false));
+        assert_eq!(run("simt-wiloops<local-size=4>").0, Ok(true));
+        let e = run("simt-testing-lie-preserved").0.unwrap_err();
+        assert!(e.contains("uniformity of function 'k' is stale") && e.contains("under-reported"), "{e}");
+        let e = run("simt-testing-break-module").0.unwrap_err();
+        assert!(e.starts_with("broken module after pass 'simt-testing-break-module':\n"), "{e}");
+        assert!(run("simt-wiloops<local-size=0>").0.unwrap_err().contains("local-size"));
+    }
 }
