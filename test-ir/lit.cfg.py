@@ -23,6 +23,9 @@ if "SIMT_VERIFY_ANALYSES" in os.environ:
 
 config.substitutions.append(("%simt-opt", os.path.join(simt_bin, "simt-opt")))
 config.substitutions.append(("%opt", os.path.join(llvm_bin, "opt")))
+# simt's passes as an LLVM pass plugin (crate plugin/, a workspace member that
+# `cargo build --workspace` builds), for `opt -load-pass-plugin=%simt_plugin`.
+config.substitutions.append(("%simt_plugin", os.path.join(simt_bin, "libsimt_plugin.so")))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
 # ptxas from scripts/setup (PyPI nvidia-cuda-nvcc-cu12); SIMT_PTXAS overrides.

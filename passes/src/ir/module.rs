@@ -144,3 +144,19 @@ pub fn remove_unused_kernel_twins(module: &Module<'_>) {
         }
     }
 }
+
+/// Lends the module behind `raw` as an inkwell [`Module`] for the duration of
+/// `f`, without taking ownership: the module belongs to whoever called us (an
+/// LLVM pass manager, when simt runs as a pass plugin) and outlives the loan.
+///
+/// # Safety
+/// `raw` must be a live module that nothing else reads or changes while `f`
+/// runs. (The module's lifetime is generic in `f`, so nothing borrowed from
+/// it can escape the call.)
+pub unsafe fn with_borrowed_module<R>(raw: LLVMModuleRef, f: impl FnOnce(&mut Module<'_>) -> R) -> R {
+    // SAFETY: the caller promises `raw` is live and ours alone for the call.
+    // `ManuallyDrop` keeps inkwell's `Drop` (which disposes the module) from
+    // running, also when `f` unwinds.
+    let mut module = std::mem::ManuallyDrop::new(unsafe { Module::new(raw) });
+    f(&mut module)
+}

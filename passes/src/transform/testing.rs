@@ -4,7 +4,9 @@
 //!   output;
 //! - [`LiePreserved`] changes an instruction (or, with `<cfg>`, the CFG) and
 //!   claims every analysis preserved, so tests can check that
-//!   `SIMT_VERIFY_ANALYSES=1` / `-verify-analyses` names it.
+//!   `SIMT_VERIFY_ANALYSES=1` / `-verify-analyses` names it;
+//! - [`Panic`] panics, so tests can check that a host that cannot take an
+//!   unwinding Rust panic (the LLVM pass plugin) reports it as an error.
 
 use crate::ir::{defined_functions, instructions, Builder, Inst};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
@@ -48,6 +50,26 @@ impl ModulePass for BreakModule {
 impl crate::pass::DeclaredPass for BreakModule {
     const NAME: &'static str = "simt-testing-break-module";
     const SUMMARY: &'static str = "testing hook: removes the first function's entry terminator";
+    const HIDDEN: bool = true;
+}
+
+/// Panics: a bug in a pass, as the pass plugin must report it.
+#[derive(Default)]
+pub struct Panic;
+
+impl ModulePass for Panic {
+    fn name(&self) -> String {
+        "simt-testing-panic".into()
+    }
+
+    fn run(&self, _cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        panic!("simt-testing-panic: deliberate panic")
+    }
+}
+
+impl crate::pass::DeclaredPass for Panic {
+    const NAME: &'static str = "simt-testing-panic";
+    const SUMMARY: &'static str = "testing hook: panics";
     const HIDDEN: bool = true;
 }
 
