@@ -72,6 +72,9 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
         }
     }
     let copy = simt_passes::ir::clone_module(module);
+    if triple.starts_with("nvptx") {
+        simt_passes::transform::to_nvptx::cuda_math_to_libdevice(&copy).map_err(ToolError::Llvm)?;
+    }
     // Convergence markers and tokens mean nothing to a code generator (and
     // llc -O0 crashes on convergence.loop): lowering takes them out.
     simt_passes::transform::strip_markers::strip_module(&copy).map_err(ToolError::Llvm)?;
