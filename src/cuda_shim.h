@@ -153,6 +153,26 @@ __SIMT_D float __saturatef(float x) { return x != x ? 0.0f : __builtin_fminf(__b
 // ---- read-only loads -------------------------------------------------------
 template <class T> __SIMT_D T __ldg(const T *p) { return *p; }
 
+// ---- constants <cmath>, <cfloat> and <climits> would give ------------------
+#ifndef INFINITY
+#define INFINITY __builtin_huge_valf()
+#endif
+#ifndef NAN
+#define NAN __builtin_nanf("")
+#endif
+#ifndef FLT_MAX
+#define FLT_MAX __FLT_MAX__
+#define FLT_MIN __FLT_MIN__
+#define FLT_EPSILON __FLT_EPSILON__
+#define DBL_MAX __DBL_MAX__
+#define DBL_EPSILON __DBL_EPSILON__
+#endif
+#ifndef INT_MAX
+#define INT_MAX __INT_MAX__
+#define INT_MIN (-__INT_MAX__ - 1)
+#define UINT_MAX (__INT_MAX__ * 2U + 1U)
+#endif
+
 // ---- math: the C library's names (the engines run them as libm does) ------
 extern "C" {
 #define __SIMT_F1(N) __device__ float N##f(float); __device__ double N(double);
