@@ -54,6 +54,14 @@ pub const OPENCL_TO_NVPTX: &str = "always-inline,simt-lower-ocl-builtins,simt-to
 /// Emits assembly or an object for `module`, which is left untouched.
 pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: FileType) -> Result<Vec<u8>, ToolError> {
     let opencl = opencl_leftover(module);
+    let with_ptx;
+    let spec = match module_ptx_feature(module) {
+        Some(ptx) if triple.starts_with("nvptx") && !spec.features.contains("ptx") => {
+            with_ptx = TargetSpec { features: join_features(&spec.features, &ptx), ..spec.clone() };
+            &with_ptx
+        }
+        _ => spec,
+    };
     let tm = target_machine(triple, spec)?.ok_or_else(|| {
         let hint = if opencl.is_some() || triple.starts_with("spir") {
             format!("; for OpenCL C kernels use -passes='{OPENCL_TO_NVPTX}' (NVPTX) or -passes='always-inline,simt-lower-ocl-builtins,simt-wiloops' with -mtriple=x86_64-unknown-linux-gnu (CPU)")
@@ -81,6 +89,22 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
     retarget_for(&copy, &tm, true);
     let buf = tm.write_to_memory_buffer(&copy, file_type).map_err(|e| ToolError::Llvm(format!("code generation failed: {e}")))?;
     Ok(buf.as_slice().to_vec())
+}
+
+/// The newest `+ptxNN` of the module's functions' `target-features`: the
+/// PTX version clang compiled CUDA for (`+ptx70`, src/source.rs). NVPTX
+/// takes the PTX version from the target machine only, not per function,
+/// so without it `__activemask` ("Cannot select: llvm.nvvm.activemask",
+/// PTX 6.2) and other newer instructions fail at the default 6.0.
+fn module_ptx_feature(module: &Module<'_>) -> Option<String> {
+    module
+        .get_functions()
+        .filter_map(|f| f.get_string_attribute(inkwell::attributes::AttributeLoc::Function, "target-features"))
+        .flat_map(|a| {
+            a.get_string_value().to_string_lossy().split(',').filter_map(|s| s.strip_prefix("+ptx")?.parse::<u32>().ok()).collect::<Vec<_>>()
+        })
+        .max()
+        .map(|v| format!("+ptx{v}"))
 }
 
 /// What marks `module` as OpenCL C not yet mapped to CUDA's dialect: a

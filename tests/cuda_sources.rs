@@ -333,3 +333,55 @@ fn every_cuda_source_assembles_for_sm_70() {
     }
     assert!(n >= 8, "only {n} sources");
 }
+
+#[test]
+fn warp_functions_on_the_emulator() {
+    // warp_reduce: 200 of 256 elements, shuffled down within each warp.
+    let n = 256usize;
+    let xs: Vec<f32> = lcg(9, n).iter().map(|x| (x % 8) as f32).collect();
+    let want_sum: f32 = xs[..200].iter().sum();
+    let tmp = tempfile::tempdir().unwrap();
+    let arg = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "in.bin", f32_bytes(&xs)));
+    let r = run("warp.cu", "emu", &["--kernel", "warp_reduce", "--global", "256", "--local", "64", "--arg", &arg, "--arg", "buf:f32:1", "--arg", "i32:200"], 2);
+    assert_eq!(as_f32(&r[1]), [want_sum]);
+
+    // warp_ops: CUDA's rules for each lane of 32-lane warps, written out.
+    let x: Vec<i32> = lcg(10, 64).iter().map(|v| (v % 1000) as i32).collect();
+    let mut want = vec![0i32; 8 * 64];
+    for warp in 0..2 {
+        let lanes = &x[warp * 32..warp * 32 + 32];
+        let ballot = |p: &dyn Fn(i32) -> bool| lanes.iter().enumerate().filter(|(_, &v)| p(v)).fold(0u32, |m, (l, _)| m | 1 << l);
+        for l in 0..32usize {
+            let o = &mut want[8 * (warp * 32 + l)..8 * (warp * 32 + l) + 8];
+            o[0] = lanes[3];
+            o[1] = if l >= 1 { lanes[l - 1] } else { lanes[l] };
+            o[2] = lanes[l ^ 5];
+            // Width 8: within the lane's segment of 8, else its own value.
+            o[3] = if l % 8 + 2 < 8 { lanes[l + 2] } else { lanes[l] };
+            o[4] = ballot(&|v| v & 1 == 1) as i32;
+            o[5] = i32::from(lanes.iter().all(|&v| v >= 0)) + 2 * i32::from(lanes.iter().any(|&v| v > 900));
+            o[6] = if lanes[l] & 1 == 1 { ballot(&|v| v & 1 == 1) as i32 } else { 0 };
+            // Width 16: source lane (l + 1) mod 16 of the lane's half.
+            o[7] = lanes[(l & !15) | ((l + 1) & 15)];
+        }
+    }
+    let arg = format!("buf:i32:64=file:{}", write_file(tmp.path(), "x.bin", u32_bytes(&x.iter().map(|&v| v as u32).collect::<Vec<_>>())));
+    let r = run("warp.cu", "emu", &["--kernel", "warp_ops", "--global", "64", "--local", "64", "--arg", &arg, "--arg", "buf:i32:512"], 2);
+    assert_eq!(as_i32(&r[1]), want);
+
+    // Other warp widths and the host engine say what they lack.
+    let src = cuda_dir().join("warp.cu").display().to_string();
+    let base = ["--kernel", "warp_ops", "--global", "64", "--local", "64", "--arg", "buf:i32:64", "--arg", "buf:i32:512"];
+    let with = |extra: &[&str]| {
+        let mut a = vec![src.clone()];
+        a.extend(base.iter().chain(extra).map(|s| s.to_string()));
+        simt_run(&a)
+    };
+    let o = with(&["--engine", "emu", "--warp-width", "16"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("(a CUDA warp function) needs --warp-width 32 (the emulator runs warps of 16 lanes)"), "{}", text(&o));
+    let o = with(&["--no-cache"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("llvm.nvvm.shfl.sync.bfly.i32"), "{}", text(&o));
+    assert!(text(&o).contains("which the host engine does not implement (GPU warp intrinsics); try --engine emu or --engine gpu"), "{}", text(&o));
+}
