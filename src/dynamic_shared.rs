@@ -31,7 +31,7 @@ pub fn size(module: &Module<'_>, bytes: u64) -> Result<usize, ToolError> {
         return Ok(0);
     }
     let count = u32::try_from(bytes)
-        .map_err(|_| ToolError::Usage(format!("--shared-bytes {bytes} is over 4G, more shared memory than any launch has")))?;
+        .map_err(|_| ToolError::Usage(format!("error: --shared-bytes {bytes} is over 4G, more shared memory than any launch has")))?;
     let ctx = module.get_context();
     let ty = ctx.i8_type().array_type(count);
     let block = module.add_global(ty, Some(AddressSpace::from(SHARED)), "simt.dynamic_shared");

@@ -55,7 +55,7 @@ pub const OPENCL_TO_NVPTX: &str = "always-inline,simt-lower-ocl-builtins,simt-to
 pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: FileType) -> Result<Vec<u8>, ToolError> {
     let opencl = opencl_leftover(module);
     let with_ptx;
-    let spec = match module_ptx_feature(module) {
+    let spec = match module_ptx_feature(module, &spec.cpu) {
         Some(ptx) if triple.starts_with("nvptx") && !spec.features.contains("ptx") => {
             with_ptx = TargetSpec { features: join_features(&spec.features, &ptx), ..spec.clone() };
             &with_ptx
@@ -91,20 +91,25 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
     Ok(buf.as_slice().to_vec())
 }
 
-/// The newest `+ptxNN` of the module's functions' `target-features`: the
-/// PTX version clang compiled CUDA for (`+ptx70`, src/source.rs). NVPTX
-/// takes the PTX version from the target machine only, not per function,
-/// so without it `__activemask` ("Cannot select: llvm.nvvm.activemask",
-/// PTX 6.2) and other newer instructions fail at the default 6.0.
-fn module_ptx_feature(module: &Module<'_>) -> Option<String> {
-    module
-        .get_functions()
-        .filter_map(|f| f.get_string_attribute(inkwell::attributes::AttributeLoc::Function, "target-features"))
-        .flat_map(|a| {
-            a.get_string_value().to_string_lossy().split(',').filter_map(|s| s.strip_prefix("+ptx")?.parse::<u32>().ok()).collect::<Vec<_>>()
-        })
-        .max()
-        .map(|v| format!("+ptx{v}"))
+/// The newest `+ptxNN` of the module's functions' `target-features`, where
+/// they were compiled for `cpu` (`+sm_70`; or no cpu is asked for): the PTX
+/// version clang compiled CUDA for (`+ptx70`, src/source.rs). NVPTX takes
+/// the PTX version from the target machine only, not per function, so
+/// without it `__activemask` ("Cannot select: llvm.nvvm.activemask", PTX
+/// 6.2) fails at sm_70's default, 6.0. For another SM the default is its
+/// own minimum (sm_90: 7.8), which an older version would be below.
+fn module_ptx_feature(module: &Module<'_>, cpu: &str) -> Option<String> {
+    let mut best: Option<u32> = None;
+    for f in module.get_functions() {
+        let Some(a) = f.get_string_attribute(inkwell::attributes::AttributeLoc::Function, "target-features") else { continue };
+        let text = a.get_string_value().to_string_lossy().into_owned();
+        let features: Vec<&str> = text.split(',').collect();
+        if !cpu.is_empty() && !features.contains(&format!("+{cpu}").as_str()) {
+            continue;
+        }
+        best = best.max(features.iter().filter_map(|s| s.strip_prefix("+ptx")?.parse::<u32>().ok()).max());
+    }
+    best.map(|v| format!("+ptx{v}"))
 }
 
 /// What marks `module` as OpenCL C not yet mapped to CUDA's dialect: a
