@@ -114,7 +114,22 @@ fn every_atomic_on_global_and_shared_memory() {
         let r = run(
             "atomics.cu",
             engine,
-            &["--global", "64", "--local", "32", "--arg", "buf:i32:8", "--arg", "buf:u32:5", "--arg", "buf:u64:1", "--arg", "buf:f32:1", "--arg", "buf:f64:1"],
+            &[
+                "--global",
+                "64",
+                "--local",
+                "32",
+                "--arg",
+                "buf:i32:8",
+                "--arg",
+                "buf:u32:5",
+                "--arg",
+                "buf:u64:1",
+                "--arg",
+                "buf:f32:1",
+                "--arg",
+                "buf:f64:1",
+            ],
             5,
         );
         assert_eq!(as_i32(&r[0]), g, "{engine}: int atomics");
@@ -135,7 +150,12 @@ fn float_atomic_add_reduction() {
     let tmp = tempfile::tempdir().unwrap();
     let input = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "in.bin", f32_bytes(&xs)));
     for engine in ENGINES {
-        let r = run("atomic_sum.cu", engine, &["--global", "1024", "--local", "128", "--arg", &input, "--arg", "buf:f32:1", "--arg", "i32:1000"], 2);
+        let r = run(
+            "atomic_sum.cu",
+            engine,
+            &["--global", "1024", "--local", "128", "--arg", &input, "--arg", "buf:f32:1", "--arg", "i32:1000"],
+            2,
+        );
         assert_eq!(as_f32(&r[1]), [want], "{engine}");
     }
 }
@@ -151,7 +171,12 @@ fn shared_memory_histogram() {
     let tmp = tempfile::tempdir().unwrap();
     let input = format!("buf:u32:{n}=file:{}", write_file(tmp.path(), "data.bin", u32_bytes(&data)));
     for engine in ENGINES {
-        let r = run("histogram.cu", engine, &["--global", "256", "--local", "64", "--arg", &input, "--arg", "i32:5000", "--arg", "buf:u32:64"], 3);
+        let r = run(
+            "histogram.cu",
+            engine,
+            &["--global", "256", "--local", "64", "--arg", &input, "--arg", "i32:5000", "--arg", "buf:u32:64"],
+            3,
+        );
         assert_eq!(as_u32(&r[2]), want, "{engine}");
     }
 }
@@ -175,7 +200,12 @@ fn softmax_rows_with_expf_and_fmaxf() {
     let out = format!("buf:f32:{}", rows * cols);
     let mut results = Vec::new();
     for engine in ENGINES {
-        let r = run("softmax.cu", engine, &["--global", "64", "--local", "32", "--arg", &input, "--arg", &out, "--arg", "i32:64", "--arg", "i32:10"], 2);
+        let r = run(
+            "softmax.cu",
+            engine,
+            &["--global", "64", "--local", "32", "--arg", &input, "--arg", &out, "--arg", "i32:64", "--arg", "i32:10"],
+            2,
+        );
         let got = as_f32(&r[1]);
         for (k, (&g, &w)) in got.iter().zip(&want).enumerate() {
             // Rust's exp is the C library's expf too; one ULP of slack for
@@ -227,7 +257,12 @@ fn static_kernel_with_a_template_found_by_its_plain_name() {
     let arg = format!("buf:i32:{n}=file:{}", write_file(tmp.path(), "in.bin", u32_bytes(&input)));
     for engine in ENGINES {
         // `prescan` names `_ZL7prescanPKiPi` (internal linkage).
-        let r = run("static_scan.cu", engine, &["--kernel", "prescan", "--global", "512", "--local", "256", "--arg", &arg, "--arg", "buf:i32:512"], 2);
+        let r = run(
+            "static_scan.cu",
+            engine,
+            &["--kernel", "prescan", "--global", "512", "--local", "256", "--arg", &arg, "--arg", "buf:i32:512"],
+            2,
+        );
         assert_eq!(as_i32(&r[1]), want, "{engine}");
     }
 }
@@ -294,7 +329,12 @@ fn contraction_is_the_same_on_host_and_emulator() {
     let (y, z) = (format!("buf:f32:{n}"), format!("buf:f64:{n}"));
     let mut got = Vec::new();
     for engine in ENGINES {
-        let r = run("contract.cu", engine, &["--global", "4096", "--local", "256", "--arg", &bufs[0], "--arg", &bufs[1], "--arg", &bufs[2], "--arg", &y, "--arg", &z], 5);
+        let r = run(
+            "contract.cu",
+            engine,
+            &["--global", "4096", "--local", "256", "--arg", &bufs[0], "--arg", &bufs[1], "--arg", &bufs[2], "--arg", &y, "--arg", &z],
+            5,
+        );
         assert_eq!(as_f32(&r[3]), fused, "{engine}: a - m*b is one fused multiply-add");
         got.push((r[3].clone(), r[4].clone()));
     }
@@ -342,7 +382,12 @@ fn warp_functions_on_the_emulator() {
     let want_sum: f32 = xs[..200].iter().sum();
     let tmp = tempfile::tempdir().unwrap();
     let arg = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "in.bin", f32_bytes(&xs)));
-    let r = run("warp.cu", "emu", &["--kernel", "warp_reduce", "--global", "256", "--local", "64", "--arg", &arg, "--arg", "buf:f32:1", "--arg", "i32:200"], 2);
+    let r = run(
+        "warp.cu",
+        "emu",
+        &["--kernel", "warp_reduce", "--global", "256", "--local", "64", "--arg", &arg, "--arg", "buf:f32:1", "--arg", "i32:200"],
+        2,
+    );
     assert_eq!(as_f32(&r[1]), [want_sum]);
 
     // warp_ops: CUDA's rules for each lane of 32-lane warps, written out.
@@ -383,5 +428,9 @@ fn warp_functions_on_the_emulator() {
     let o = with(&["--no-cache"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("llvm.nvvm.shfl.sync.bfly.i32"), "{}", text(&o));
-    assert!(text(&o).contains("which the host engine does not implement (GPU warp intrinsics); try --engine emu or --engine gpu"), "{}", text(&o));
+    assert!(
+        text(&o).contains("which the host engine does not implement (GPU warp intrinsics); try --engine emu or --engine gpu"),
+        "{}",
+        text(&o)
+    );
 }

@@ -241,13 +241,15 @@ pub fn warp_op(name: &str) -> Option<WarpOp> {
         "vote.any.sync" => WarpOp::VoteAny,
         "vote.uni.sync" => WarpOp::VoteUni,
         "vote.ballot.sync" => WarpOp::VoteBallot,
-        _ => match rest.strip_prefix("shfl.sync.")?.strip_suffix(".i32").or_else(|| rest.strip_prefix("shfl.sync.")?.strip_suffix(".f32"))? {
-            "idx" => WarpOp::ShflIdx,
-            "up" => WarpOp::ShflUp,
-            "down" => WarpOp::ShflDown,
-            "bfly" => WarpOp::ShflBfly,
-            _ => return None,
-        },
+        _ => {
+            match rest.strip_prefix("shfl.sync.")?.strip_suffix(".i32").or_else(|| rest.strip_prefix("shfl.sync.")?.strip_suffix(".f32"))? {
+                "idx" => WarpOp::ShflIdx,
+                "up" => WarpOp::ShflUp,
+                "down" => WarpOp::ShflDown,
+                "bfly" => WarpOp::ShflBfly,
+                _ => return None,
+            }
+        }
     })
 }
 
