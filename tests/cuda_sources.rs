@@ -434,3 +434,40 @@ fn warp_functions_on_the_emulator() {
         text(&o)
     );
 }
+
+#[test]
+fn math_api_against_the_c_library() {
+    let n = 100usize;
+    let x: Vec<f32> = lcg(11, n).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32 * 3.0).collect();
+    let mut want = vec![0f32; 6 * n];
+    let mut want_z = vec![0f64; n];
+    for (i, &a) in x.iter().enumerate() {
+        let o = &mut want[6 * i..6 * i + 6];
+        o[0] = a.exp() + (-a).exp();
+        o[1] = 1.0 / (a + 1.0).sqrt();
+        o[2] = a.powf(1.5) + a.powf(0.25);
+        o[3] = (a + 1.0).log2() + (a + 2.0).ln();
+        o[4] = a.sin() + a.cos();
+        o[5] = a.min(0.5) + a.max(0.25) + (i as i32 - 40).abs() as f32 + (i as i32).min(7) as f32;
+        want_z[i] = (a as f64).sqrt() + (a as f64).mul_add(2.0, 1.0);
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let arg = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "x.bin", f32_bytes(&x)));
+    let mut got = Vec::new();
+    for engine in ENGINES {
+        let r = run(
+            "mathfns.cu",
+            engine,
+            &["--global", "128", "--local", "64", "--arg", &arg, "--arg", "buf:f32:600", "--arg", "buf:f64:100", "--arg", "i32:100"],
+            4,
+        );
+        for (k, (&g, &w)) in as_f32(&r[1]).iter().zip(&want).enumerate() {
+            // The same C library as Rust's; one ULP for one that rounds otherwise.
+            assert!((g.to_bits() as i64 - w.to_bits() as i64).abs() <= 1, "{engine}: y[{k}] = {g}, want {w}");
+        }
+        let z: Vec<f64> = r[2].chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(z, want_z, "{engine}: double");
+        got.push(r[1].clone());
+    }
+    assert_eq!(got[0], got[1], "host and emulator differ");
+}
