@@ -115,7 +115,9 @@ pub fn kernels_in(input: &ModuleInput) -> Result<Vec<KernelSig>, ToolError> {
 /// Picks the kernel named `wanted` (or, for `None`, the module's only
 /// kernel). A name that is not found exactly also matches a unique C++
 /// kernel whose mangled name is `_Z<len><wanted>…` (`saxpy` finds
-/// `_Z5saxpyifPKfPf`). Errors list the kernels.
+/// `_Z5saxpyifPKfPf`), or `_ZL<len><wanted>…` for a `static __global__`
+/// one (internal linkage: `prescan` finds `_ZL7prescanPfS_i`). Errors list
+/// the kernels.
 pub fn select_kernel(kernels: Vec<KernelSig>, wanted: Option<&str>, module: &Path) -> Result<KernelSig, ToolError> {
     let names = || kernels.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ");
     if kernels.is_empty() {
@@ -138,8 +140,8 @@ pub fn select_kernel(kernels: Vec<KernelSig>, wanted: Option<&str>, module: &Pat
     if let Some(k) = kernels.iter().find(|k| k.name == wanted) {
         return Ok(k.clone());
     }
-    let prefix = format!("_Z{}{wanted}", wanted.len());
-    let mangled: Vec<&KernelSig> = kernels.iter().filter(|k| k.name.starts_with(&prefix)).collect();
+    let prefixes = [format!("_Z{}{wanted}", wanted.len()), format!("_ZL{}{wanted}", wanted.len())];
+    let mangled: Vec<&KernelSig> = kernels.iter().filter(|k| prefixes.iter().any(|p| k.name.starts_with(p.as_str()))).collect();
     match mangled.as_slice() {
         [one] => Ok((*one).clone()),
         [] => Err(ToolError::Run(format!("no kernel '{wanted}' in {}; kernels: {}", module.display(), names()))),
@@ -579,6 +581,19 @@ define ptx_kernel void @k(ptr addrspace(1) %out, i32 %tmp, i32 %n) !kernel_arg_a
         assert_eq!(select_kernel(one, None, m).unwrap().name, "only");
         let e = select_kernel(sigs("define void @f() {\n ret void\n}\n"), Some("f"), m).unwrap_err();
         assert!(e.to_string().contains("t.ll has no kernels"), "{e}");
+    }
+
+    #[test]
+    fn static_cuda_kernels_by_plain_name() {
+        let m = Path::new("t.ll");
+        let ir = "define internal ptx_kernel void @_ZL7prescanPf(ptr %p) {\n ret void\n}\n\
+                  define ptx_kernel void @_Z4scanPf(ptr %p) {\n ret void\n}\n";
+        assert_eq!(select_kernel(sigs(ir), Some("prescan"), m).unwrap().name, "_ZL7prescanPf");
+        assert_eq!(select_kernel(sigs(ir), Some("scan"), m).unwrap().name, "_Z4scanPf");
+        // `_ZL4scan…` and `_Z4scan…` both match `scan`: ambiguous, not a guess.
+        let both = format!("{ir}define internal ptx_kernel void @_ZL4scanPi(ptr %p) {{\n ret void\n}}\n");
+        let e = select_kernel(sigs(&both), Some("scan"), m).unwrap_err();
+        assert!(e.to_string().contains("ambiguous"), "{e}");
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod argv;
 pub mod buffers;
 pub mod cmath;
 pub mod diag;
+pub mod dynamic_shared;
 pub mod engine;
 pub mod frontend;
 pub mod guard;

@@ -54,6 +54,14 @@ pub const OPENCL_TO_NVPTX: &str = "always-inline,simt-lower-ocl-builtins,simt-to
 /// Emits assembly or an object for `module`, which is left untouched.
 pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: FileType) -> Result<Vec<u8>, ToolError> {
     let opencl = opencl_leftover(module);
+    let with_ptx;
+    let spec = match module_ptx_feature(module, &spec.cpu) {
+        Some(ptx) if triple.starts_with("nvptx") && !spec.features.contains("ptx") => {
+            with_ptx = TargetSpec { features: join_features(&spec.features, &ptx), ..spec.clone() };
+            &with_ptx
+        }
+        _ => spec,
+    };
     let tm = target_machine(triple, spec)?.ok_or_else(|| {
         let hint = if opencl.is_some() || triple.starts_with("spir") {
             format!("; for OpenCL C kernels use -passes='{OPENCL_TO_NVPTX}' (NVPTX) or -passes='always-inline,simt-lower-ocl-builtins,simt-wiloops' with -mtriple=x86_64-unknown-linux-gnu (CPU)")
@@ -72,12 +80,36 @@ pub fn emit(module: &Module<'_>, triple: &str, spec: &TargetSpec, file_type: Fil
         }
     }
     let copy = simt_passes::ir::clone_module(module);
+    if triple.starts_with("nvptx") {
+        simt_passes::transform::to_nvptx::cuda_math_to_libdevice(&copy).map_err(ToolError::Llvm)?;
+    }
     // Convergence markers and tokens mean nothing to a code generator (and
     // llc -O0 crashes on convergence.loop): lowering takes them out.
     simt_passes::transform::strip_markers::strip_module(&copy).map_err(ToolError::Llvm)?;
     retarget_for(&copy, &tm, true);
     let buf = tm.write_to_memory_buffer(&copy, file_type).map_err(|e| ToolError::Llvm(format!("code generation failed: {e}")))?;
     Ok(buf.as_slice().to_vec())
+}
+
+/// The newest `+ptxNN` of the module's functions' `target-features`, where
+/// they were compiled for `cpu` (`+sm_70`; or no cpu is asked for): the PTX
+/// version clang compiled CUDA for (`+ptx70`, src/source.rs). NVPTX takes
+/// the PTX version from the target machine only, not per function, so
+/// without it `__activemask` ("Cannot select: llvm.nvvm.activemask", PTX
+/// 6.2) fails at sm_70's default, 6.0. For another SM the default is its
+/// own minimum (sm_90: 7.8), which an older version would be below.
+fn module_ptx_feature(module: &Module<'_>, cpu: &str) -> Option<String> {
+    let mut best: Option<u32> = None;
+    for f in module.get_functions() {
+        let Some(a) = f.get_string_attribute(inkwell::attributes::AttributeLoc::Function, "target-features") else { continue };
+        let text = a.get_string_value().to_string_lossy().into_owned();
+        let features: Vec<&str> = text.split(',').collect();
+        if !cpu.is_empty() && !features.contains(&format!("+{cpu}").as_str()) {
+            continue;
+        }
+        best = best.max(features.iter().filter_map(|s| s.strip_prefix("+ptx")?.parse::<u32>().ok()).max());
+    }
+    best.map(|v| format!("+ptx{v}"))
 }
 
 /// What marks `module` as OpenCL C not yet mapped to CUDA's dialect: a

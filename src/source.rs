@@ -7,8 +7,10 @@
 //!   plus pocl's `-Dinline=` (C99 `inline` functions get a body; no corpus
 //!   kernel uses `inline`, so the corpus modules are unchanged).
 //! - CUDA: device code only, without the CUDA toolkit: clang's own builtin
-//!   variables and a few attributes from a shim header (`test-ir/examples/
-//!   cuda.h`, built into the tools), `--cuda-gpu-arch=sm_70` with PTX 7.0.
+//!   variables, and the device API (atomics, math, intrinsics, warp
+//!   functions) from our shim header `src/cuda_shim.h` (built into the
+//!   tools; why not clang's `__clang_cuda_*` headers is said there),
+//!   `--cuda-gpu-arch=sm_70` with PTX 7.0, `-ffp-contract=on`.
 //!
 //! `-O1` and not more: the loop structure and the work-item builtins reach
 //! simt's passes as written, and `simt-run` optimises after them.
@@ -23,8 +25,8 @@ use std::process::Command;
 /// The compiler, by the name Debian's `clang-22` package installs.
 const CLANG: &str = "clang-22";
 
-/// The CUDA shim: builtin variables and attributes without the toolkit.
-const CUDA_SHIM: &str = include_str!("../test-ir/examples/cuda.h");
+/// The CUDA shim: the device API without the toolkit.
+const CUDA_SHIM: &str = include_str!("cuda_shim.h");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
@@ -73,7 +75,13 @@ pub fn clang_command(dialect: Dialect, path: &Path, out: &Path, shim: &Path, opt
         }
         Dialect::Cuda => {
             c.args(["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70"])
-                .args(["-Xclang", "-target-feature", "-Xclang", "+ptx70", "-include"])
+                .args(["-Xclang", "-target-feature", "-Xclang", "+ptx70"])
+                // Contraction only within an expression, as `llvm.fmuladd`,
+                // which every engine evaluates fused: clang's CUDA default
+                // (`fast`) leaves it to the back end, so the host fused
+                // `a - m*b` where the emulator rounded twice.
+                .arg("-ffp-contract=on")
+                .arg("-include")
                 .arg(shim);
         }
     }

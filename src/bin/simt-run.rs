@@ -110,6 +110,9 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     let mut loaded = Loaded { module: frontend::load(&ctx, &input)?, seconds: start.elapsed().as_secs_f64() };
     let sig = kernel_sig::select_kernel(kernel_sig::kernels(&loaded.module), launch.kernel.as_deref(), Path::new(&input.name))?;
     kernel_sig::check_args(&sig, &launch.args)?;
+    if let Some(bytes) = launch.shared_bytes {
+        simt::dynamic_shared::size(&loaded.module, bytes)?;
+    }
     // The local size: --local checked against the kernel, or chosen.
     let units = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
     let grid = simt::launch::grid::resolve(&launch.grid, &sig.bounds, &sig.name, units)?;

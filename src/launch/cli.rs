@@ -79,7 +79,7 @@ exit status 1; the checks watch the first run of --repeat.
 
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
-global-offset, arg, repeat, engine, interleave, local-mem-limit, dump, compare,
+global-offset, arg, repeat, engine, interleave, local-mem-limit, shared-bytes, dump, compare,
 tolerance, stats, policy, warp-width, aot, linear, no-cache, trace, profile, check), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
@@ -113,7 +113,7 @@ pub struct Cli {
     #[arg(value_name = "KERNEL.ll")]
     pub module: Option<PathBuf>,
     /// Kernel to run (default: the module's only kernel). A C++ kernel's
-    /// plain name finds its mangled one (saxpy → _Z5saxpyifPKfPf).
+    /// plain name finds its mangled one (saxpy → _Z5saxpyifPKfPf, a static one's too: _ZL5saxpy…).
     #[arg(long, value_name = "NAME", help_heading = "Launch")]
     pub kernel: Option<String>,
     /// Global size: work-items per dimension, 1 to 3 dimensions.
@@ -200,6 +200,10 @@ pub struct Cli {
     /// Local memory allowed per work-group (default 256K); 65536, 64K, 1M.
     #[arg(long = "local-mem-limit", value_name = "BYTES", value_parser = values::parse_bytes, help_heading = "Launch")]
     pub local_mem_limit: Option<u64>,
+    /// CUDA: bytes of dynamic shared memory per block for the kernel's
+    /// `extern __shared__` arrays (<<<grid, block, BYTES>>>); 4096, 4K.
+    #[arg(long = "shared-bytes", value_name = "BYTES", value_parser = values::parse_bytes, help_heading = "Launch")]
+    pub shared_bytes: Option<u64>,
     /// Kernel sources (.cl, .cu): define a macro for clang-22.
     #[arg(short = 'D', value_name = "NAME[=VALUE]", help_heading = "Kernel sources")]
     pub defines: Vec<String>,
@@ -277,6 +281,7 @@ impl Cli {
             repeat: shown(&self.repeat),
             interleave: shown(&self.interleave),
             local_mem_limit: shown(&self.local_mem_limit),
+            shared_bytes: shown(&self.shared_bytes),
             dump: path(&self.dump),
             compare: path(&self.compare),
             tolerance: shown(&self.tolerance),

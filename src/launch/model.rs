@@ -386,6 +386,9 @@ pub struct Launch {
     pub grid: GridRequest,
     /// In kernel-parameter order.
     pub args: Vec<ArgSpec>,
+    /// CUDA dynamic shared memory (`extern __shared__`) per work-group, in
+    /// bytes: `<<<…>>>`'s third argument (`--shared-bytes`).
+    pub shared_bytes: Option<u64>,
 }
 
 /// Which engine runs the launch.

@@ -27,6 +27,7 @@ pub const KEYS: &[&str] = &[
     "engine",
     "interleave",
     "local-mem-limit",
+    "shared-bytes",
     "dump",
     "compare",
     "tolerance",
@@ -105,6 +106,7 @@ pub struct Settings {
     pub repeat: Option<Given<u32>>,
     pub interleave: Option<Given<u32>>,
     pub local_mem_limit: Option<Given<u64>>,
+    pub shared_bytes: Option<Given<u64>>,
     pub dump: Option<Given<PathBuf>>,
     pub compare: Option<Given<PathBuf>>,
     pub tolerance: Option<Given<u64>>,
@@ -164,6 +166,7 @@ impl Settings {
             "engine" => self.engine = given(&text, origin, values::engine(&text)),
             "interleave" => self.interleave = given(&text, origin, values::positive(&text)),
             "local-mem-limit" => self.local_mem_limit = given(&text, origin, parse_bytes(&text)),
+            "shared-bytes" => self.shared_bytes = given(&text, origin, parse_bytes(&text)),
             "dump" => self.dump = given(&text, origin, path(&text)),
             "compare" => self.compare = given(&text, origin, path(&text)),
             "tolerance" => self.tolerance = given(&text, origin, values::ulps(&text)),
@@ -197,6 +200,7 @@ impl Settings {
         over(&mut self.repeat, o.repeat);
         over(&mut self.interleave, o.interleave);
         over(&mut self.local_mem_limit, o.local_mem_limit);
+        over(&mut self.shared_bytes, o.shared_bytes);
         over(&mut self.dump, o.dump);
         over(&mut self.compare, o.compare);
         over(&mut self.tolerance, o.tolerance);
@@ -284,7 +288,7 @@ impl Settings {
         let profile = self.profile.as_ref().map(|g| g.get("profile")).transpose()?;
         engine_only(&self.profile, true, "profile", Engine::Emu, engine, "a divergence profile counts the emulator's warps: it needs")?;
         Ok((
-            Launch { module, kernel, grid, args },
+            Launch { module, kernel, grid, args, shared_bytes: self.shared_bytes.as_ref().map(|g| g.get("shared-bytes")).transpose()? },
             RunOptions {
                 aot,
                 linear,

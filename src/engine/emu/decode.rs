@@ -215,6 +215,45 @@ pub enum CastOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpOp {
+    /// `shfl.sync.{idx,up,down,bfly}`: `d` = `a` of the lane PTX's rules
+    /// pick from `b` (lane, delta or xor mask) and `c` (clamp, segment mask).
+    ShflIdx,
+    ShflUp,
+    ShflDown,
+    ShflBfly,
+    /// `vote.{all,any,uni,ballot}.sync`: over the running lanes of the
+    /// member mask `a`, the predicate `b`.
+    VoteAll,
+    VoteAny,
+    VoteUni,
+    VoteBallot,
+    /// `activemask`: the running lanes.
+    ActiveMask,
+}
+
+/// The warp function an `llvm.nvvm.*` intrinsic name is, if it is one.
+pub fn warp_op(name: &str) -> Option<WarpOp> {
+    let rest = name.strip_prefix("llvm.nvvm.")?;
+    Some(match rest {
+        "activemask" => WarpOp::ActiveMask,
+        "vote.all.sync" => WarpOp::VoteAll,
+        "vote.any.sync" => WarpOp::VoteAny,
+        "vote.uni.sync" => WarpOp::VoteUni,
+        "vote.ballot.sync" => WarpOp::VoteBallot,
+        _ => {
+            match rest.strip_prefix("shfl.sync.")?.strip_suffix(".i32").or_else(|| rest.strip_prefix("shfl.sync.")?.strip_suffix(".f32"))? {
+                "idx" => WarpOp::ShflIdx,
+                "up" => WarpOp::ShflUp,
+                "down" => WarpOp::ShflDown,
+                "bfly" => WarpOp::ShflBfly,
+                _ => return None,
+            }
+        }
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RmwOp {
     Xchg,
     Add,
@@ -277,6 +316,15 @@ pub enum Inst {
         dbl: bool,
         d: R,
         a: R,
+    },
+    /// A CUDA warp function (`llvm.nvvm.shfl.sync.*`, `vote.*.sync`,
+    /// `activemask`): reads the other lanes of the warp (`WarpOp`).
+    Warp {
+        op: WarpOp,
+        d: R,
+        a: R,
+        b: R,
+        c: R,
     },
     /// `a * b + c` rounded once (`llvm.fma`, `llvm.fmuladd`).
     Fma {
@@ -617,7 +665,7 @@ impl Program {
                     r1(a)?;
                     r1(b)?;
                 }
-                Inst::Fsh { d, a, b, c, .. } | Inst::Fma { d, a, b, c, .. } => {
+                Inst::Fsh { d, a, b, c, .. } | Inst::Fma { d, a, b, c, .. } | Inst::Warp { d, a, b, c, .. } => {
                     r1(d)?;
                     r1(a)?;
                     r1(b)?;
@@ -2233,6 +2281,21 @@ impl<'ctx> Dec<'ctx> {
         }
         if matches!(name.as_str(), "llvm.trap" | "llvm.debugtrap" | "llvm.ubsantrap" | "__assertfail" | "__assert_fail") {
             self.emit(Inst::Trap);
+            return Ok(());
+        }
+        if let Some(op) = warp_op(&name) {
+            // Lane numbers, masks and PTX's clamp/segment operand are those of
+            // 32-lane warps.
+            if self.w != 32 {
+                return Err(format!("'{name}' (a CUDA warp function) needs --warp-width 32 (the emulator runs warps of {} lanes)", self.w));
+            }
+            let (d, _) = self.dst(i)?;
+            let (a, b, c) = match op {
+                WarpOp::ActiveMask => (d, d, d),
+                WarpOp::VoteAll | WarpOp::VoteAny | WarpOp::VoteUni | WarpOp::VoteBallot => (self.val1(arg(0))?, self.val1(arg(1))?, d),
+                _ => (self.val1(arg(1))?, self.val1(arg(2))?, self.val1(arg(3))?),
+            };
+            self.emit(Inst::Warp { op, d, a, b, c });
             return Ok(());
         }
         if let Some(kind) = name.strip_prefix("llvm.vector.reduce.") {

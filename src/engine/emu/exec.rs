@@ -989,6 +989,58 @@ impl<'a> Machine<'a> {
                         }
                         pc += 1;
                     }
+                    Inst::Warp { op, d, a, b, c } => {
+                        // Every lane's result from the values before any is
+                        // written (`d` may be read as another lane's source).
+                        let mut out = [0u64; crate::regfile::LANES];
+                        let running = mask & 0xffff_ffff;
+                        let ballot = |pred: R| {
+                            let mut v = 0u64;
+                            lanes!(mask, full, w, |l| {
+                                v |= (reg!(r, pred, l) & 1) << l;
+                            });
+                            v
+                        };
+                        match op {
+                            WarpOp::ActiveMask => lanes!(mask, full, w, |l| { out[l] = running }),
+                            WarpOp::VoteBallot => {
+                                let v = ballot(b);
+                                lanes!(mask, full, w, |l| { out[l] = v & reg!(r, a, l) & 0xffff_ffff });
+                            }
+                            WarpOp::VoteAll | WarpOp::VoteAny | WarpOp::VoteUni => {
+                                let v = ballot(b);
+                                lanes!(mask, full, w, |l| {
+                                    let members = reg!(r, a, l) & running;
+                                    let yes = v & members;
+                                    out[l] = u64::from(match op {
+                                        WarpOp::VoteAll => yes == members,
+                                        WarpOp::VoteAny => yes != 0,
+                                        _ => yes == 0 || yes == members,
+                                    });
+                                });
+                            }
+                            _ => lanes!(mask, full, w, |l| {
+                                // PTX ISA, shfl.sync: lanes of 32, `c` holds
+                                // the clamp (bits 0-4) and segment mask (8-12).
+                                let lane = l as i64;
+                                let bv = (reg!(r, b, l) & 0x1f) as i64;
+                                let cv = reg!(r, c, l);
+                                let seg = ((cv >> 8) & 0x1f) as i64;
+                                let max = (lane & seg) | ((cv & 0x1f) as i64 & !seg);
+                                let min = lane & seg;
+                                let (j, ok) = match op {
+                                    WarpOp::ShflUp => (lane - bv, lane - bv >= max),
+                                    WarpOp::ShflDown => (lane + bv, lane + bv <= max),
+                                    WarpOp::ShflBfly => (lane ^ bv, (lane ^ bv) <= max),
+                                    _ => (min | (bv & !seg), (min | (bv & !seg)) <= max),
+                                };
+                                let src = if ok { j as usize } else { l };
+                                out[l] = reg!(r, a, src);
+                            }),
+                        }
+                        lanes!(mask, full, w, |l| { reg!(r, d, l) = out[l] });
+                        pc += 1;
+                    }
                     Inst::Fma { dbl, d, a, b, c } => {
                         if dbl {
                             lanes!(mask, full, w, |l| {

@@ -21,7 +21,9 @@ const INTRINSICS: &[&str] =
     &["exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "pow"];
 
 /// C library functions (`NAME` for double, `NAMEf` for float) that
-/// `simt-lower-ocl-builtins` calls and libdevice provides as `__nv_NAME[f]`.
+/// `simt-lower-ocl-builtins` calls, or CUDA sources call through simt's
+/// shim (`src/cuda_shim.h`: `expf`, `fminf`, `sqrt`, ...), and libdevice
+/// provides as `__nv_NAME[f]`.
 const LIBM: &[&str] = &[
     "fdim",
     "atan2",
@@ -38,6 +40,34 @@ const LIBM: &[&str] = &[
     "lgamma",
     "tgamma",
     "remainder",
+    "sqrt",
+    "fabs",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "rint",
+    "nearbyint",
+    "exp",
+    "exp2",
+    "exp10",
+    "log",
+    "log2",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "pow",
+    "fmin",
+    "fmax",
+    "copysign",
+    "fma",
 ];
 
 /// Rewrites every math call in `m` to libdevice; returns whether any was.

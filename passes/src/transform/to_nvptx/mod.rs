@@ -103,6 +103,17 @@ impl ModulePass for ToNvptx {
     }
 }
 
+/// CUDA modules (clang's NVPTX IR, which `simt-to-nvptx` does not take)
+/// call the C library's math functions by name (`expf`, from simt's CUDA
+/// shim, `src/cuda_shim.h`) and LLVM's math intrinsics: the same mapping to
+/// libdevice, linked in, so that ptxas finds no unresolved `expf`.
+pub fn cuda_math_to_libdevice(m: &Module<'_>) -> Result<(), String> {
+    if math::to_libdevice(m) {
+        libdevice::link(m)?;
+    }
+    Ok(())
+}
+
 /// Every call instruction of the module, in order.
 pub(crate) fn all_calls<'ctx>(m: &Module<'ctx>) -> Vec<Inst<'ctx>> {
     let mut out = Vec::new();

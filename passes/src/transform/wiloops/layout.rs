@@ -59,7 +59,7 @@ pub fn compute<'ctx>(
         let ty = g.global_value_type();
         if g.is_declaration() {
             return Err(format!(
-                "dynamically sized local memory ('{}') is not supported yet",
+                "dynamically sized local memory ('{}') has no size: give it one (simt-run --shared-bytes N, CUDA's third <<<>>> argument)",
                 g.print().lines().next().unwrap_or_default()
             ));
         }

@@ -1,0 +1,473 @@
+//! CUDA as people write it (`test-ir/cuda/*.cu`, through `src/cuda_shim.h`):
+//! atomics, math, integer intrinsics, `static __global__` kernels with
+//! templates, dynamic `extern __shared__` memory. Each kernel runs on the
+//! host engine and the emulator from inputs this test writes, and both
+//! results are checked against a reference computed here, in Rust; and
+//! every source lowers to PTX that ptxas assembles for sm_70.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cuda_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir/cuda")
+}
+
+fn simt_run(args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_simt-run")).args(args).output().expect("simt-run runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Deterministic inputs (a 64-bit LCG's top bits), independent of simt's fills.
+fn lcg(seed: u64, n: usize) -> Vec<u32> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 32) as u32
+        })
+        .collect()
+}
+
+fn write_file(dir: &Path, name: &str, bytes: Vec<u8>) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.display().to_string()
+}
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn u32_bytes(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Runs `src` on `engine` with `args` (`simt-run` flags after the source),
+/// and returns each dumped buffer's bytes, in argument order (`None` for a
+/// scalar).
+fn run(src: &str, engine: &str, args: &[&str], buffers: usize) -> Vec<Vec<u8>> {
+    let out = tempfile::tempdir().unwrap();
+    let mut a: Vec<String> = vec![cuda_dir().join(src).display().to_string(), "--engine".into(), engine.into()];
+    a.extend(args.iter().map(|s| s.to_string()));
+    a.extend(["--no-cache".into(), "--dump".into(), out.path().display().to_string()]);
+    if engine == "emu" {
+        // Races, uninitialised reads, bounds and barriers watched too.
+        a.extend(["--check".into(), "all".into()]);
+    }
+    let o = simt_run(&a);
+    assert!(o.status.success(), "{src} on {engine}: {}", text(&o));
+    (0..buffers).map(|k| std::fs::read(out.path().join(format!("arg{k}.bin"))).unwrap_or_default()).collect()
+}
+
+fn as_i32(b: &[u8]) -> Vec<i32> {
+    b.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+fn as_u32(b: &[u8]) -> Vec<u32> {
+    b.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+fn as_f32(b: &[u8]) -> Vec<f32> {
+    b.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+const ENGINES: [&str; 2] = ["host", "emu"];
+
+#[test]
+fn every_atomic_on_global_and_shared_memory() {
+    // 2 blocks of 32 threads, applied in thread order: every operation
+    // here gives the same result in any order.
+    let (blocks, threads) = (2u32, 32u32);
+    let mut g = [0i32; 8];
+    let mut u = [0u32; 5];
+    let (mut l, mut f, mut d) = (0u64, 0f32, 0f64);
+    for b in 0..blocks {
+        let (mut s0, mut s1, mut su) = (0i32, 1000i32, 0u32);
+        for t in 0..threads {
+            let ti = t as i32;
+            g[0] += 1;
+            g[1] -= 2;
+            g[2] = g[2].min(ti - 10);
+            g[3] = g[3].max(ti);
+            g[4] = 3;
+            if g[5] == 0 {
+                g[5] = 7;
+            }
+            u[0] = if u[0] >= 5 { 0 } else { u[0] + 1 };
+            u[1] = if u[1] == 0 || u[1] > 5 { 5 } else { u[1] - 1 };
+            u[2] &= !(1u32 << (t & 31));
+            u[3] |= 1u32 << (t & 31);
+            let i = b * threads + t;
+            u[4] ^= i.wrapping_mul(i);
+            l += 1u64 << 33;
+            f += 0.5;
+            d += 0.25;
+            s0 += ti;
+            s1 = s1.min(ti);
+            su = if su >= 1000 { 0 } else { su + 1 };
+        }
+        g[6] += s0 + s1;
+        g[7] += su as i32;
+    }
+    for engine in ENGINES {
+        let r = run(
+            "atomics.cu",
+            engine,
+            &[
+                "--global",
+                "64",
+                "--local",
+                "32",
+                "--arg",
+                "buf:i32:8",
+                "--arg",
+                "buf:u32:5",
+                "--arg",
+                "buf:u64:1",
+                "--arg",
+                "buf:f32:1",
+                "--arg",
+                "buf:f64:1",
+            ],
+            5,
+        );
+        assert_eq!(as_i32(&r[0]), g, "{engine}: int atomics");
+        assert_eq!(as_u32(&r[1]), u, "{engine}: unsigned atomics");
+        assert_eq!(u64::from_le_bytes(r[2][..8].try_into().unwrap()), l, "{engine}: unsigned long long");
+        assert_eq!(as_f32(&r[3]), [f], "{engine}: float");
+        assert_eq!(f64::from_le_bytes(r[4][..8].try_into().unwrap()), d, "{engine}: double");
+    }
+}
+
+#[test]
+fn float_atomic_add_reduction() {
+    // Small integers: every partial sum is exact, so the order of the
+    // blocks' atomicAdds does not matter.
+    let n = 1000;
+    let xs: Vec<f32> = lcg(1, n).iter().map(|x| (x % 10) as f32).collect();
+    let want: f32 = xs.iter().map(|&x| x as f64).sum::<f64>() as f32;
+    let tmp = tempfile::tempdir().unwrap();
+    let input = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "in.bin", f32_bytes(&xs)));
+    for engine in ENGINES {
+        let r = run(
+            "atomic_sum.cu",
+            engine,
+            &["--global", "1024", "--local", "128", "--arg", &input, "--arg", "buf:f32:1", "--arg", "i32:1000"],
+            2,
+        );
+        assert_eq!(as_f32(&r[1]), [want], "{engine}");
+    }
+}
+
+#[test]
+fn shared_memory_histogram() {
+    let n = 5000;
+    let data = lcg(2, n);
+    let mut want = [0u32; 64];
+    for &x in &data {
+        want[(x % 64) as usize] += 1;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = format!("buf:u32:{n}=file:{}", write_file(tmp.path(), "data.bin", u32_bytes(&data)));
+    for engine in ENGINES {
+        let r = run(
+            "histogram.cu",
+            engine,
+            &["--global", "256", "--local", "64", "--arg", &input, "--arg", "i32:5000", "--arg", "buf:u32:64"],
+            3,
+        );
+        assert_eq!(as_u32(&r[2]), want, "{engine}");
+    }
+}
+
+#[test]
+fn softmax_rows_with_expf_and_fmaxf() {
+    let (rows, cols) = (64usize, 10usize);
+    let x: Vec<f32> = lcg(3, rows * cols).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32 * 8.0 - 4.0).collect();
+    let mut want = vec![0f32; rows * cols];
+    for r in 0..rows {
+        let row = &x[r * cols..(r + 1) * cols];
+        let m = row.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+        let e: Vec<f32> = row.iter().map(|&v| (v - m).exp()).collect();
+        let sum = e.iter().fold(0f32, |s, &v| s + v);
+        for c in 0..cols {
+            want[r * cols + c] = e[c] / sum;
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = format!("buf:f32:{}=file:{}", rows * cols, write_file(tmp.path(), "x.bin", f32_bytes(&x)));
+    let out = format!("buf:f32:{}", rows * cols);
+    let mut results = Vec::new();
+    for engine in ENGINES {
+        let r = run(
+            "softmax.cu",
+            engine,
+            &["--global", "64", "--local", "32", "--arg", &input, "--arg", &out, "--arg", "i32:64", "--arg", "i32:10"],
+            2,
+        );
+        let got = as_f32(&r[1]);
+        for (k, (&g, &w)) in got.iter().zip(&want).enumerate() {
+            // Rust's exp is the C library's expf too; one ULP of slack for
+            // a libm that rounds differently on another machine.
+            assert!((g.to_bits() as i64 - w.to_bits() as i64).abs() <= 1, "{engine}: y[{k}] = {g}, want {w}");
+        }
+        results.push(r[1].clone());
+    }
+    assert_eq!(results[0], results[1], "host and emulator differ");
+}
+
+#[test]
+fn integer_and_reinterpretation_intrinsics() {
+    let n = 128usize;
+    let input = lcg(4, n);
+    let mut want = vec![0i32; 4 * n];
+    for (i, &u) in input.iter().enumerate() {
+        let ii = i as i32;
+        let ffs = if u == 0 { 0 } else { u.trailing_zeros() as i32 + 1 };
+        let mul24 = ((u as i32) << 8 >> 8).wrapping_mul((ii - 50) << 8 >> 8);
+        let umulhi = ((u as u64 * 0x9e37_79b9u64) >> 32) as u32;
+        let rn = ((u & 0xffff) as f32 * 0.5).round_ties_even() as i32;
+        want[4 * i] = u.count_ones() as i32 + 100 * u.leading_zeros() as i32;
+        want[4 * i + 1] = u.reverse_bits() as i32;
+        want[4 * i + 2] = mul24.wrapping_add(ffs);
+        want[4 * i + 3] = umulhi as i32 ^ ii ^ rn;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let arg = format!("buf:u32:{n}=file:{}", write_file(tmp.path(), "in.bin", u32_bytes(&input)));
+    for engine in ENGINES {
+        let r = run("intrinsics.cu", engine, &["--global", "128", "--local", "64", "--arg", &arg, "--arg", "buf:i32:512"], 2);
+        assert_eq!(as_i32(&r[1]), want, "{engine}");
+    }
+}
+
+#[test]
+fn static_kernel_with_a_template_found_by_its_plain_name() {
+    let n = 512usize;
+    let input: Vec<u32> = lcg(5, n).iter().map(|x| x % 100).collect();
+    let mut want = vec![0i32; n];
+    for b in 0..2 {
+        let mut acc = 0i32;
+        for t in 0..256 {
+            acc += 2 * input[b * 256 + t] as i32;
+            want[b * 256 + t] = acc;
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let arg = format!("buf:i32:{n}=file:{}", write_file(tmp.path(), "in.bin", u32_bytes(&input)));
+    for engine in ENGINES {
+        // `prescan` names `_ZL7prescanPKiPi` (internal linkage).
+        let r = run(
+            "static_scan.cu",
+            engine,
+            &["--kernel", "prescan", "--global", "512", "--local", "256", "--arg", &arg, "--arg", "buf:i32:512"],
+            2,
+        );
+        assert_eq!(as_i32(&r[1]), want, "{engine}");
+    }
+}
+
+#[test]
+fn dynamic_shared_memory_sized_by_the_launch() {
+    let xs: Vec<f32> = (0..256).map(|i| i as f32 * 0.5).collect();
+    let want: Vec<f32> = (0..256).map(|i| xs[(i / 128) * 128 + 127 - i % 128]).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let arg = format!("buf:f32:256=file:{}", write_file(tmp.path(), "in.bin", f32_bytes(&xs)));
+    let launch = ["--global", "256", "--local", "128", "--arg", arg.as_str(), "--arg", "buf:f32:256"];
+    for engine in ENGINES {
+        let mut a = vec!["--shared-bytes", "512"];
+        a.extend(launch);
+        let r = run("dyn_shared.cu", engine, &a, 2);
+        assert_eq!(as_f32(&r[1]), want, "{engine}");
+    }
+    // The same from a launch file's `shared-bytes` key.
+    let file = tmp.path().join("rev.launch");
+    std::fs::write(
+        &file,
+        format!(
+            "module = {}\nshared-bytes = 512\nglobal = 256\nlocal = 128\narg = {arg}\narg = buf:f32:256\n",
+            cuda_dir().join("dyn_shared.cu").display()
+        ),
+    )
+    .unwrap();
+    let dump = tmp.path().join("from-file");
+    let o = simt_run(&["--launch".into(), file.display().to_string(), "--dump".into(), dump.display().to_string(), "--no-cache".into()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(as_f32(&std::fs::read(dump.join("arg1.bin")).unwrap()), want);
+
+    let src = cuda_dir().join("dyn_shared.cu").display().to_string();
+    let with = |extra: &[&str]| {
+        let mut a: Vec<String> = vec![src.clone()];
+        a.extend(extra.iter().chain(launch.iter()).map(|s| s.to_string()));
+        simt_run(&a)
+    };
+    // Without a size the host names the option.
+    let o = with(&["--no-cache"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("has no size: give it one (simt-run --shared-bytes N"), "{}", text(&o));
+    // The emulator gives exactly N bytes: 128 floats need 512.
+    let o = with(&["--shared-bytes", "508", "--engine", "emu", "--check", "bounds"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("__local variable @simt.dynamic_shared (508 bytes"), "{}", text(&o));
+}
+
+#[test]
+fn contraction_is_the_same_on_host_and_emulator() {
+    // Random floats: a - m*b fused and rounded twice differ in many
+    // elements (what the host and the emulator did before -ffp-contract=on).
+    let n = 4096usize;
+    let f = |seed| -> Vec<f32> { lcg(seed, n).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32).collect() };
+    let (a, b, m) = (f(6), f(7), f(8));
+    let fused: Vec<f32> = (0..n).map(|i| (-m[i]).mul_add(b[i], a[i])).collect();
+    let twice: Vec<f32> = (0..n).map(|i| a[i] - m[i] * b[i]).collect();
+    assert!(fused.iter().zip(&twice).filter(|(x, y)| x != y).count() > 100, "the inputs do not tell fused from unfused");
+    let tmp = tempfile::tempdir().unwrap();
+    let bufs: Vec<String> = [("a", &a), ("b", &b), ("m", &m)]
+        .iter()
+        .map(|(name, v)| format!("buf:f32:{n}=file:{}", write_file(tmp.path(), &format!("{name}.bin"), f32_bytes(v))))
+        .collect();
+    let (y, z) = (format!("buf:f32:{n}"), format!("buf:f64:{n}"));
+    let mut got = Vec::new();
+    for engine in ENGINES {
+        let r = run(
+            "contract.cu",
+            engine,
+            &["--global", "4096", "--local", "256", "--arg", &bufs[0], "--arg", &bufs[1], "--arg", &bufs[2], "--arg", &y, "--arg", &z],
+            5,
+        );
+        assert_eq!(as_f32(&r[3]), fused, "{engine}: a - m*b is one fused multiply-add");
+        got.push((r[3].clone(), r[4].clone()));
+    }
+    assert!(got[0] == got[1], "host and emulator differ");
+}
+
+#[test]
+fn every_cuda_source_assembles_for_sm_70() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    for entry in std::fs::read_dir(cuda_dir()).unwrap() {
+        let src = entry.unwrap().path();
+        if src.extension().and_then(|e| e.to_str()) != Some("cu") {
+            continue;
+        }
+        let ptx = tmp.path().join("k.ptx");
+        let o = Command::new(env!("CARGO_BIN_EXE_simt-opt"))
+            .arg("--filetype=asm")
+            .arg("-mcpu=sm_70")
+            .arg(&src)
+            .arg("-o")
+            .arg(&ptx)
+            .output()
+            .expect("simt-opt runs");
+        assert!(o.status.success(), "{}: {}", src.display(), text(&o));
+        // Never -o /dev/null: ptxas deletes its output file when it fails.
+        let r = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/bin/ptxas"))
+            .args(["-arch=sm_70"])
+            .arg(&ptx)
+            .arg("-o")
+            .arg(tmp.path().join("k.cubin"))
+            .output()
+            .expect("ptxas (run scripts/setup)");
+        assert!(r.status.success(), "ptxas {}: {}", src.display(), text(&r));
+        n += 1;
+    }
+    assert!(n >= 8, "only {n} sources");
+}
+
+#[test]
+fn warp_functions_on_the_emulator() {
+    // warp_reduce: 200 of 256 elements, shuffled down within each warp.
+    let n = 256usize;
+    let xs: Vec<f32> = lcg(9, n).iter().map(|x| (x % 8) as f32).collect();
+    let want_sum: f32 = xs[..200].iter().sum();
+    let tmp = tempfile::tempdir().unwrap();
+    let arg = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "in.bin", f32_bytes(&xs)));
+    let r = run(
+        "warp.cu",
+        "emu",
+        &["--kernel", "warp_reduce", "--global", "256", "--local", "64", "--arg", &arg, "--arg", "buf:f32:1", "--arg", "i32:200"],
+        2,
+    );
+    assert_eq!(as_f32(&r[1]), [want_sum]);
+
+    // warp_ops: CUDA's rules for each lane of 32-lane warps, written out.
+    let x: Vec<i32> = lcg(10, 64).iter().map(|v| (v % 1000) as i32).collect();
+    let mut want = vec![0i32; 8 * 64];
+    for warp in 0..2 {
+        let lanes = &x[warp * 32..warp * 32 + 32];
+        let ballot = |p: &dyn Fn(i32) -> bool| lanes.iter().enumerate().filter(|(_, &v)| p(v)).fold(0u32, |m, (l, _)| m | 1 << l);
+        for l in 0..32usize {
+            let o = &mut want[8 * (warp * 32 + l)..8 * (warp * 32 + l) + 8];
+            o[0] = lanes[3];
+            o[1] = if l >= 1 { lanes[l - 1] } else { lanes[l] };
+            o[2] = lanes[l ^ 5];
+            // Width 8: within the lane's segment of 8, else its own value.
+            o[3] = if l % 8 + 2 < 8 { lanes[l + 2] } else { lanes[l] };
+            o[4] = ballot(&|v| v & 1 == 1) as i32;
+            o[5] = i32::from(lanes.iter().all(|&v| v >= 0)) + 2 * i32::from(lanes.iter().any(|&v| v > 900));
+            o[6] = if lanes[l] & 1 == 1 { ballot(&|v| v & 1 == 1) as i32 } else { 0 };
+            // Width 16: source lane (l + 1) mod 16 of the lane's half.
+            o[7] = lanes[(l & !15) | ((l + 1) & 15)];
+        }
+    }
+    let arg = format!("buf:i32:64=file:{}", write_file(tmp.path(), "x.bin", u32_bytes(&x.iter().map(|&v| v as u32).collect::<Vec<_>>())));
+    let r = run("warp.cu", "emu", &["--kernel", "warp_ops", "--global", "64", "--local", "64", "--arg", &arg, "--arg", "buf:i32:512"], 2);
+    assert_eq!(as_i32(&r[1]), want);
+
+    // Other warp widths and the host engine say what they lack.
+    let src = cuda_dir().join("warp.cu").display().to_string();
+    let base = ["--kernel", "warp_ops", "--global", "64", "--local", "64", "--arg", "buf:i32:64", "--arg", "buf:i32:512"];
+    let with = |extra: &[&str]| {
+        let mut a = vec![src.clone()];
+        a.extend(base.iter().chain(extra).map(|s| s.to_string()));
+        simt_run(&a)
+    };
+    let o = with(&["--engine", "emu", "--warp-width", "16"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("(a CUDA warp function) needs --warp-width 32 (the emulator runs warps of 16 lanes)"), "{}", text(&o));
+    let o = with(&["--no-cache"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("llvm.nvvm.shfl.sync.bfly.i32"), "{}", text(&o));
+    assert!(
+        text(&o).contains("which the host engine does not implement (GPU warp intrinsics); try --engine emu or --engine gpu"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn math_api_against_the_c_library() {
+    let n = 100usize;
+    let x: Vec<f32> = lcg(11, n).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32 * 3.0).collect();
+    let mut want = vec![0f32; 6 * n];
+    let mut want_z = vec![0f64; n];
+    for (i, &a) in x.iter().enumerate() {
+        let o = &mut want[6 * i..6 * i + 6];
+        o[0] = a.exp() + (-a).exp();
+        o[1] = 1.0 / (a + 1.0).sqrt();
+        o[2] = a.powf(1.5) + a.powf(0.25);
+        o[3] = (a + 1.0).log2() + (a + 2.0).ln();
+        o[4] = a.sin() + a.cos();
+        o[5] = a.min(0.5) + a.max(0.25) + (i as i32 - 40).abs() as f32 + (i as i32).min(7) as f32;
+        want_z[i] = (a as f64).sqrt() + (a as f64).mul_add(2.0, 1.0);
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let arg = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "x.bin", f32_bytes(&x)));
+    let mut got = Vec::new();
+    for engine in ENGINES {
+        let r = run(
+            "mathfns.cu",
+            engine,
+            &["--global", "128", "--local", "64", "--arg", &arg, "--arg", "buf:f32:600", "--arg", "buf:f64:100", "--arg", "i32:100"],
+            4,
+        );
+        for (k, (&g, &w)) in as_f32(&r[1]).iter().zip(&want).enumerate() {
+            // The same C library as Rust's; one ULP for one that rounds otherwise.
+            assert!((g.to_bits() as i64 - w.to_bits() as i64).abs() <= 1, "{engine}: y[{k}] = {g}, want {w}");
+        }
+        let z: Vec<f64> = r[2].chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(z, want_z, "{engine}: double");
+        got.push(r[1].clone());
+    }
+    assert_eq!(got[0], got[1], "host and emulator differ");
+}
