@@ -36,6 +36,21 @@ fn pipeline(ll: &Path, out: &Path, machine: &str) -> String {
     String::from_utf8_lossy(&r.stderr).into_owned()
 }
 
+/// `src` compiled to IR as the pipeliner gets loops: -O2, neither
+/// vectorised nor unrolled.
+fn loops_ir(clang: &str, src: &Path, flags: &[String], ll: &Path) {
+    run_ok(
+        Command::new(clang).args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-S", "-emit-llvm"]).args(flags).arg("-o").arg(ll).arg(src),
+    );
+}
+
+/// `ir` linked with the C `driver` (built with `flags`) into `exe`, run:
+/// what it prints.
+fn build_and_run(clang: &str, driver: Option<&Path>, flags: &[&str], ir: &Path, exe: &Path) -> String {
+    run_ok(Command::new(clang).args(["-O1", "-w"]).args(flags).args(driver).arg(ir).arg("-o").arg(exe));
+    String::from_utf8(run_ok(&mut Command::new(exe)).stdout).unwrap()
+}
+
 #[test]
 fn pipelined_loops_compute_what_the_originals_compute() {
     let Some(clang) = clang() else {
@@ -46,18 +61,9 @@ fn pipelined_loops_compute_what_the_originals_compute() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let ll = d.join("loops.ll");
-    run_ok(
-        Command::new(clang)
-            .args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-S", "-emit-llvm", "-o"])
-            .arg(&ll)
-            .arg(root.join("scripts/bench-sched-loops.c")),
-    );
+    loops_ir(clang, &root.join("scripts/bench-sched-loops.c"), &[], &ll);
     let harness = root.join("tests/swp/harness.c");
-    let build_and_run = |ir: &Path, exe: &str| -> String {
-        let exe = d.join(exe);
-        run_ok(Command::new(clang).args(["-O1", "-w"]).arg(&harness).arg(ir).arg("-o").arg(&exe));
-        String::from_utf8(run_ok(&mut Command::new(&exe)).stdout).unwrap()
-    };
+    let build_and_run = |ir: &Path, exe: &str| build_and_run(clang, Some(&harness), &[], ir, &d.join(exe));
     let want = build_and_run(&ll, "orig");
     assert!(want.lines().count() > 500, "the harness prints one line per loop and trip count");
     for machine in ["itanium2", "hexagon"] {
@@ -177,14 +183,8 @@ int main(void) {
     let d = dir.path();
     std::fs::write(d.join("gen.c"), &src).unwrap();
     let ll = d.join("gen.ll");
-    run_ok(
-        Command::new(clang).args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-S", "-emit-llvm", "-o"]).arg(&ll).arg(d.join("gen.c")),
-    );
-    let build_and_run = |ir: &Path, exe: &str| -> String {
-        let exe = d.join(exe);
-        run_ok(Command::new(clang).args(["-O1", "-w"]).arg(ir).arg("-o").arg(&exe));
-        String::from_utf8(run_ok(&mut Command::new(&exe)).stdout).unwrap()
-    };
+    loops_ir(clang, &d.join("gen.c"), &[], &ll);
+    let build_and_run = |ir: &Path, exe: &str| build_and_run(clang, None, &[], ir, &d.join(exe));
     let want = build_and_run(&ll, "orig");
     for machine in ["itanium2", "hexagon"] {
         let out = d.join(format!("gen-{machine}.ll"));
@@ -219,21 +219,10 @@ fn indirect_and_aliasing_loops_pipeline_correctly() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let src = root.join("tests/swp/indirect.c");
-    let build_and_run = |ir: &Path, exe: &str| -> String {
-        let exe = d.join(exe);
-        run_ok(Command::new(clang).args(["-O1", "-w", "-DHARNESS"]).arg(&src).arg(ir).arg("-o").arg(&exe));
-        String::from_utf8(run_ok(&mut Command::new(&exe)).stdout).unwrap()
-    };
+    let build_and_run = |ir: &Path, exe: &str| build_and_run(clang, Some(&src), &["-DHARNESS"], ir, &d.join(exe));
     for restrict in ["", "restrict"] {
         let ll = d.join(format!("indirect-{restrict}.ll"));
-        run_ok(
-            Command::new(clang)
-                .args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-S", "-emit-llvm"])
-                .arg(format!("-DRESTRICT={restrict}"))
-                .arg("-o")
-                .arg(&ll)
-                .arg(&src),
-        );
+        loops_ir(clang, &src, &[format!("-DRESTRICT={restrict}")], &ll);
         let want = build_and_run(&ll, "orig");
         assert!(want.lines().count() >= 8 * 6, "one line per loop and trip count:\n{want}");
         for machine in ["itanium2", "hexagon"] {
