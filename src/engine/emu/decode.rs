@@ -101,6 +101,14 @@ pub enum IOp {
     USubSat,
     SAddSat,
     SSubSat,
+    /// Whether `a + b`, `a - b`, `a * b` overflow, unsigned or signed (the
+    /// `i1` of `llvm.*.with.overflow`).
+    UAddOv,
+    SAddOv,
+    USubOv,
+    SSubOv,
+    UMulOv,
+    SMulOv,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -2397,6 +2405,33 @@ impl<'ctx> Dec<'ctx> {
                 };
                 self.ibin(i, op)
             }
+            "llvm.uadd.with.overflow"
+            | "llvm.sadd.with.overflow"
+            | "llvm.usub.with.overflow"
+            | "llvm.ssub.with.overflow"
+            | "llvm.umul.with.overflow"
+            | "llvm.smul.with.overflow" => {
+                // `{iN, i1}`: the wrapped result, then whether it overflowed
+                // (scalars: clang emits no vector forms for kernels).
+                let (op, ov) = match base {
+                    "llvm.uadd.with.overflow" => (IOp::Add, IOp::UAddOv),
+                    "llvm.sadd.with.overflow" => (IOp::Add, IOp::SAddOv),
+                    "llvm.usub.with.overflow" => (IOp::Sub, IOp::USubOv),
+                    "llvm.ssub.with.overflow" => (IOp::Sub, IOp::SSubOv),
+                    "llvm.umul.with.overflow" => (IOp::Mul, IOp::UMulOv),
+                    _ => (IOp::Mul, IOp::SMulOv),
+                };
+                let Sk::I(bits) = self.scalar(arg(0).ty())? else { return Err("overflow intrinsic on a non-integer".into()) };
+                let a = self.val1(arg(0))?;
+                let b = self.val1(arg(1))?;
+                let (d, n) = self.dst(i)?;
+                if n != 2 {
+                    return Err(format!("{base} on vectors"));
+                }
+                self.emit(Inst::IBin { op, bits, d, a, b });
+                self.emit(Inst::IBin { op: ov, bits, d: d + w, a, b });
+                Ok(())
+            }
             "llvm.ctpop" | "llvm.ctlz" | "llvm.cttz" | "llvm.bswap" | "llvm.bitreverse" | "llvm.abs" => {
                 let op = match base {
                     "llvm.ctpop" => IUOp::Ctpop,
@@ -2503,6 +2538,12 @@ fn intrinsic_base(name: &str) -> &str {
         "llvm.usub.sat",
         "llvm.sadd.sat",
         "llvm.ssub.sat",
+        "llvm.uadd.with.overflow",
+        "llvm.sadd.with.overflow",
+        "llvm.usub.with.overflow",
+        "llvm.ssub.with.overflow",
+        "llvm.umul.with.overflow",
+        "llvm.smul.with.overflow",
         "llvm.expect.with.probability",
         "llvm.ssa.copy",
         "llvm.launder.invariant.group",

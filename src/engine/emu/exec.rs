@@ -932,6 +932,28 @@ impl<'a> Machine<'a> {
                                     (s.clamp(lo, hi) as i64 as u64) & mk
                                 })
                             }
+                            IOp::UAddOv | IOp::USubOv | IOp::UMulOv => bin!(d, a, b, |x, y| {
+                                let (p, q) = (x as u128, y as u128);
+                                let out = match op {
+                                    IOp::UAddOv => p + q > mk as u128,
+                                    IOp::USubOv => p < q,
+                                    _ => p * q > mk as u128,
+                                };
+                                out as u64
+                            }),
+                            IOp::SAddOv | IOp::SSubOv | IOp::SMulOv => {
+                                let hi = (mk >> 1) as i128;
+                                let lo = -hi - 1;
+                                bin!(d, a, b, |x, y| {
+                                    let (p, q) = (sx(x, sh) as i128, sx(y, sh) as i128);
+                                    let s = match op {
+                                        IOp::SAddOv => p + q,
+                                        IOp::SSubOv => p - q,
+                                        _ => p * q,
+                                    };
+                                    (s < lo || s > hi) as u64
+                                })
+                            }
                         }
                         pc += 1;
                     }
