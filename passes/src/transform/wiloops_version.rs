@@ -465,7 +465,6 @@ fn holds_on_prefix(leaf: &Leaf<'_>) -> bool {
 ///        │                           └──────────────────────────▶ E
 ///        └──▶ H … [0, C) (original) ──────────────────────────────▶ E
 /// ```
-#[allow(clippy::too_many_arguments)]
 fn split<'c>(shape: &Shape<'c>, guard: &Guard<'c>, x: Inst<'c>, pre: BasicBlock<'c>, exit: BasicBlock<'c>, at: BasicBlock<'c>, trips: u64) {
     let (header, latch) = (shape.header, shape.latches[0]);
     let ty = x.ty();
