@@ -33,7 +33,16 @@
 //! Tests: `kernel_fuzz_smoke` (seeds 1..=SIMT_FUZZ_SMOKE, default 16: no
 //! failure, and every pass changes at least one kernel);
 //! `kernel_fuzz_long` (ignored; `scripts/fuzz-kernels N` runs it) prints the
-//! summary table. pocl is not used: see `scripts/fuzz-kernels`.
+//! summary table.
+//!
+//! pocl, a third oracle: where `cc`, libOpenCL and a platform are there,
+//! the tests build `pocl_host` (`scripts/bench-src/pocl_host.c`; or
+//! `SIMT_FUZZ_POCL` names one) and both variants'
+//! sources also run on pocl, whose buffers must equal the oracle's byte for
+//! byte (every buffer is `u32`). pocl compiles the source itself (OpenCL C
+//! 1.2 with its own clang), so a disagreement is a bug in simt's emulator,
+//! in clang's `-O1` module as simt compiles it, or in pocl: the kernel is
+//! kept and the failure says which run disagreed.
 
 mod cl_gen;
 mod kernel_gen;
@@ -180,7 +189,7 @@ fn compare(dir: &Path, module: &Path, engine: &str, g: &cl_gen::Generated, seed:
     run(&mut c).map(|_| ())
 }
 
-fn fuzz_one(root: &Path, seed: u64) -> KernelResult {
+fn fuzz_one(root: &Path, seed: u64, pocl: Option<&Path>) -> KernelResult {
     let g = cl_gen::generate(seed);
     let dir = root.join(format!("k{seed}"));
     std::fs::create_dir_all(&dir).unwrap();
@@ -214,6 +223,15 @@ fn fuzz_one(root: &Path, seed: u64) -> KernelResult {
             return r;
         }
         Ok(_) => {}
+    }
+    if let Some(pocl) = pocl {
+        for v in ["plain", "emi"] {
+            let name = format!("pocl-{v}");
+            r.ran.push((name.clone(), "pocl".into()));
+            if let Err(e) = pocl_agrees(pocl, &dir, v, &g, seed) {
+                fail(&mut r, &name, "pocl", e);
+            }
+        }
     }
     let (under_test, other) = if seed % 2 == 1 { ("emi", "plain") } else { ("plain", "emi") };
     let src = dir.join(format!("{under_test}.ll"));
@@ -264,6 +282,54 @@ fn fuzz_one(root: &Path, seed: u64) -> KernelResult {
     r
 }
 
+/// `pocl_host` built into `dir` from `scripts/bench-src`, if `cc`,
+/// libOpenCL and an OpenCL platform are there (a kernel runs on it);
+/// otherwise None, and why is printed.
+fn build_pocl_host(dir: &Path) -> Option<PathBuf> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/bench-src/pocl_host.c");
+    let exe = dir.join("pocl_host");
+    let built = Command::new("cc").args(["-O2", "-w"]).arg(&src).arg("-o").arg(&exe).arg("-lOpenCL").output();
+    if !matches!(&built, Ok(o) if o.status.success()) {
+        eprintln!("cl_fuzz: pocl not run (cannot build pocl_host: no cc or libOpenCL)");
+        return None;
+    }
+    let k = dir.join("probe.cl");
+    std::fs::write(&k, "__kernel void p(__global uint *o) { o[get_global_id(0)] = 7; }\n").unwrap();
+    let probe =
+        Command::new(&exe).arg(&k).args(["--kernel", "p", "--global", "4", "--local", "4", "--arg", "buf:u32:4", "--repeat", "1"]).output();
+    if !matches!(&probe, Ok(o) if o.status.success()) {
+        eprintln!("cl_fuzz: pocl not run (pocl_host finds no working OpenCL platform)");
+        return None;
+    }
+    Some(exe)
+}
+
+/// Runs variant `v`'s source on pocl and compares every buffer it dumps
+/// with the oracle's, byte for byte.
+fn pocl_agrees(pocl: &Path, dir: &Path, v: &str, g: &cl_gen::Generated, seed: u64) -> Result<(), String> {
+    let out = dir.join(format!("pocl-{v}"));
+    let mut c = Command::new("timeout");
+    c.args(["-k", "5", "300"]).arg(pocl).arg(dir.join(format!("{v}.cl")));
+    launch_args(&mut c, g, seed);
+    c.args(["--repeat", "1", "--dump"]).arg(&out);
+    run(&mut c)?;
+    let mut differ = Vec::new();
+    for i in 0..g.launch.args(seed).len() {
+        let want = dir.join("oracle").join(format!("arg{i}.bin"));
+        let Ok(want) = std::fs::read(&want) else { continue };
+        let got = std::fs::read(out.join(format!("arg{i}.bin"))).unwrap_or_default();
+        if got != want {
+            let at = got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
+            differ.push(format!("arg{i}: pocl differs from the oracle first at byte {at} ({} vs {} bytes)", got.len(), want.len()));
+        }
+    }
+    if differ.is_empty() {
+        Ok(())
+    } else {
+        Err(differ.join("\n"))
+    }
+}
+
 /// `line` without what printing the module again renumbers or reorders:
 /// blocks' predecessor comments (use-list order), attribute groups (`#N`),
 /// metadata (`!N`, attachments).
@@ -298,7 +364,14 @@ fn is_unsupported(msg: &str) -> bool {
 /// Fuzzes `seeds` on `jobs` threads, in `root`; failing kernels' folders
 /// are kept in `keep` (when given), the others removed.
 /// With `progress`, the summary so far is printed every 25 kernels.
-fn fuzz(seeds: std::ops::RangeInclusive<u64>, jobs: usize, root: &Path, keep: Option<&Path>, progress: bool) -> Vec<(u64, KernelResult)> {
+fn fuzz(
+    seeds: std::ops::RangeInclusive<u64>,
+    jobs: usize,
+    root: &Path,
+    keep: Option<&Path>,
+    pocl: Option<&Path>,
+    progress: bool,
+) -> Vec<(u64, KernelResult)> {
     let next = AtomicU64::new(*seeds.start());
     let results = Mutex::new(Vec::new());
     std::thread::scope(|sc| {
@@ -308,7 +381,7 @@ fn fuzz(seeds: std::ops::RangeInclusive<u64>, jobs: usize, root: &Path, keep: Op
                 if seed > *seeds.end() {
                     break;
                 }
-                let r = fuzz_one(root, seed);
+                let r = fuzz_one(root, seed, pocl);
                 let dir = root.join(format!("k{seed}"));
                 if !r.failures.is_empty() {
                     for (what, engine, e) in &r.failures {
@@ -352,7 +425,9 @@ fn summary(results: &[(u64, KernelResult)]) -> String {
         }
         for (s, engine) in &r.ran {
             let e = ran.entry(s.clone()).or_default();
-            if engine.starts_with("host") {
+            // pocl's runs are counted in the host columns: pocl runs on
+            // the host CPU; the step's name says it is pocl.
+            if engine.starts_with("host") || engine == "pocl" {
                 e.0 += 1;
             } else {
                 e.2 += 1;
@@ -417,7 +492,8 @@ fn env_u64(name: &str, default: u64) -> u64 {
 fn kernel_fuzz_smoke() {
     let n = env_u64("SIMT_FUZZ_SMOKE", 16);
     let dir = tempfile::tempdir().unwrap();
-    let results = fuzz(1..=n, 2, dir.path(), None, false);
+    let pocl = build_pocl_host(dir.path());
+    let results = fuzz(1..=n, 2, dir.path(), None, pocl.as_deref(), false);
     let table = summary(&results);
     eprintln!("{table}");
     let failures: Vec<String> =
@@ -444,7 +520,12 @@ fn kernel_fuzz_long() {
     let jobs = env_u64("SIMT_FUZZ_JOBS", 2) as usize;
     let keep = std::env::var("SIMT_FUZZ_KEEP").ok().map(PathBuf::from);
     let dir = tempfile::tempdir().unwrap();
-    let results = fuzz(first..=first + n - 1, jobs, dir.path(), keep.as_deref(), true);
+    // scripts/fuzz-kernels builds pocl_host beside its copies of the tools.
+    let pocl = match std::env::var_os("SIMT_FUZZ_POCL") {
+        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
+        _ => build_pocl_host(dir.path()),
+    };
+    let results = fuzz(first..=first + n - 1, jobs, dir.path(), keep.as_deref(), pocl.as_deref(), true);
     println!("{}", summary(&results));
 }
 
@@ -483,4 +564,27 @@ fn reprinting_is_not_a_change() {
     assert_ne!(altered, before);
     std::fs::write(d.join("altered.ll"), altered).unwrap();
     assert_ne!(kernel_ir(&d.join("o2.ll")), kernel_ir(&d.join("altered.ll")));
+}
+
+/// pocl's comparison sees a wrong buffer: seed 1's oracle with one byte
+/// changed no longer agrees with pocl, which agreed with it unchanged.
+/// (Without pocl on the machine, it says so and checks nothing.)
+#[test]
+fn pocl_disagreement_is_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(pocl) = build_pocl_host(dir.path()) else { return };
+    let g = cl_gen::generate(1);
+    let d = dir.path();
+    std::fs::write(d.join("plain.cl"), &g.plain).unwrap();
+    let mut oracle = timed("simt-run");
+    oracle.arg(d.join("plain.cl")).args(["--engine", "emu", "--dump"]).arg(d.join("oracle"));
+    launch_args(&mut oracle, &g, 1);
+    run(&mut oracle).unwrap();
+    pocl_agrees(&pocl, d, "plain", &g, 1).unwrap();
+    let f = d.join("oracle/arg0.bin");
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes[5] ^= 1;
+    std::fs::write(&f, &bytes).unwrap();
+    let e = pocl_agrees(&pocl, d, "plain", &g, 1).unwrap_err();
+    assert!(e.contains("arg0: pocl differs from the oracle first at byte 5"), "{e}");
 }
