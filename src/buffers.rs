@@ -377,9 +377,22 @@ pub struct CompareReport {
     pub mismatches: Vec<BufferMismatch>,
 }
 
+/// Float differences of at most this many ULPs read as rounding (a fused
+/// multiply-add, another order of a sum), not as a race or a wrong result.
+pub const ROUNDING_ULPS: u64 = 4;
+
 impl CompareReport {
     pub fn ok(&self) -> bool {
         self.mismatches.is_empty()
+    }
+
+    /// Whether every difference is a float within [`ROUNDING_ULPS`] of its
+    /// reference (no NaN among those listed, no size problem): the
+    /// differences rounding makes, which a race seldom does.
+    pub fn only_rounding(&self) -> bool {
+        !self.ok()
+            && self.max_ulps <= ROUNDING_ULPS
+            && self.mismatches.iter().all(|m| m.ty.is_float() && m.size_problem.is_none() && m.first.iter().all(|e| e.ulps.is_some()))
     }
 
     /// The report's text, one line per buffer and per listed element.

@@ -1,4 +1,5 @@
-//! Temporary output files are removed when the tool is interrupted.
+//! Temporary output files are removed when the tool is interrupted, or
+//! stopped by `--timeout` ([`stop_after`]).
 //!
 //! [`crate::output`] writes a regular file as a temporary file beside it and
 //! renames it over the target at the end. A Ctrl-C (SIGINT), SIGTERM or
@@ -71,9 +72,7 @@ fn install() {
         let Ok(mut signals) = signal_hook::iterator::Signals::new(caught) else { return };
         let spawned = std::thread::Builder::new().name("simt-interrupt".into()).spawn(move || {
             if let Some(sig) = signals.forever().next() {
-                for path in pending().iter() {
-                    let _ = std::fs::remove_file(path);
-                }
+                remove_pending();
                 // Dies of the signal (default action); should that fail,
                 // exits with the shell's code for it.
                 let _ = signal_hook::low_level::emulate_default_handler(sig);
@@ -82,6 +81,31 @@ fn install() {
         });
         drop(spawned);
     });
+}
+
+/// Removes every registered temporary file (before the process ends
+/// without running destructors).
+fn remove_pending() {
+    for path in pending().iter() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// `--timeout`: after `limit`, `tool` stops with an error (exit 1), removing
+/// its temporary output files as an interrupt does. The outputs already in
+/// place stay as they are: each is written whole or not at all.
+pub fn stop_after(tool: &'static str, limit: std::time::Duration) {
+    let watchdog = std::thread::Builder::new().name("simt-timeout".into()).spawn(move || {
+        std::thread::sleep(limit);
+        remove_pending();
+        eprintln!("\n{tool}: error: the launch did not finish within {} s (--timeout); stopped", limit.as_secs_f64());
+        std::process::exit(1);
+    });
+    // Without the thread there is no time limit: say so rather than run on
+    // as if there were one.
+    if let Err(e) = watchdog {
+        eprintln!("{tool}: warning: --timeout is not enforced: cannot start its thread: {e}");
+    }
 }
 
 /// Whether `sig`'s disposition is "ignore".

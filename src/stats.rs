@@ -32,7 +32,10 @@ use crate::engine::emu::EmuStats;
 use serde::Serialize;
 
 /// `schema_version` of [`StatsJson`].
-pub const SCHEMA_VERSION: u32 = 1;
+/// 2: the emulator's count of barriers completed is `barriers_completed`
+/// (in 1 it was `barriers`, the name `engine_details` uses for the barriers
+/// in the kernel).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// What every engine reports about a launch.
 #[derive(Clone, Debug, PartialEq)]
@@ -134,7 +137,9 @@ pub struct EmuCountersJson {
     pub divergent_branches: u64,
     /// Blocks with divergent branches, layout order.
     pub divergence_by_block: Vec<BlockDivergence>,
-    /// Barriers completed.
+    /// Barriers completed (`engine_details.barriers` counts those in the
+    /// kernel).
+    #[serde(rename = "barriers_completed")]
     pub barriers: u64,
     /// The most lane groups one warp had at once.
     pub max_lane_groups: u64,
@@ -234,6 +239,40 @@ pub struct StatsJson<'a> {
     pub compare: Option<CompareJson>,
     #[serde(flatten)]
     pub emu: Option<EmuCountersJson>,
+}
+
+/// `--stats text`: each scalar of the JSON object `v` as a `key: value`
+/// line, nested keys joined with `.` and array elements as `key[i]`
+/// (an array of numbers on one line).
+pub fn key_value_lines(v: &serde_json::Value) -> Vec<String> {
+    use serde_json::Value;
+    fn walk(key: &str, v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    walk(&if key.is_empty() { k.clone() } else { format!("{key}.{k}") }, x, out);
+                }
+            }
+            Value::Array(a) if a.iter().all(|x| !x.is_object() && !x.is_array()) => {
+                out.push(format!("{key}: [{}]", a.iter().map(scalar).collect::<Vec<_>>().join(", ")));
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    walk(&format!("{key}[{i}]"), x, out);
+                }
+            }
+            _ => out.push(format!("{key}: {}", scalar(v))),
+        }
+    }
+    fn scalar(v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+    let mut out = Vec::new();
+    walk("", v, &mut out);
+    out
 }
 
 impl RunStats {
@@ -388,6 +427,24 @@ mod tests {
         // No runs: the summaries are null, not NaN (which JSON lacks).
         let v = serde_json::to_value(stats(vec![]).json(None, None)).unwrap();
         assert_eq!((v["kernel_seconds_best"].clone(), v["kernel_seconds_mean"].clone()), (Value::Null, Value::Null));
+    }
+
+    #[test]
+    fn key_value_lines_name_every_scalar() {
+        let v = json!({"engine": "emu", "global": [1024, 4], "engine_details": {"workers": 2, "cache": "hit"},
+                       "divergence_by_block": [{"block": "if.then", "divergent_branches": 3}], "best": null});
+        assert_eq!(
+            key_value_lines(&v),
+            [
+                "best: null",
+                "divergence_by_block[0].block: if.then",
+                "divergence_by_block[0].divergent_branches: 3",
+                "engine: emu",
+                "engine_details.cache: hit",
+                "engine_details.workers: 2",
+                "global: [1024, 4]",
+            ]
+        );
     }
 
     #[test]

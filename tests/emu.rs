@@ -278,7 +278,7 @@ fn barrier_kernels_opencl() {
         &["buf:u32:1920=rand:17", "buf:u32:1920", "buf:u32:1920", "local:u32:96"],
     );
     let s = against_host(&l, 0);
-    assert!(s[0]["barriers"].as_u64().unwrap() > 0);
+    assert!(s[0]["barriers_completed"].as_u64().unwrap() > 0);
 }
 
 /// Runs `cmd` with a time limit; returns (exit code, stderr).

@@ -38,7 +38,7 @@ fn ahead_of_time_equals_jit() {
     let out = simt_run(&aot);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(stats["schema_version"], 1, "{stats}");
+    assert_eq!(stats["schema_version"], 2, "{stats}");
     assert_eq!(stats["engine_details"]["linked"], "ahead of time (system linker, dlopen)", "{stats}");
 }
 
@@ -181,7 +181,7 @@ struct EmuStats {
     merges: u64,
     divergent_branches: u64,
     divergence_by_block: Vec<BlockDivergence>,
-    barriers: u64,
+    barriers_completed: u64,
     max_lane_groups: u64,
     warps: u64,
     lane_instructions_per_second: Option<f64>,
@@ -235,7 +235,7 @@ fn stats_json_is_the_documented_layout() {
     let out = simt_run(&[&reduce[..], &["--interleave", "2", "--dump", d]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let host: HostStats = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    assert_eq!((host.schema_version, host.engine.as_str(), host.kernel.as_str()), (1, "host", "reduce_sum"));
+    assert_eq!((host.schema_version, host.engine.as_str(), host.kernel.as_str()), (2, "host", "reduce_sum"));
     assert_eq!((host.work_dim, &host.global[..], &host.local[..]), (1, &[1024][..], &[64][..]));
     assert_eq!((host.work_groups, host.threads, host.repeat, host.kernel_seconds.len()), (16, 1024, 3, 3));
     let best = host.kernel_seconds.iter().copied().fold(f64::INFINITY, f64::min);
@@ -255,7 +255,7 @@ fn stats_json_is_the_documented_layout() {
     let out = simt_run(&[&reduce[..], &["--engine", "emu", "--warp-width", "16", "--compare", d]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let emu: EmuStats = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    assert_eq!((emu.schema_version, emu.engine.as_str(), emu.kernel.as_str(), emu.work_dim), (1, "emu", "reduce_sum", 1));
+    assert_eq!((emu.schema_version, emu.engine.as_str(), emu.kernel.as_str(), emu.work_dim), (2, "emu", "reduce_sum", 1));
     assert_eq!((&emu.global[..], &emu.local[..], emu.work_groups, emu.threads, emu.repeat), (&[1024][..], &[64][..], 16, 1024, 3));
     assert_eq!(emu.kernel_seconds.len(), 3);
     assert!(emu.kernel_seconds_best.is_some() && emu.kernel_seconds_median.is_some() && emu.kernel_seconds_mean.is_some());
@@ -275,6 +275,6 @@ fn stats_json_is_the_documented_layout() {
     let by_block: u64 = emu.divergence_by_block.iter().map(|b| b.divergent_branches).sum();
     assert!(emu.divergence_by_block.iter().all(|b| !b.block.is_empty() && b.divergent_branches > 0));
     assert_eq!(by_block, emu.divergent_branches);
-    assert!(emu.barriers > 0 && emu.max_lane_groups >= 1);
+    assert!(emu.barriers_completed > 0 && emu.max_lane_groups >= 1);
     let _ = (emu.convergence_checks, emu.uniformity_checks, emu.merges, emu.lane_instructions_per_second);
 }

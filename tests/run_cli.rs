@@ -374,6 +374,51 @@ fn repeat_runs_in_place_and_json_stats() {
         .stderr(predicate::str::is_match(r"compile [0-9.]+ \S+; kernel best [0-9.]+ \S+, median [0-9.]+ \S+ over 3 runs").unwrap());
 }
 
+/// `--stats text` lists every field `--stats json` has (the engine's
+/// details among them); without `--stats`, the two-line summary only.
+#[test]
+fn stats_text_lists_the_json_fields() {
+    let f = Fixture::new();
+    let base = ["--kernel", "inc", "--global", "64", "--local", "32", "--arg", "buf:u32:64"];
+    let json = f.run(&[&base[..], &["--stats", "json"]].concat()).assert().success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let text = f.run(&[&base[..], &["--stats", "text"]].concat()).assert().success().stdout("").get_output().stderr.clone();
+    let text = String::from_utf8(text).unwrap();
+    for key in ["engine_details.workers", "engine_details.barriers", "engine_details.form", "work_groups", "schema_version"] {
+        assert!(text.contains(&format!("simt-run: {key}: ")), "{key} missing:\n{text}");
+    }
+    assert!(text.contains(&format!("simt-run: engine_details.workers: {}\n", v["engine_details"]["workers"])), "{text}");
+    assert!(text.contains("simt-run: work_groups: 2\n"), "{text}");
+    let plain = String::from_utf8(f.run(&base).assert().success().get_output().stderr.clone()).unwrap();
+    assert_eq!(plain.lines().count(), 2, "{plain}");
+    assert!(!plain.contains("engine_details"), "{plain}");
+}
+
+/// `--timeout` stops a kernel that never ends, on the host engine and the
+/// emulator, with exit 1 and a message naming the flag; and refuses a
+/// time that is not a positive number (exit 2).
+#[test]
+fn timeout_stops_a_kernel_that_never_ends() {
+    let f = Fixture::new();
+    std::fs::write(f.path("spin.cl"), "__kernel void spin(__global volatile uint *o) { while (o[0] != 12345u) o[1] += 1; }\n").unwrap();
+    for engine in ["host", "emu"] {
+        let start = std::time::Instant::now();
+        f.cmd()
+            .args(["spin.cl", "--global", "1", "--local", "1", "--arg", "buf:u32:2", "--no-cache", "--timeout", "1", "--engine", engine])
+            .timeout(std::time::Duration::from_secs(120))
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("simt-run: error: the launch did not finish within 1 s (--timeout); stopped"));
+        assert!(start.elapsed() >= std::time::Duration::from_secs(1));
+    }
+    for bad in ["0", "-3", "soon", "inf"] {
+        f.run(&["--kernel", "inc", "--global", "64", "--local", "32", "--arg", "buf:u32:64", &format!("--timeout={bad}")])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("expected a positive number of seconds"));
+    }
+}
+
 #[test]
 fn compare_with_ulp_tolerance() {
     let f = Fixture::new();
@@ -412,6 +457,13 @@ fn compare_with_ulp_tolerance() {
         .stderr(predicate::str::contains("simt-run: error: 1 of 3 compared buffer(s) differ from ref:"))
         .stderr(predicate::str::contains("argument 2 differs from ref/arg2.bin in 1 of 256 f32 elements (tolerance 0 ULPs):"))
         .stderr(predicate::str::contains(format!("  [7] got {old:?}, expected {:?} (1 ULPs)", c[7])));
+    // One ULP off is rounding (a fused multiply-add), not a race: the
+    // hint says so instead of sending the user to the race checker.
+    with(&["--compare", "ref"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("hint: every difference is within 1 ULPs: rounding, not a race"))
+        .stderr(predicate::str::contains("--check all").not());
     with(&["--compare", "ref", "--tolerance", "1"]).assert().success();
     // JSON stats say how the compare went, and the exit status still fails.
     let out = with(&["--compare", "ref", "--stats", "json"]).assert().code(1).get_output().clone();

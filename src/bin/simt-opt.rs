@@ -41,8 +41,9 @@ struct Args {
     /// Run the pipeline but write nothing.
     #[arg(long = "disable-output")]
     disable_output: bool,
-    /// Pipeline, e.g. 'print<simt-uniformity>,instcombine,default<O2>'.
-    #[arg(long)]
+    /// Pipeline, e.g. 'print<simt-uniformity>,instcombine,default<O2>'
+    /// (-p PIPELINE, as opt).
+    #[arg(long, short = 'p')]
     passes: Option<String>,
     /// -O0..-O3, -Os, -Oz: shorthand for -passes='default<ON>' (and the
     /// codegen level; -Os and -Oz generate code as -O2 does, as llc).
@@ -79,6 +80,14 @@ struct Args {
     /// Target triple (overrides the module's).
     #[arg(long)]
     mtriple: Option<String>,
+    /// Architecture to generate code for, as llc's and opt's -march: x86-64
+    /// or nvptx64 (replaces the triple's architecture).
+    #[arg(long)]
+    march: Option<String>,
+    /// LLVM's statistics, as opt's -stats (printed only by LLVM builds with
+    /// statistics enabled: Debian's LLVM 22 prints none, nor does opt-22).
+    #[arg(long)]
+    stats: bool,
     /// Target CPU, e.g. sm_90 or skylake.
     #[arg(long, default_value = "")]
     mcpu: String,
@@ -109,6 +118,8 @@ const LONG_NAMES: &[&str] = &[
     "pass-remarks-missed",
     "pass-remarks-analysis",
     "mtriple",
+    "march",
+    "stats",
     "mcpu",
     "mattr",
     "filetype",
@@ -160,8 +171,12 @@ fn run(args: &Args) -> Result<(), ToolError> {
     let ctx = Context::create();
     let mut module = input.parse_verified(&ctx)?;
 
+    let triple = match &args.march {
+        Some(arch) => Some(with_arch(arch, args.mtriple.as_deref().unwrap_or(module.get_triple().as_str().to_str().unwrap_or("")))?),
+        None => args.mtriple.clone(),
+    };
     let spec = TargetSpec {
-        triple: args.mtriple.clone(),
+        triple,
         cpu: args.mcpu.clone(),
         features: args.mattr.clone(),
         opt_level: args.opt_level.as_deref().and_then(|l| l.parse().ok()).unwrap_or(2),
@@ -190,6 +205,9 @@ fn run(args: &Args) -> Result<(), ToolError> {
         }
         if args.time_passes {
             llvm_opts.push("-time-passes".to_string());
+        }
+        if args.stats {
+            llvm_opts.push("-stats".to_string());
         }
         for (flag, value) in [
             ("pass-remarks", &args.pass_remarks),
@@ -232,6 +250,27 @@ fn run(args: &Args) -> Result<(), ToolError> {
         None => module.write_bitcode_to_memory().as_slice().to_vec(),
     };
     output::write_output(&args.output, &bytes)
+}
+
+/// `triple` with its architecture replaced by `-march`'s (LLVM's target
+/// names: `x86-64` is the `x86_64` architecture); an NVPTX triple gets
+/// CUDA's vendor and OS, as clang's.
+fn with_arch(march: &str, triple: &str) -> Result<String, ToolError> {
+    let arch = match march {
+        "x86-64" | "x86_64" => "x86_64",
+        "nvptx64" | "nvptx" => march,
+        _ => return Err(ToolError::Usage(format!("error: -march={march}: simt-opt generates code for x86-64 and nvptx64 (and nvptx)"))),
+    };
+    let mut parts: Vec<&str> = triple.split('-').collect();
+    if arch.starts_with("nvptx") {
+        return Ok(format!("{arch}-nvidia-cuda"));
+    }
+    // A triple without vendor and OS, or CUDA's, becomes Linux's.
+    if parts.len() < 2 || parts[1..].iter().any(|p| p.is_empty()) || parts[1..] == ["nvidia", "cuda"] {
+        parts = vec!["", "unknown", "linux", "gnu"];
+    }
+    parts[0] = arch;
+    Ok(parts.join("-"))
 }
 
 /// The text of `-print-passes`.

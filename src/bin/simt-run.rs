@@ -76,6 +76,9 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     };
     settings.override_with(cli.settings());
     let (launch, opts) = settings.resolve()?;
+    if let Some(limit) = opts.timeout {
+        simt::interrupt::stop_after(TOOL, limit);
+    }
     if let (Some(dump), Some(compare)) = (&opts.dump, &opts.compare) {
         if simt::buffers::same_folder(dump, compare) {
             return Err(ToolError::Usage(format!(
@@ -157,8 +160,13 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
             let text = serde_json::to_string(&json).map_err(|e| ToolError::Run(format!("writing the statistics: {e}")))?;
             diag::write_stdout(format!("{text}\n").as_bytes())?;
         }
-        StatsFormat::Text => {
+        StatsFormat::Summary | StatsFormat::Text => {
             let mut lines: Vec<String> = stats.summary().lines().map(String::from).collect();
+            if opts.stats == StatsFormat::Text {
+                let json = serde_json::to_value(stats.json(emu_stats.as_ref(), compared.as_ref().map(|(_, r)| r)))
+                    .map_err(|e| ToolError::Run(format!("writing the statistics: {e}")))?;
+                lines.extend(simt::stats::key_value_lines(&json));
+            }
             if let Some(e) = &emu_stats {
                 lines.extend(e.summary().lines().map(String::from));
             }
@@ -177,8 +185,14 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
     if let Some((dir, r)) = compared {
         if !r.ok() {
             let mut e = compare_failed(dir, &r);
-            if !(opts.check.races && opts.check.uninit) {
-                if let ToolError::Run(m) = &mut e {
+            if let ToolError::Run(m) = &mut e {
+                if r.only_rounding() {
+                    m.push_str(&format!(
+                        "\nhint: every difference is within {} ULPs: rounding, not a race (a fused multiply-add where the \
+                         reference has two operations, a sum in another order); --tolerance {} accepts it",
+                        r.max_ulps, r.max_ulps
+                    ));
+                } else if !(opts.check.races && opts.check.uninit) {
                     m.push_str(
                         "\nhint: results that differ from a reference often come from a data race or an uninitialised read, \
                          which the engines expose differently; run the launch with --engine emu --check all to look for them",

@@ -80,7 +80,7 @@ exit status 1; the checks watch the first run of --repeat.
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
 global-offset, arg, repeat, engine, interleave, local-mem-limit, shared-bytes, dump, compare,
-tolerance, stats, policy, warp-width, aot, linear, no-cache, trace, profile, check), values as on the command line; `arg`
+tolerance, timeout, stats, policy, warp-width, aot, linear, no-cache, trace, profile, check), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
 file's keys; if any --arg is given, the --arg flags replace all of the file's
@@ -153,10 +153,16 @@ pub struct Cli {
     /// ~/.cache/simt; at most $SIMT_CACHE_MAX_SIZE, default 256M).
     #[arg(long = "no-cache", help_heading = "Engines")]
     pub no_cache: bool,
+    /// Stop the launch with an error (exit 1) if it has not finished after
+    /// SECONDS, compilation included (a kernel that never ends).
+    #[arg(long, value_name = "SECONDS", value_parser = values::seconds, help_heading = "Launch")]
+    pub timeout: Option<f64>,
     /// Run the launch N times (buffers filled once) and report best/median.
     #[arg(long, value_name = "N", value_parser = values::positive, help_heading = "Launch")]
     pub repeat: Option<u32>,
-    /// `json`: print one JSON object of timings and sizes on stdout.
+    /// `json`: one JSON object of timings, sizes and the engine's details
+    /// on stdout; `text`: the same fields as `key: value` lines on stderr
+    /// (without --stats: a two-line summary).
     #[arg(long, value_name = "json|text", value_parser = values::stats_format, help_heading = "Output")]
     pub stats: Option<StatsFormat>,
     /// Write each buffer argument after the last run to DIR/argN.bin. DIR may
@@ -285,6 +291,7 @@ impl Cli {
             dump: path(&self.dump),
             compare: path(&self.compare),
             tolerance: shown(&self.tolerance),
+            timeout: shown(&self.timeout),
             stats: shown(&self.stats),
             policy: self.policy.map(|p| Given::command_line(p.name(), p)),
             warp_width: shown(&self.warp_width),

@@ -445,9 +445,12 @@ pub const DEFAULT_WARP_WIDTH: u32 = 32;
 /// Lane masks are 64-bit words.
 pub const MAX_WARP_WIDTH: u32 = 64;
 
-/// `--stats`: a human summary on stderr, or one JSON object on stdout.
+/// `--stats`: without it a two-line summary on stderr; `text`, every field
+/// of the JSON object as a `key: value` line on stderr; `json`, one JSON
+/// object on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatsFormat {
+    Summary,
     Text,
     Json,
 }
@@ -455,6 +458,7 @@ pub enum StatsFormat {
 impl fmt::Display for StatsFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            StatsFormat::Summary => "summary",
             StatsFormat::Text => "text",
             StatsFormat::Json => "json",
         })
@@ -475,6 +479,9 @@ pub struct RunOptions {
     pub compare: Option<PathBuf>,
     /// Float comparison tolerance in ULPs.
     pub tolerance: u64,
+    /// `--timeout`: the launch (compilation included) is stopped, exit 1,
+    /// when it has run this long.
+    pub timeout: Option<std::time::Duration>,
     pub stats: StatsFormat,
     /// Emulator: reconvergence policy.
     pub policy: Policy,

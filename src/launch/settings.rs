@@ -31,6 +31,7 @@ pub const KEYS: &[&str] = &[
     "dump",
     "compare",
     "tolerance",
+    "timeout",
     "stats",
     "policy",
     "warp-width",
@@ -110,6 +111,7 @@ pub struct Settings {
     pub dump: Option<Given<PathBuf>>,
     pub compare: Option<Given<PathBuf>>,
     pub tolerance: Option<Given<u64>>,
+    pub timeout: Option<Given<f64>>,
     pub stats: Option<Given<StatsFormat>>,
     pub policy: Option<Given<Policy>>,
     pub warp_width: Option<Given<u32>>,
@@ -170,6 +172,7 @@ impl Settings {
             "dump" => self.dump = given(&text, origin, path(&text)),
             "compare" => self.compare = given(&text, origin, path(&text)),
             "tolerance" => self.tolerance = given(&text, origin, values::ulps(&text)),
+            "timeout" => self.timeout = given(&text, origin, values::seconds(&text)),
             "stats" => self.stats = given(&text, origin, values::stats_format(&text)),
             "policy" => self.policy = given(&text, origin, values::policy(&text)),
             "warp-width" => self.warp_width = given(&text, origin, values::warp_width(&text)),
@@ -204,6 +207,7 @@ impl Settings {
         over(&mut self.dump, o.dump);
         over(&mut self.compare, o.compare);
         over(&mut self.tolerance, o.tolerance);
+        over(&mut self.timeout, o.timeout);
         over(&mut self.stats, o.stats);
         over(&mut self.policy, o.policy);
         over(&mut self.warp_width, o.warp_width);
@@ -258,7 +262,7 @@ impl Settings {
         let interleave = or(&self.interleave, "interleave", 1)?;
         let local_mem_limit = or(&self.local_mem_limit, "local-mem-limit", DEFAULT_LOCAL_MEM_LIMIT)?;
         let tolerance = or(&self.tolerance, "tolerance", 0)?;
-        let stats = or(&self.stats, "stats", StatsFormat::Text)?;
+        let stats = or(&self.stats, "stats", StatsFormat::Summary)?;
         let policy = or(&self.policy, "policy", Policy::Ipdom)?;
         let warp_width = or(&self.warp_width, "warp-width", DEFAULT_WARP_WIDTH)?;
         let aot = or(&self.aot, "aot", false)?;
@@ -300,6 +304,7 @@ impl Settings {
                 dump: self.dump.as_ref().map(|g| g.get("dump")).transpose()?,
                 compare: self.compare.as_ref().map(|g| g.get("compare")).transpose()?,
                 tolerance,
+                timeout: self.timeout.as_ref().map(|g| g.get("timeout")).transpose()?.map(std::time::Duration::from_secs_f64),
                 stats,
                 policy,
                 warp_width,
@@ -362,7 +367,8 @@ mod tests {
                 dump: None,
                 compare: None,
                 tolerance: 0,
-                stats: StatsFormat::Text,
+                timeout: None,
+                stats: StatsFormat::Summary,
                 policy: Policy::Ipdom,
                 warp_width: DEFAULT_WARP_WIDTH,
                 aot: false,

@@ -266,6 +266,14 @@ pub fn ulps(text: &str) -> Result<u64, String> {
     parse_u64(text).map_err(|_| "expected a whole number of ULPs".to_string())
 }
 
+/// `--timeout`: a positive number of seconds (`30`, `2.5`).
+pub fn seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Ok(s),
+        _ => Err("expected a positive number of seconds, e.g. 30 or 2.5".into()),
+    }
+}
+
 /// `--stats`.
 pub fn stats_format(text: &str) -> Result<StatsFormat, String> {
     match text.trim() {
