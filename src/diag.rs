@@ -1,7 +1,7 @@
 //! Errors the tools report, in LLVM's format, with the exit codes `opt` users
 //! expect: 1 for an error, 2 for a usage mistake.
 //!
-//! Everything the tools print goes through [`eprint`] (stderr) and
+//! Everything the tools print goes through [`eprint()`] (stderr) and
 //! [`write_stdout`] (stdout), never `println!`/`eprintln!`, which panic when
 //! the stream is closed or full:
 //!

@@ -41,11 +41,11 @@ struct Args {
     /// Run the pipeline but write nothing.
     #[arg(long = "disable-output")]
     disable_output: bool,
-    /// Pipeline, e.g. 'print<simt-uniformity>,instcombine,default<O2>'
+    /// Pipeline, e.g. `print<simt-uniformity>,instcombine,default<O2>`
     /// (-p PIPELINE, as opt).
     #[arg(long, short = 'p')]
     passes: Option<String>,
-    /// -O0..-O3, -Os, -Oz: shorthand for -passes='default<ON>' (and the
+    /// -O0..-O3, -Os, -Oz: shorthand for `-passes='default<ON>'` (and the
     /// codegen level; -Os and -Oz generate code as -O2 does, as llc).
     #[arg(long = "opt-level", value_parser = ["0", "1", "2", "3", "s", "z"])]
     opt_level: Option<String>,

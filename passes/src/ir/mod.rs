@@ -7,9 +7,9 @@
 //! emulator's decoder) is being moved onto this layer; the free functions
 //! taking a raw `LLVMValueRef` below are its transitional entry points.
 //!
-//! - [`module`]: parsing (with `opt`'s `file:line:col` errors), verifying,
+//! - `module`: parsing (with `opt`'s `file:line:col` errors), verifying,
 //!   cloning, retargeting.
-//! - [`names`]: names and printed forms, with `opt`'s slot numbering.
+//! - `names`: names and printed forms, with `opt`'s slot numbering.
 //! - [`value`]: typed handles and walks.
 //! - [`block`]: terminators, successors and what selects each edge.
 //! - [`metadata`]: named metadata, debug locations.

@@ -568,7 +568,7 @@ pub struct GlobalData {
 
 /// The decoded kernel.
 ///
-/// Built only by [`decode`], which checks it with [`Program::validate`]
+/// Built only by [`decode`], which checks it with `Program::validate`
 /// before handing it out; its fields are private, so the invariant that
 /// check establishes holds for every `Program` the interpreter sees:
 ///

@@ -1,7 +1,7 @@
 //! The interpreter: work-groups one after another, the warps of a group in
 //! turn, each warp's lane groups as its reconvergence policy picks them.
 //!
-//! One call of [`Machine::exec`] runs one lane group (an [`Entry`]) from its
+//! One call of `Machine::exec` runs one lane group (an `Entry`) from its
 //! PC until something the policy decides on happens; uniform branches stay
 //! inside the loop. Every instruction is applied to the group's lanes with
 //! one loop over the mask (a plain `0..width` loop when all lanes are on);

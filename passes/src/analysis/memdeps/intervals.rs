@@ -72,7 +72,7 @@ impl IntervalSet {
         out
     }
 
-    /// The bytes in both sets (the join of kill sets at a φ node, [0061]).
+    /// The bytes in both sets (the join of kill sets at a φ node, \[0061\]).
     pub fn intersect(&self, other: &IntervalSet) -> IntervalSet {
         let (mut i, mut j) = (0, 0);
         let mut runs = Vec::new();
