@@ -316,7 +316,7 @@ impl Gen {
             }
             2 => {
                 let (a, b) = (self.expr(depth - 1), self.expr(depth - 1));
-                let f = *self.rng.pick(&["min", "max", "rotate", "mul_hi"]);
+                let f = *self.rng.pick(&["min", "max", "rotate", "mul_hi", "add_sat", "sub_sat", "hadd", "rhadd", "abs_diff"]);
                 format!("{f}({a}, {b})")
             }
             3 => {
@@ -326,8 +326,18 @@ impl Gen {
             }
             4 => {
                 let a = self.expr(depth - 1);
-                let t = *self.rng.pick(&["uchar", "char", "ushort", "short"]);
-                format!("(uint)({t})({a})")
+                // C casts wrap; `convert_*_sat` clamps (an unsigned source
+                // has no lower bound to meet).
+                let t = *self.rng.pick(&[
+                    "(uchar)",
+                    "(char)",
+                    "(ushort)",
+                    "(short)",
+                    "convert_uchar_sat",
+                    "convert_char_sat",
+                    "convert_short_sat",
+                ]);
+                format!("(uint){t}({a})")
             }
             5 => {
                 let (a, b) = (self.expr(depth - 1), self.expr(depth - 1));

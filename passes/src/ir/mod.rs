@@ -20,7 +20,8 @@
 //! - `build`: arithmetic, comparisons, casts, GEPs, branches and switches on
 //!   that builder; `clone`: detached instruction clones; `loop_metadata`:
 //!   access groups and parallel loops; `function`: functions, pass pipelines.
-//!   `build_ops`: more types, constants and builder operations.
+//!   `build_ops`: more types, constants and builder operations;
+//!   `build_float`: float arithmetic and comparisons, conversions, splats.
 //! - [`globals`]: functions, declarations, global variables.
 //! - [`link`]: parsing into a context, linking, emptying a module, LLVM's passes.
 //! - `memory`: constant GEP offsets, store sizes, `noalias`, what calls do to memory.
@@ -30,6 +31,7 @@
 pub mod block;
 mod bridge;
 mod build;
+mod build_float;
 mod build_ops;
 pub mod calls;
 mod clone;
@@ -50,6 +52,7 @@ pub mod value;
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use bridge::pointer_address_space;
 pub use build::{FloatOp, IntOp};
+pub use build_float::FloatBin;
 pub use calls::{has_fn_attribute, has_param_attribute, CallBuilder};
 pub use clone::Detached;
 pub use consts::global_variables;

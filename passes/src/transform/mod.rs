@@ -11,6 +11,7 @@ pub mod loop_copy;
 pub mod memdse;
 pub mod memfwd;
 pub mod ocl_builtins;
+mod ocl_builtins_extra;
 pub mod rpo_layout;
 pub mod select_tree;
 pub mod strip_markers;

@@ -11,6 +11,9 @@
 //! any other mangled external that remains is reported by name, since no
 //! library would resolve it at link time.
 //!
+//! Conversions, vector loads and stores, relational, geometric and
+//! saturating built-ins are lowered by `ocl_builtins_extra`.
+//!
 //! Only what a kernel can run counts: an unsupported built-in (an image read,
 //! `vstore_half`) is reported where it sits in a function some kernel calls
 //! (or names), transitively, and is left in place, unreported, in functions
@@ -78,7 +81,7 @@ impl ModulePass for LowerOclBuiltins {
 }
 
 /// What becomes of one call.
-enum Lowered<'ctx> {
+pub(super) enum Lowered<'ctx> {
     /// Left as it is (a work-item function or barrier).
     Keep,
     /// Its uses take this value, and the call goes.
@@ -103,7 +106,7 @@ fn ocl_call(i: Inst<'_>) -> Option<(String, String)> {
 
 /// The element type code of the first mangled parameter: `i`, `j`, `f`, …
 /// (pointer, address-space, `volatile`/`const` and vector prefixes skipped).
-fn first_param_code(params: &str) -> Option<char> {
+pub(super) fn first_param_code(params: &str) -> Option<char> {
     let mut s = params;
     loop {
         if let Some(r) = s.strip_prefix('P').or_else(|| s.strip_prefix('V')).or_else(|| s.strip_prefix('K')) {
@@ -118,7 +121,7 @@ fn first_param_code(params: &str) -> Option<char> {
     }
 }
 
-fn is_signed(code: Option<char>) -> bool {
+pub(super) fn is_signed(code: Option<char>) -> bool {
     matches!(code, Some('c' | 'a' | 's' | 'i' | 'l' | 'x'))
 }
 
@@ -209,6 +212,11 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
         };
         return Ok(Lowered::Replace(v));
     }
+    // Conversions, vector loads and stores, relational and geometric
+    // built-ins, saturating and halving integer ones.
+    if let Some(lowered) = super::ocl_builtins_extra::lower(b, m, i, base, params) {
+        return lowered;
+    }
     if base == "mem_fence" || base == "read_mem_fence" || base == "write_mem_fence" {
         b.fence(SEQ_CST, "");
         return Ok(Lowered::Erase);
@@ -218,6 +226,15 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
     let intr =
         |b: &mut Builder<'ctx>, name: &str, args: &[Value<'ctx>]| intrinsic(b, m, name, args).ok_or_else(|| unsupported("built-in "));
     if ty.is_float_or_float_vector() {
+        // A scalar float operand of a vector call (`fmin(float4, float)`,
+        // `clamp(float4, float, float)`) stands for every element.
+        let a: Vec<Value<'ctx>> = match ty.is_vector() {
+            true => a
+                .iter()
+                .map(|&v| if v.ty().is_float_or_float_vector() && !v.ty().is_vector() { b.splat(v, ty.vector_len()) } else { v })
+                .collect(),
+            false => a,
+        };
         let simple = match name {
             "sqrt" => Some("llvm.sqrt"),
             "fabs" => Some("llvm.fabs"),
@@ -310,7 +327,7 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
 }
 
 /// High half of the full product, in a type twice as wide.
-fn mul_hi<'ctx>(b: &mut Builder<'ctx>, x: Value<'ctx>, y: Value<'ctx>, signed: bool) -> Value<'ctx> {
+pub(super) fn mul_hi<'ctx>(b: &mut Builder<'ctx>, x: Value<'ctx>, y: Value<'ctx>, signed: bool) -> Value<'ctx> {
     let ty = x.ty();
     let bits = ty.int_width();
     let wide = ty.int_in_context_of(bits * 2);

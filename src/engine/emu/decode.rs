@@ -211,6 +211,15 @@ pub enum CastOp {
         dbl: bool,
         to: u8,
     },
+    /// `llvm.fpto{s,u}i.sat`: clamped to the `to`-bit range, NaN to 0.
+    FToSSat {
+        dbl: bool,
+        to: u8,
+    },
+    FToUSat {
+        dbl: bool,
+        to: u8,
+    },
     UToF {
         dbl: bool,
     },
@@ -2224,6 +2233,22 @@ impl<'ctx> Dec<'ctx> {
         Ok(())
     }
 
+    /// `llvm.fpto{s,u}i.sat` element by element.
+    fn saturating_to_int(&mut self, i: IrInst<'ctx>, signed: bool) -> DResult<()> {
+        let w = self.w;
+        let src = i.operand(0);
+        let (a, n) = self.val(src)?;
+        let (d, _) = self.dst(i)?;
+        let (ss, ds) = (self.elem_sks(src.ty())?, self.elem_sks(i.ty())?);
+        for k in 0..n as usize {
+            let Sk::I(to) = ds[k] else { return Err("a saturating conversion to a non-integer".into()) };
+            let dbl = Self::float_kind(ss[k])?;
+            let op = if signed { CastOp::FToSSat { dbl, to } } else { CastOp::FToUSat { dbl, to } };
+            self.emit(Inst::Cast { op, d: d + k as u32 * w, a: a + k as u32 * w });
+        }
+        Ok(())
+    }
+
     fn call(&mut self, i: IrInst<'ctx>, policy: Policy) -> DResult<()> {
         let name = match i.called_function_name() {
             Some(n) => n,
@@ -2310,6 +2335,9 @@ impl<'ctx> Dec<'ctx> {
             return self.reduce(i, kind.split('.').next().unwrap_or(""));
         }
         let base = intrinsic_base(&name);
+        if base == "llvm.fptosi.sat" || base == "llvm.fptoui.sat" {
+            return self.saturating_to_int(i, base == "llvm.fptosi.sat");
+        }
         let fbin = |op| Some(op);
         let fbin_op: Option<FOp> = match base {
             "llvm.minnum" | "fminf" | "fmin" => fbin(FOp::MinNum),
@@ -2538,6 +2566,8 @@ fn intrinsic_base(name: &str) -> &str {
         "llvm.usub.sat",
         "llvm.sadd.sat",
         "llvm.ssub.sat",
+        "llvm.fptosi.sat",
+        "llvm.fptoui.sat",
         "llvm.uadd.with.overflow",
         "llvm.sadd.with.overflow",
         "llvm.usub.with.overflow",

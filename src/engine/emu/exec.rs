@@ -1131,6 +1131,36 @@ impl<'a> Machine<'a> {
                                 let mk = mask_of(to as u32);
                                 un!(d, a, |x| ((if dbl { f64of(x) as i64 } else { f32of(x) as i64 }) as u64) & mk)
                             }
+                            CastOp::FToSSat { dbl, to } => {
+                                let (mk, to) = (mask_of(to as u32), to as u32);
+                                let (lo, hi) = (-(2f64.powi(to as i32 - 1)), 2f64.powi(to as i32 - 1) - 1.0);
+                                un!(d, a, |x| {
+                                    let f = if dbl { f64of(x) } else { f32of(x) as f64 };
+                                    // Rust's `as` saturates at i64 and maps NaN to 0.
+                                    (if to == 64 {
+                                        f as i64
+                                    } else if f.is_nan() {
+                                        0
+                                    } else {
+                                        f.clamp(lo, hi) as i64
+                                    }) as u64
+                                        & mk
+                                })
+                            }
+                            CastOp::FToUSat { dbl, to } => {
+                                let (mk, to) = (mask_of(to as u32), to as u32);
+                                let hi = 2f64.powi(to as i32) - 1.0;
+                                un!(d, a, |x| {
+                                    let f = if dbl { f64of(x) } else { f32of(x) as f64 };
+                                    (if to == 64 {
+                                        f as u64
+                                    } else if f.is_nan() {
+                                        0
+                                    } else {
+                                        f.clamp(0.0, hi) as u64
+                                    }) & mk
+                                })
+                            }
                             CastOp::UToF { dbl } => un!(d, a, |x| if dbl { b64(x as f64) } else { b32(x as f32) }),
                             CastOp::SToF { from, dbl } => {
                                 let sh = 64 - from as u32;
