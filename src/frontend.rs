@@ -254,5 +254,6 @@ fn inline_all_but(module: &Module<'_>, kernel: FunctionValue<'_>) {
 
 fn run<'ctx>(module: &mut Module<'ctx>, text: &str, analyses: &mut AnalysisCache<'ctx>) -> Result<(), ToolError> {
     let steps = pipeline::parse(text, None)?;
-    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut std::io::sink(), analyses).map(|_| ())
+    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut std::io::sink(), analyses)?;
+    Ok(())
 }

@@ -16,13 +16,16 @@ pub mod launch;
 pub mod llvm_init;
 pub mod lower;
 pub mod output;
-pub mod pipeline;
 pub mod regfile;
 pub mod regions;
 pub mod runner;
 pub mod source;
 pub mod stats;
 pub mod target_cpu;
+
+// The pass manager lives in simt-passes, shared with the LLVM pass plugin;
+// re-exported so `crate::pipeline` keeps naming it here.
+pub use simt_passes::pipeline;
 
 /// `--version` of both tools: simt's version and the LLVM it runs on.
 pub fn version() -> &'static str {
