@@ -68,10 +68,9 @@ use crate::pipeline::{self, RunOptions};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::core::*;
-use llvm_sys::{LLVMLinkage, LLVMVisibility};
+use inkwell::values::FunctionValue;
 use simt_passes::analysis::cache::AnalysisCache;
+use simt_passes::ir::globals::internalize_all_but;
 use simt_passes::ir::{defined_functions, function_name};
 use simt_passes::kernel_model::is_kernel;
 
@@ -159,31 +158,6 @@ pub fn find_kernel<'ctx>(module: &Module<'ctx>, kernel: &str) -> Result<Function
         module.get_name().to_string_lossy(),
         if names.is_empty() { "none".to_string() } else { names.join(", ") }
     )))
-}
-
-/// Gives every definition except `kernel` internal linkage, so that
-/// `globaldce` may delete what the kernel does not reference.
-fn internalize_all_but(module: &Module<'_>, kernel: &str) {
-    let internalize = |v| {
-        // SAFETY: `v` is a function or global variable of `module`, alive
-        // while `module` is; setting linkage and visibility on a definition
-        // changes no other object.
-        unsafe {
-            if LLVMIsDeclaration(v) == 0 {
-                LLVMSetLinkage(v, LLVMLinkage::LLVMInternalLinkage);
-                // Local linkage requires default visibility.
-                LLVMSetVisibility(v, LLVMVisibility::LLVMDefaultVisibility);
-            }
-        }
-    };
-    for f in module.get_functions() {
-        if f.get_name().to_bytes() != kernel.as_bytes() {
-            internalize(f.as_value_ref());
-        }
-    }
-    for g in module.get_globals() {
-        internalize(g.as_value_ref());
-    }
 }
 
 /// Parameters passed by value (`byval`, a struct argument) point at the

@@ -31,9 +31,7 @@ pub use simt_passes::pipeline;
 pub fn version() -> &'static str {
     static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     TEXT.get_or_init(|| {
-        let (mut major, mut minor, mut patch) = (0u32, 0u32, 0u32);
-        // SAFETY: LLVMGetVersion only writes the three integers it is given.
-        unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+        let (major, minor, patch) = simt_passes::ir::llvm_version();
         format!("{} (LLVM {major}.{minor}.{patch})", env!("CARGO_PKG_VERSION"))
     })
 }

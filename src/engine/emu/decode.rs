@@ -29,9 +29,9 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
 use inkwell::targets::TargetData;
 use inkwell::values::FunctionValue;
-use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use simt_passes::analysis::cache::FunctionAnalyses;
 use simt_passes::ir::{global_variables, instructions, named_metadata, parameters, Inst as IrInst, MdOperand, SlotNames, Ty, Value};
+use simt_passes::ir::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use simt_passes::kernel_model::{builtin_of, Builtin};
 use std::collections::{HashMap, HashSet};
 
