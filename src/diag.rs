@@ -18,6 +18,7 @@
 
 use simt_passes::ir::ParseError;
 use simt_passes::pass::PassError;
+use simt_passes::pipeline::PipelineError;
 
 /// Exit code of `--engine gpu` where no NVIDIA driver or GPU is present, so
 /// scripts and tests can skip rather than fail.
@@ -64,6 +65,18 @@ impl ToolError {
             ToolError::Usage(_) => 2,
             ToolError::NoGpu(_) => EXIT_NO_GPU,
             _ => 1,
+        }
+    }
+}
+
+impl From<PipelineError> for ToolError {
+    fn from(e: PipelineError) -> Self {
+        match e {
+            PipelineError::Invalid(message) => ToolError::Usage(message),
+            PipelineError::Pass(err) => ToolError::Pass { err },
+            PipelineError::BrokenAfter { pass, message } => ToolError::BrokenAfter { pass, message },
+            PipelineError::StaleAnalysis { pass, message } => ToolError::StaleAnalysis { pass, message },
+            PipelineError::Llvm(message) => ToolError::Llvm(message),
         }
     }
 }

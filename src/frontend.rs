@@ -68,10 +68,9 @@ use crate::pipeline::{self, RunOptions};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::core::*;
-use llvm_sys::{LLVMLinkage, LLVMVisibility};
+use inkwell::values::FunctionValue;
 use simt_passes::analysis::cache::AnalysisCache;
+use simt_passes::ir::globals::internalize_all_but;
 use simt_passes::ir::{defined_functions, function_name};
 use simt_passes::kernel_model::is_kernel;
 
@@ -161,31 +160,6 @@ pub fn find_kernel<'ctx>(module: &Module<'ctx>, kernel: &str) -> Result<Function
     )))
 }
 
-/// Gives every definition except `kernel` internal linkage, so that
-/// `globaldce` may delete what the kernel does not reference.
-fn internalize_all_but(module: &Module<'_>, kernel: &str) {
-    let internalize = |v| {
-        // SAFETY: `v` is a function or global variable of `module`, alive
-        // while `module` is; setting linkage and visibility on a definition
-        // changes no other object.
-        unsafe {
-            if LLVMIsDeclaration(v) == 0 {
-                LLVMSetLinkage(v, LLVMLinkage::LLVMInternalLinkage);
-                // Local linkage requires default visibility.
-                LLVMSetVisibility(v, LLVMVisibility::LLVMDefaultVisibility);
-            }
-        }
-    };
-    for f in module.get_functions() {
-        if f.get_name().to_bytes() != kernel.as_bytes() {
-            internalize(f.as_value_ref());
-        }
-    }
-    for g in module.get_globals() {
-        internalize(g.as_value_ref());
-    }
-}
-
 /// Parameters passed by value (`byval`, a struct argument) point at the
 /// launch's one copy of the bytes; each work-item gets its own: an `alloca`
 /// at the kernel's entry, filled by `memcpy` from the parameter, stands for
@@ -254,5 +228,6 @@ fn inline_all_but(module: &Module<'_>, kernel: FunctionValue<'_>) {
 
 fn run<'ctx>(module: &mut Module<'ctx>, text: &str, analyses: &mut AnalysisCache<'ctx>) -> Result<(), ToolError> {
     let steps = pipeline::parse(text, None)?;
-    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut std::io::sink(), analyses).map(|_| ())
+    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut std::io::sink(), analyses)?;
+    Ok(())
 }

@@ -14,11 +14,9 @@ use crate::input::ModuleInput;
 use crate::launch::{ArgSpec, LaunchBounds};
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, FunctionValue};
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
-use llvm_sys::LLVMTypeKind;
-use std::ffi::{CStr, CString};
+use inkwell::values::FunctionValue;
+use simt_passes::ir::{self, LLVMTypeKind, MdOperand};
+use simt_passes::kernel_model::is_ptx_kernel;
 use std::path::Path;
 
 /// The address space of OpenCL `__local` / CUDA `__shared__` memory.
@@ -97,7 +95,7 @@ pub struct KernelSig {
 
 /// The kernels of `module`, in module order.
 pub fn kernels(module: &Module<'_>) -> Vec<KernelSig> {
-    simt_passes::ir::defined_functions(module).into_iter().filter(|f| simt_passes::kernel_model::is_kernel(*f)).map(signature).collect()
+    ir::defined_functions(module).into_iter().filter(|f| simt_passes::kernel_model::is_kernel(*f)).map(signature).collect()
 }
 
 /// Reads the module at `path` (text or bitcode) and returns its kernels.
@@ -205,28 +203,23 @@ pub fn check_args(sig: &KernelSig, args: &[ArgSpec]) -> Result<(), ToolError> {
 }
 
 fn signature(f: FunctionValue<'_>) -> KernelSig {
-    let fv = f.as_value_ref();
-    // SAFETY: `fv` is the live function `f` borrows.
-    let (source_types, source_names, addr_spaces) =
-        unsafe { (string_list_metadata(fv, "kernel_arg_type"), string_list_metadata(fv, "kernel_arg_name"), addr_space_metadata(fv)) };
-    let params = (0..f.count_params())
-        // SAFETY: `fv` is a live function and `i` is below its parameter
-        // count, so `p` is a live parameter and `ty` its type; the
-        // type-specific queries (address space, integer width) are asked
-        // only of types of the kind just matched.
-        .map(|i| unsafe {
-            let p = LLVMGetParam(fv, i);
-            let ty = LLVMTypeOf(p);
-            let ir_type = type_string(ty);
-            let idx = i as usize;
-            let kind = match LLVMGetTypeKind(ty) {
+    let source_types = string_list_metadata(f, "kernel_arg_type");
+    let source_names = string_list_metadata(f, "kernel_arg_name");
+    let addr_spaces = addr_space_metadata(f);
+    let params = ir::parameters(f)
+        .into_iter()
+        .enumerate()
+        .map(|(idx, p)| {
+            let i = idx as u32;
+            let ty = p.ty();
+            let kind = match ty.kind() {
                 LLVMTypeKind::LLVMPointerTypeKind => {
-                    if let Some(bytes) = byval_bytes(fv, i) {
+                    if let Some(bytes) = ir::byval_size(f, i) {
                         ParamKind::Struct { bytes }
-                    } else if has_param_attr(fv, i, "byval") || has_param_attr(fv, i, "byref") {
+                    } else if ir::has_param_attribute(f, i, "byval") || ir::has_param_attribute(f, i, "byref") {
                         ParamKind::Unsupported
                     } else {
-                        match LLVMGetPointerAddressSpace(ty) {
+                        match ty.ptr_address_space() {
                             LOCAL_ADDRSPACE => ParamKind::Local,
                             a => ParamKind::Buffer { addrspace: a },
                         }
@@ -236,12 +229,12 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
                 // i32 offset into dynamic shared memory and keeps OpenCL's
                 // metadata, which still says addrspace 3: launched like one.
                 LLVMTypeKind::LLVMIntegerTypeKind
-                    if LLVMGetIntTypeWidth(ty) == 32
+                    if ty.int_width() == 32
                         && addr_spaces.as_ref().and_then(|a| a.get(idx).copied().flatten()) == Some(LOCAL_ADDRSPACE as u64) =>
                 {
                     ParamKind::Local
                 }
-                LLVMTypeKind::LLVMIntegerTypeKind => match LLVMGetIntTypeWidth(ty) {
+                LLVMTypeKind::LLVMIntegerTypeKind => match ty.int_width() {
                     b @ (8 | 16 | 32 | 64) => ParamKind::Int { bits: b },
                     _ => ParamKind::Unsupported,
                 },
@@ -249,213 +242,56 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
                 LLVMTypeKind::LLVMDoubleTypeKind => ParamKind::Float { bits: 64 },
                 _ => ParamKind::Unsupported,
             };
-            let name = value_name(p)
+            let name = Some(p.name())
                 .filter(|n| !n.is_empty())
                 .or_else(|| source_names.as_ref().and_then(|n| n.get(idx).cloned()).filter(|n| !n.is_empty()));
             let source_type = source_types.as_ref().and_then(|t| t.get(idx).cloned()).filter(|t| !t.is_empty());
-            Param { index: idx, kind, ir_type, name, source_type }
+            Param { index: idx, kind, ir_type: ty.print(), name, source_type }
         })
         .collect();
-    // SAFETY: `fv` is the live function `f` borrows.
-    let bounds = unsafe { launch_bounds(fv) };
-    // SAFETY: as above.
-    KernelSig { name: unsafe { value_name(fv) }.unwrap_or_default(), params, bounds }
+    KernelSig { name: ir::function_name(f), params, bounds: launch_bounds(f) }
 }
 
 /// `!reqd_work_group_size !{i32 X, i32 Y, i32 Z}`, `"nvvm.maxntid"="X[,Y,Z]"`
 /// and `"uniform-work-group-size"="true"`, as clang emits them; a CUDA
 /// kernel (`ptx_kernel`) takes uniform work-groups whatever it says.
-///
-/// # Safety
-/// `f` is a live function.
-unsafe fn launch_bounds(f: LLVMValueRef) -> LaunchBounds {
-    // SAFETY: `f` is live (the caller's promise); operands are read as
-    // integers only once known to be `ConstantInt`s.
-    let reqd_local = unsafe { metadata_operands(f, "reqd_work_group_size") }.and_then(|ops| {
-        let v: Option<Vec<u64>> = ops
-            .into_iter()
-            // SAFETY: as above.
-            .map(|op| unsafe { (!op.is_null() && !LLVMIsAConstantInt(op).is_null()).then(|| LLVMConstIntGetZExtValue(op)) })
-            .collect();
+fn launch_bounds(f: FunctionValue<'_>) -> LaunchBounds {
+    let reqd_local = ir::function_metadata(f, "reqd_work_group_size").and_then(|ops| {
+        let v: Option<Vec<u64>> = ops.iter().map(md_integer).collect();
         v.filter(|v| v.len() == 3 && v.iter().all(|&x| x > 0)).map(|v| [v[0], v[1], v[2]])
     });
-    // SAFETY: `f` is live (the caller's promise).
-    let max_items = unsafe { string_attr(f, "nvvm.maxntid") }
+    let max_items = ir::fn_string_attribute(f, "nvvm.maxntid")
         .and_then(|t| t.split(',').map(|x| x.trim().parse::<u64>().ok()).product::<Option<u64>>())
         .filter(|&n| n > 0);
-    // SAFETY: as above.
-    let cuda = unsafe { LLVMGetFunctionCallConv(f) } == llvm_sys::LLVMCallConv::LLVMPTXKernelCallConv as u32;
-    // SAFETY: as above.
-    let uniform_only = cuda || unsafe { string_attr(f, "uniform-work-group-size") }.as_deref() == Some("true");
+    let uniform_only = is_ptx_kernel(f) || ir::fn_string_attribute(f, "uniform-work-group-size").as_deref() == Some("true");
     LaunchBounds { reqd_local, max_items, uniform_only }
 }
 
-/// The value of the function's string attribute `name`, if it has one.
-///
-/// # Safety
-/// `f` is a live function.
-unsafe fn string_attr(f: LLVMValueRef, name: &str) -> Option<String> {
-    // SAFETY: the name is passed with its length; `f` is live (the
-    // caller's promise); the attribute's value is `len` bytes it owns,
-    // copied at once.
-    unsafe {
-        let a = LLVMGetStringAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, name.as_ptr().cast(), name.len() as u32);
-        if a.is_null() {
-            return None;
-        }
-        let mut len = 0u32;
-        let v = LLVMGetStringAttributeValue(a, &mut len);
-        (!v.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(v.cast::<u8>(), len as usize)).into_owned())
+/// An integer constant's value, from a metadata operand.
+fn md_integer(op: &MdOperand<'_>) -> Option<u64> {
+    match op {
+        MdOperand::Value(v) => v.const_u64(),
+        _ => None,
     }
 }
 
-/// LLVM's spelling of a type.
-///
-/// # Safety
-/// `ty` is a live type.
-unsafe fn type_string(ty: LLVMTypeRef) -> String {
-    // SAFETY: `ty` is live (the caller's promise); LLVM returns a fresh
-    // NUL-terminated message, copied before it is disposed of, once.
-    unsafe {
-        let p = LLVMPrintTypeToString(ty);
-        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
-        LLVMDisposeMessage(p);
-        s
-    }
-}
-
-/// A value's name, `None` when it has none.
-///
-/// # Safety
-/// `v` is a live value.
-unsafe fn value_name(v: LLVMValueRef) -> Option<String> {
-    let mut len = 0usize;
-    // SAFETY: `v` is live (the caller's promise).
-    let p = unsafe { LLVMGetValueName2(v, &mut len) };
-    if p.is_null() || len == 0 {
-        return None;
-    }
-    // SAFETY: LLVM returned a non-null pointer to the name's `len` bytes,
-    // owned by `v` and unchanged during this call; copied at once.
-    Some(String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }).into_owned())
-}
-
-/// The size of the type parameter `index` of `f` is passed `byval` as, if
-/// it is, by the module's data layout.
-///
-/// # Safety
-/// `f` is a live function and `index` below its parameter count.
-unsafe fn byval_bytes(f: LLVMValueRef, index: u32) -> Option<u64> {
-    // SAFETY: as for `has_param_attr`; the attribute's type is live in the
-    // module's context, and the module's data layout is read while it lives.
-    unsafe {
-        let name = "byval";
-        let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
-        let attr = LLVMGetEnumAttributeAtIndex(f, index + 1, kind);
-        if kind == 0 || attr.is_null() {
-            return None;
-        }
-        let ty = LLVMGetTypeAttributeValue(attr);
-        let layout = llvm_sys::target::LLVMGetModuleDataLayout(LLVMGetGlobalParent(f));
-        (!ty.is_null() && LLVMTypeIsSized(ty) != 0).then(|| llvm_sys::target::LLVMABISizeOfType(layout, ty))
-    }
-}
-
-/// Whether parameter `index` of `f` carries the enum attribute `name`.
-///
-/// # Safety
-/// `f` is a live function and `index` below its parameter count.
-unsafe fn has_param_attr(f: LLVMValueRef, index: u32, name: &str) -> bool {
-    // SAFETY: the name is passed with its length (no NUL needed); `f` and
-    // `index` are valid by the caller's promise, and the attribute is looked
-    // up only for a known kind (non-zero).
-    unsafe {
-        let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
-        // Attribute index 0 is the return value; parameters start at 1.
-        kind != 0 && !LLVMGetEnumAttributeAtIndex(f, index + 1, kind).is_null()
-    }
-}
-
-/// The strings of the function's `!name !{!"a", !"b", …}` metadata.
-///
-/// # Safety
-/// `f` is a live function.
-unsafe fn string_list_metadata(f: LLVMValueRef, name: &str) -> Option<Vec<String>> {
-    // SAFETY: `f` is live (the caller's promise).
-    let ops = unsafe { metadata_operands(f, name) }?;
+/// The strings of the function's `!name !{!"a", !"b", …}` metadata; an
+/// operand that is not a string reads as "".
+fn string_list_metadata(f: FunctionValue<'_>, name: &str) -> Option<Vec<String>> {
+    let ops = ir::function_metadata(f, name)?;
     Some(
         ops.into_iter()
-            // SAFETY: each non-null `op` is a live operand of `f`'s metadata
-            // node; `LLVMGetMDString` returns null for one that is not a
-            // string, else a pointer to `len` bytes owned by the string,
-            // copied at once.
-            .map(|op| unsafe {
-                if op.is_null() {
-                    return String::new();
-                }
-                let mut len = 0u32;
-                let s = LLVMGetMDString(op, &mut len);
-                if s.is_null() {
-                    String::new()
-                } else {
-                    String::from_utf8_lossy(std::slice::from_raw_parts(s.cast::<u8>(), len as usize)).into_owned()
-                }
+            .map(|op| match op {
+                MdOperand::String(s) => s,
+                _ => String::new(),
             })
             .collect(),
     )
 }
 
 /// `!kernel_arg_addr_space`: each parameter's OpenCL address space.
-///
-/// # Safety
-/// `f` is a live function.
-unsafe fn addr_space_metadata(f: LLVMValueRef) -> Option<Vec<Option<u64>>> {
-    // SAFETY: `f` is live (the caller's promise).
-    let ops = unsafe { metadata_operands(f, "kernel_arg_addr_space") }?;
-    Some(
-        ops.into_iter()
-            // SAFETY: each non-null `op` is a live operand value; its integer
-            // value is read only once it is known to be a `ConstantInt`.
-            .map(|op| unsafe { (!op.is_null() && !LLVMIsAConstantInt(op).is_null()).then(|| LLVMConstIntGetZExtValue(op)) })
-            .collect(),
-    )
-}
-
-/// The operands of function metadata `!name` (a list node), as values.
-///
-/// # Safety
-/// `f` is a live function.
-unsafe fn metadata_operands(f: LLVMValueRef, name: &str) -> Option<Vec<LLVMValueRef>> {
-    // SAFETY: `f` is live (the caller's promise), so its module and context
-    // are; the entries array is LLVM's copy of `count` entries, indexed below
-    // `count` and disposed of once on every path after it is made; the
-    // operand array is sized by the node's own operand count before LLVM
-    // fills it.
-    unsafe {
-        let module = LLVMGetGlobalParent(f);
-        let ctx = LLVMGetModuleContext(module);
-        let c_name = CString::new(name).ok()?;
-        let kind = LLVMGetMDKindIDInContext(ctx, c_name.as_ptr(), name.len() as u32);
-        let mut count = 0usize;
-        let entries = LLVMGlobalCopyAllMetadata(f, &mut count);
-        if entries.is_null() {
-            return None;
-        }
-        let mut found = None;
-        for i in 0..count as u32 {
-            if LLVMValueMetadataEntriesGetKind(entries, i) == kind {
-                let md = LLVMValueMetadataEntriesGetMetadata(entries, i);
-                let node = LLVMMetadataAsValue(ctx, md);
-                let n = LLVMGetMDNodeNumOperands(node) as usize;
-                let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); n];
-                LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
-                found = Some(ops);
-                break;
-            }
-        }
-        LLVMDisposeValueMetadataEntries(entries);
-        found
-    }
+fn addr_space_metadata(f: FunctionValue<'_>) -> Option<Vec<Option<u64>>> {
+    Some(ir::function_metadata(f, "kernel_arg_addr_space")?.iter().map(md_integer).collect())
 }
 
 #[cfg(test)]

@@ -16,7 +16,6 @@ pub mod launch;
 pub mod llvm_init;
 pub mod lower;
 pub mod output;
-pub mod pipeline;
 pub mod regfile;
 pub mod regions;
 pub mod runner;
@@ -24,13 +23,15 @@ pub mod source;
 pub mod stats;
 pub mod target_cpu;
 
+// The pass manager lives in simt-passes, shared with the LLVM pass plugin;
+// re-exported so `crate::pipeline` keeps naming it here.
+pub use simt_passes::pipeline;
+
 /// `--version` of both tools: simt's version and the LLVM it runs on.
 pub fn version() -> &'static str {
     static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     TEXT.get_or_init(|| {
-        let (mut major, mut minor, mut patch) = (0u32, 0u32, 0u32);
-        // SAFETY: LLVMGetVersion only writes the three integers it is given.
-        unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+        let (major, minor, patch) = simt_passes::ir::llvm_version();
         format!("{} (LLVM {major}.{minor}.{patch})", env!("CARGO_PKG_VERSION"))
     })
 }

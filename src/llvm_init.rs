@@ -4,7 +4,7 @@
 //! stderr stream failing at exit included).
 
 use inkwell::targets::{InitializationConfig, Target};
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{c_char, CStr};
 use std::sync::Once;
 
 static INIT: Once = Once::new();
@@ -29,26 +29,13 @@ pub fn init() {
     INIT.call_once(|| {
         Target::initialize_x86(&InitializationConfig::default());
         Target::initialize_nvptx(&InitializationConfig::default());
-        // SAFETY: `fatal_error` is an `extern "C"` fn of the signature
-        // LLVM expects that never returns to LLVM (it `_exit`s); it lives
-        // for the whole program.
-        unsafe { llvm_sys::error_handling::LLVMInstallFatalErrorHandler(Some(fatal_error)) };
+        // `fatal_error` never returns to LLVM (it `_exit`s).
+        simt_passes::ir::install_fatal_error_handler(fatal_error);
     });
 }
 
 /// Hands options such as `-print-after-all` to LLVM's `cl::opt`s, which its
 /// pass instrumentation reads. Call once, before running LLVM passes.
 pub fn set_llvm_options(tool: &str, options: &[String]) {
-    if options.is_empty() {
-        return;
-    }
-    let args: Vec<CString> =
-        std::iter::once(tool.to_string()).chain(options.iter().cloned()).map(|s| CString::new(s).expect("no NUL in options")).collect();
-    let ptrs: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
-    // SAFETY: `ptrs` holds `ptrs.len()` pointers to NUL-terminated strings
-    // owned by `args`, both alive for the call (LLVM copies what it keeps);
-    // a null overview is allowed.
-    unsafe {
-        llvm_sys::support::LLVMParseCommandLineOptions(ptrs.len() as i32, ptrs.as_ptr(), std::ptr::null());
-    }
+    simt_passes::ir::parse_command_line_options(tool, options);
 }

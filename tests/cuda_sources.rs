@@ -5,15 +5,14 @@
 //! results are checked against a reference computed here, in Rust; and
 //! every source lowers to PTX that ptxas assembles for sm_70.
 
+mod common;
+
+use common::simt_run_output;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn cuda_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir/cuda")
-}
-
-fn simt_run(args: &[String]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_simt-run")).args(args).output().expect("simt-run runs")
 }
 
 fn text(o: &Output) -> String {
@@ -57,7 +56,7 @@ fn run(src: &str, engine: &str, args: &[&str], buffers: usize) -> Vec<Vec<u8>> {
         // Races, uninitialised reads, bounds and barriers watched too.
         a.extend(["--check".into(), "all".into()]);
     }
-    let o = simt_run(&a);
+    let o = simt_run_output(&a);
     assert!(o.status.success(), "{src} on {engine}: {}", text(&o));
     (0..buffers).map(|k| std::fs::read(out.path().join(format!("arg{k}.bin"))).unwrap_or_default()).collect()
 }
@@ -291,7 +290,8 @@ fn dynamic_shared_memory_sized_by_the_launch() {
     )
     .unwrap();
     let dump = tmp.path().join("from-file");
-    let o = simt_run(&["--launch".into(), file.display().to_string(), "--dump".into(), dump.display().to_string(), "--no-cache".into()]);
+    let o =
+        simt_run_output(&["--launch".into(), file.display().to_string(), "--dump".into(), dump.display().to_string(), "--no-cache".into()]);
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(as_f32(&std::fs::read(dump.join("arg1.bin")).unwrap()), want);
 
@@ -299,7 +299,7 @@ fn dynamic_shared_memory_sized_by_the_launch() {
     let with = |extra: &[&str]| {
         let mut a: Vec<String> = vec![src.clone()];
         a.extend(extra.iter().chain(launch.iter()).map(|s| s.to_string()));
-        simt_run(&a)
+        simt_run_output(&a)
     };
     // Without a size the host names the option.
     let o = with(&["--no-cache"]);
@@ -420,7 +420,7 @@ fn warp_functions_on_the_emulator() {
     let with = |extra: &[&str]| {
         let mut a = vec![src.clone()];
         a.extend(base.iter().chain(extra).map(|s| s.to_string()));
-        simt_run(&a)
+        simt_run_output(&a)
     };
     let o = with(&["--engine", "emu", "--warp-width", "16"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));

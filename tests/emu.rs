@@ -13,66 +13,15 @@
 //! code; error tests check that bad kernels fail with a message, not a hang or
 //! a panic.
 
+mod common;
+
+use common::{kernels_dir, ok, simt_run, Launch};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const POLICIES: [&str; 3] = ["ipdom", "markers", "none"];
-
-fn kernels_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir").join("kernels")
-}
-
-fn simt_run() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_simt-run"))
-}
-
-/// One launch: module, kernel, sizes and `--arg` specs.
-struct Launch {
-    module: PathBuf,
-    kernel: String,
-    global: String,
-    local: String,
-    args: Vec<String>,
-}
-
-impl Launch {
-    fn new(module: impl Into<PathBuf>, kernel: &str, global: &str, local: &str, args: &[&str]) -> Launch {
-        Launch {
-            module: module.into(),
-            kernel: kernel.into(),
-            global: global.into(),
-            local: local.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    fn corpus(file: &str, kernel: &str, global: &str, local: &str, args: &[&str]) -> Launch {
-        Launch::new(kernels_dir().join(file), kernel, global, local, args)
-    }
-
-    fn command(&self, extra: &[&str]) -> Command {
-        let mut c = simt_run();
-        c.arg(&self.module).args(["--kernel", &self.kernel, "--global", &self.global, "--local", &self.local]);
-        for a in &self.args {
-            c.args(["--arg", a]);
-        }
-        c.args(extra);
-        c
-    }
-
-    fn what(&self) -> String {
-        format!("{} {} global {} local {}", self.module.display(), self.kernel, self.global, self.local)
-    }
-}
-
-/// Runs `cmd`, which must succeed; returns stdout.
-fn ok(mut cmd: Command, what: &str) -> String {
-    let out = cmd.output().expect("cannot start simt-run");
-    assert!(out.status.success(), "{what}: exit {:?}\nstderr:\n{}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// The host engine's buffers after `l`, in `dir/host`.
 fn host_reference(l: &Launch, dir: &Path) -> PathBuf {

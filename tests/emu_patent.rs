@@ -18,6 +18,9 @@
 //!    be strictly more efficient than ipdom on each.
 //! 3. `--trace` itself: bounded, barriers shown, refused by other engines.
 
+mod common;
+
+use common::{kernels_dir, ok, Launch};
 use serde_json::Value;
 use simt::engine::emu::trace::{self, Line};
 use std::path::{Path, PathBuf};
@@ -25,55 +28,8 @@ use std::process::Command;
 
 const POLICIES: [&str; 3] = ["ipdom", "markers", "none"];
 
-fn kernels_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir").join("kernels")
-}
-
-fn simt_run() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_simt-run"))
-}
-
-/// Runs `cmd`, which must succeed; returns stdout.
-fn ok(mut cmd: Command, what: &str) -> String {
-    let out = cmd.output().expect("cannot start the tool");
-    assert!(out.status.success(), "{what}: exit {:?}\nstderr:\n{}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// One launch: module, kernel, sizes and `--arg` specs.
-struct Launch {
-    module: PathBuf,
-    kernel: String,
-    global: String,
-    local: String,
-    args: Vec<String>,
-}
-
+/// The runs of a launch this file compares.
 impl Launch {
-    fn new(module: impl Into<PathBuf>, kernel: &str, global: &str, local: &str, args: &[&str]) -> Launch {
-        Launch {
-            module: module.into(),
-            kernel: kernel.into(),
-            global: global.into(),
-            local: local.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    fn command(&self, extra: &[&str]) -> Command {
-        let mut c = simt_run();
-        c.arg(&self.module).args(["--kernel", &self.kernel, "--global", &self.global, "--local", &self.local]);
-        for a in &self.args {
-            c.args(["--arg", a]);
-        }
-        c.args(extra);
-        c
-    }
-
-    fn what(&self) -> String {
-        format!("{} {}", self.module.display(), self.kernel)
-    }
-
     /// The host engine's buffers, in `dir`.
     fn host(&self, dir: &Path) {
         ok(self.command(&["--dump", dir.to_str().unwrap()]), &format!("host: {}", self.what()));

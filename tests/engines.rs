@@ -1,12 +1,10 @@
 //! The host engine's ahead-of-time path and the GPU engine, through the CLI;
 //! `--stats json`'s one layout for every engine.
 
-use serde::Deserialize;
-use std::process::Command;
+mod common;
 
-fn simt_run(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_simt-run")).args(args).output().expect("simt-run runs")
-}
+use common::simt_run_output;
+use serde::Deserialize;
 
 const SAXPY: [&str; 13] = [
     "test-ir/kernels/saxpy.ll",
@@ -32,10 +30,10 @@ fn ahead_of_time_equals_jit() {
     let d = dir.path().to_str().unwrap();
     let mut jit: Vec<&str> = SAXPY.to_vec();
     jit.extend(["--arg", "buf:f32:4096=rand:2", "--dump", d]);
-    assert!(simt_run(&jit).status.success());
+    assert!(simt_run_output(&jit).status.success());
     let mut aot: Vec<&str> = SAXPY.to_vec();
     aot.extend(["--arg", "buf:f32:4096=rand:2", "--aot", "--compare", d, "--stats", "json"]);
-    let out = simt_run(&aot);
+    let out = simt_run_output(&aot);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(stats["schema_version"], 2, "{stats}");
@@ -72,9 +70,9 @@ fn the_linear_form_on_request_equals_the_region_form() {
         let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         stats["engine_details"]["form"].as_str().unwrap_or_default().to_string()
     };
-    assert_eq!(form(&simt_run(&[&scan[..], &["--dump", d]].concat())), "regions");
-    assert_eq!(form(&simt_run(&[&scan[..], &["--linear", "--compare", d]].concat())), "linear");
-    let out = simt_run(&[&scan[..], &["--linear", "--engine", "emu"]].concat());
+    assert_eq!(form(&simt_run_output(&[&scan[..], &["--dump", d]].concat())), "regions");
+    assert_eq!(form(&simt_run_output(&[&scan[..], &["--linear", "--compare", d]].concat())), "linear");
+    let out = simt_run_output(&[&scan[..], &["--linear", "--engine", "emu"]].concat());
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("it needs --engine host"), "{}", String::from_utf8_lossy(&out.stderr));
 }
@@ -87,10 +85,10 @@ fn gpu_engine_runs_or_says_there_is_no_gpu() {
     let d = dir.path().to_str().unwrap();
     let mut host: Vec<&str> = SAXPY.to_vec();
     host.extend(["--arg", "buf:f32:4096=rand:2", "--dump", d]);
-    assert!(simt_run(&host).status.success());
+    assert!(simt_run_output(&host).status.success());
     let mut gpu: Vec<&str> = SAXPY.to_vec();
     gpu.extend(["--arg", "buf:f32:4096=rand:2", "--engine", "gpu", "--compare", d, "--tolerance", "1"]);
-    let out = simt_run(&gpu);
+    let out = simt_run_output(&gpu);
     let err = String::from_utf8_lossy(&out.stderr);
     if simt::engine::gpu::driver_present() {
         assert!(out.status.success() || out.status.code() == Some(3), "{err}");
@@ -232,7 +230,7 @@ fn stats_json_is_the_documented_layout() {
         "--stats",
         "json",
     ];
-    let out = simt_run(&[&reduce[..], &["--interleave", "2", "--dump", d]].concat());
+    let out = simt_run_output(&[&reduce[..], &["--interleave", "2", "--dump", d]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let host: HostStats = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     assert_eq!((host.schema_version, host.engine.as_str(), host.kernel.as_str()), (2, "host", "reduce_sum"));
@@ -252,7 +250,7 @@ fn stats_json_is_the_documented_layout() {
     let _ = h.scratch_bytes_per_item;
     assert!(["hit", "miss", "rebuilt"].contains(&h.cache.as_str()), "the kernel cache is on by default: {h:?}");
 
-    let out = simt_run(&[&reduce[..], &["--engine", "emu", "--warp-width", "16", "--compare", d]].concat());
+    let out = simt_run_output(&[&reduce[..], &["--engine", "emu", "--warp-width", "16", "--compare", d]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let emu: EmuStats = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     assert_eq!((emu.schema_version, emu.engine.as_str(), emu.kernel.as_str(), emu.work_dim), (2, "emu", "reduce_sum", 1));

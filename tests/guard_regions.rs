@@ -5,6 +5,8 @@
 //! death, a glibc abort or a silent exit 0; correctly sized launches still
 //! give exact results. Kernels: test-ir/run/Inputs/oob.cl.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -22,7 +24,7 @@ enum Engine {
 const ENGINES: [Engine; 3] = [Engine::Jit, Engine::Aot, Engine::Emu];
 
 fn simt_run(engine: Engine, kernel: &str, global: u64, local: u64, args: &[String], extra: &[&str]) -> Output {
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_simt-run"));
+    let mut c = common::simt_run();
     c.arg(module()).args(["--kernel", kernel, "--global", &global.to_string(), "--local", &local.to_string()]);
     for a in args {
         c.arg("--arg").arg(a);

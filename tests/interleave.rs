@@ -2,11 +2,13 @@
 //! what the plain work-group function computes: each kernel is run both ways
 //! on the same inputs and the buffers compared bit for bit (`--compare`).
 
-use std::process::Command;
+mod common;
 
-fn simt_run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_simt-run")).args(args).output().expect("simt-run runs");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+use common::simt_run_output;
+use std::process::Output;
+
+fn stderr(out: &Output) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(&out.stderr)
 }
 
 /// Runs plain (dumping), then interleaved against the dump; returns the
@@ -22,15 +24,13 @@ fn same_both_ways(kernel_ll: &str, kernel: &str, grid: &[&str], args: &[&str], n
     }
     let mut plain = base.clone();
     plain.extend(["--dump".into(), dump.clone()]);
-    let plain: Vec<&str> = plain.iter().map(String::as_str).collect();
-    let (ok, _, err) = simt_run(&plain);
-    assert!(ok, "plain run of {kernel}: {err}");
+    let out = simt_run_output(&plain);
+    assert!(out.status.success(), "plain run of {kernel}: {}", stderr(&out));
     let mut inter = base;
     inter.extend(["--interleave".into(), n.to_string(), "--compare".into(), dump, "--stats".into(), "json".into()]);
-    let inter: Vec<&str> = inter.iter().map(String::as_str).collect();
-    let (ok, out, err) = simt_run(&inter);
-    assert!(ok, "interleaved run of {kernel} differs or fails: {err}");
-    let stats: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let out = simt_run_output(&inter);
+    assert!(out.status.success(), "interleaved run of {kernel} differs or fails: {}", stderr(&out));
+    let stats: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("one JSON object");
     stats["engine_details"]["interleaved"].as_str().unwrap_or_else(|| panic!("no engine_details.interleaved in {stats}")).to_string()
 }
 

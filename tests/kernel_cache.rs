@@ -8,6 +8,8 @@
 //! never at the user's. Outputs are checked against values computed here;
 //! entries are read with the header layout the module documents.
 
+mod common;
+
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -16,29 +18,13 @@ use std::process::{Command, Output};
 /// `vadd`: c[i] = a[i] + b[i]. `rev`: each work-group writes its global ids
 /// reversed, through `__local` memory and a barrier, so the output depends
 /// on the local size the work-group function was specialised for.
-const KERNELS: &str = r#"target triple = "spir64"
+const KERNELS: &str = concat!(
+    r#"target triple = "spir64"
 
 @tile = internal addrspace(3) global [256 x i64] undef, align 8
-
-define spir_kernel void @vadd(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c, i32 %n) {
-entry:
-  %gid = call i64 @_Z13get_global_idj(i32 0)
-  %n64 = sext i32 %n to i64
-  %in = icmp slt i64 %gid, %n64
-  br i1 %in, label %body, label %done
-body:
-  %pa = getelementptr float, ptr addrspace(1) %a, i64 %gid
-  %pb = getelementptr float, ptr addrspace(1) %b, i64 %gid
-  %pc = getelementptr float, ptr addrspace(1) %c, i64 %gid
-  %va = load float, ptr addrspace(1) %pa
-  %vb = load float, ptr addrspace(1) %pb
-  %s = fadd float %va, %vb
-  store float %s, ptr addrspace(1) %pc
-  br label %done
-done:
-  ret void
-}
-
+"#,
+    common::vadd_ir!(),
+    r#"
 define spir_kernel void @rev(ptr addrspace(1) %out) {
   %gid = call i64 @_Z13get_global_idj(i32 0)
   %lid = call i64 @_Z12get_local_idj(i32 0)
@@ -59,7 +45,8 @@ declare i64 @_Z13get_global_idj(i32)
 declare i64 @_Z12get_local_idj(i32)
 declare i64 @_Z14get_local_sizej(i32)
 declare void @_Z7barrierj(i32)
-"#;
+"#
+);
 
 const N: usize = 1024;
 
@@ -89,7 +76,7 @@ impl Fixture {
 
 /// simt-run with only the environment given here naming a cache.
 fn simt_run(env: &[(&str, &dyn AsRef<OsStr>)], args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_simt-run"));
+    let mut c = common::simt_run();
     for v in ["SIMT_CACHE_DIR", "SIMT_CACHE_MAX_SIZE", "XDG_CACHE_HOME"] {
         c.env_remove(v);
     }

@@ -15,6 +15,9 @@
 //! command line; the CUDA tests, the invalid kernel and varying_trip_barrier
 //! (on which pocl 3.1 hangs) are skipped.
 
+mod common;
+
+use common::kernels_dir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -109,10 +112,6 @@ fn type_size(ty: &str) -> usize {
     }
 }
 
-fn kernels_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir").join("kernels")
-}
-
 /// pocl_host in place of simt-run (see the module comment), if asked for.
 fn pocl() -> Option<PathBuf> {
     std::env::var_os("SIMT_KERNELS_POCL").map(|p| {
@@ -146,7 +145,7 @@ fn launch(file: &str, kernel: &str, global: &[usize], local: &[usize], args: &[A
         cmd = Command::new(pocl);
         cmd.arg(kernels_dir().join(file.replace(".ll", ".cl"))).args(["--repeat", "1"]);
     } else {
-        cmd = Command::new(env!("CARGO_BIN_EXE_simt-run"));
+        cmd = common::simt_run();
         cmd.arg(kernels_dir().join(file));
     }
     cmd.args(["--kernel", kernel, "--global", &dims(global), "--local", &dims(local)]);

@@ -12,14 +12,13 @@
 //!   does not; with barriers and `__local` memory too; an error for a kernel
 //!   compiled as OpenCL 1.2 (uniform work-groups only).
 
+mod common;
+
+use common::simt_run_output;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const ENGINES: [&str; 2] = ["host", "emu"];
-
-fn simt_run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_simt-run")).args(args).output().expect("simt-run runs")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -40,7 +39,7 @@ fn i32s(path: &Path) -> Vec<i32> {
 fn run_ok(src: &Path, engine: &str, flags: &[&str], dump: &Path) -> serde_json::Value {
     let mut args = vec![src.to_str().unwrap(), "--engine", engine, "--stats", "json", "--dump", dump.to_str().unwrap()];
     args.extend_from_slice(flags);
-    let o = simt_run(&args);
+    let o = simt_run_output(&args);
     assert!(o.status.success(), "{engine} {flags:?}: {}", stderr(&o));
     serde_json::from_slice(&o.stdout).unwrap()
 }
@@ -56,7 +55,7 @@ fn reqd_work_group_size_is_enforced_and_used() {
     let src = write(t.path(), "reqd.cl", REQD);
     let s = src.to_str().unwrap();
     for engine in ENGINES {
-        let o = simt_run(&[s, "--engine", engine, "--global", "256", "--local", "32", "--arg", "buf:i32:256"]);
+        let o = simt_run_output(&[s, "--engine", engine, "--global", "256", "--local", "32", "--arg", "buf:i32:256"]);
         assert_eq!(o.status.code(), Some(1), "{engine}: {}", stderr(&o));
         assert!(stderr(&o).contains("kernel 'k': --local 32 does not match its reqd_work_group_size(64,1,1)"), "{engine}: {}", stderr(&o));
         let dump = t.path().join(engine);
@@ -77,7 +76,7 @@ fn cuda_launch_bounds_cap_the_block() {
     );
     let s = src.to_str().unwrap();
     for engine in ENGINES {
-        let o = simt_run(&[s, "--engine", engine, "--global", "1024", "--local", "256", "--arg", "buf:i32:1024"]);
+        let o = simt_run_output(&[s, "--engine", engine, "--global", "1024", "--local", "256", "--arg", "buf:i32:1024"]);
         assert_eq!(o.status.code(), Some(1), "{engine}: {}", stderr(&o));
         assert!(stderr(&o).contains("--local 256 is 256 threads per block, over its __launch_bounds__ of 128"), "{}", stderr(&o));
         let dump = t.path().join(engine);
@@ -85,7 +84,7 @@ fn cuda_launch_bounds_cap_the_block() {
         assert_eq!(stats["local"], serde_json::json!([128]));
         assert!(i32s(&dump.join("arg0.bin")).iter().all(|&v| v == 128));
         // CUDA has no smaller last block.
-        let o = simt_run(&[s, "--engine", engine, "--global", "1000", "--local", "128", "--arg", "buf:i32:1024"]);
+        let o = simt_run_output(&[s, "--engine", engine, "--global", "1000", "--local", "128", "--arg", "buf:i32:1024"]);
         assert_eq!(o.status.code(), Some(2), "{engine}: {}", stderr(&o));
         assert!(stderr(&o).contains("takes uniform work-groups only"), "{}", stderr(&o));
     }
@@ -167,8 +166,20 @@ fn non_uniform_groups_with_barriers_and_local_memory() {
         assert_eq!(i32s(&dump.join("arg1.bin")), want, "{engine}");
     }
     // OpenCL 1.2 has uniform work-groups only.
-    let o =
-        simt_run(&[src.to_str().unwrap(), "-cl-std=CL1.2", "--global", "1000", "--local", "64", "--arg", &a0, "--arg", &a1, "--arg", &a2]);
+    let o = simt_run_output(&[
+        src.to_str().unwrap(),
+        "-cl-std=CL1.2",
+        "--global",
+        "1000",
+        "--local",
+        "64",
+        "--arg",
+        &a0,
+        "--arg",
+        &a1,
+        "--arg",
+        &a2,
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains(

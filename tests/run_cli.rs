@@ -1,35 +1,20 @@
 //! simt-run end to end: argument and launch-file parsing, fills, dumps,
 //! compare, stats, and every error with its exit code (2 usage, 1 error).
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
 /// OpenCL kernels written by hand (as clang emits them for spir64).
-const KERNELS: &str = r#"target triple = "spir64"
+const KERNELS: &str = concat!(
+    r#"target triple = "spir64"
 
 @tile = internal addrspace(3) global [1024 x float] undef, align 4
-
-; c[i] = a[i] + b[i] for i < n
-define spir_kernel void @vadd(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c, i32 %n) {
-entry:
-  %gid = call i64 @_Z13get_global_idj(i32 0)
-  %n64 = sext i32 %n to i64
-  %in = icmp slt i64 %gid, %n64
-  br i1 %in, label %body, label %done
-body:
-  %pa = getelementptr float, ptr addrspace(1) %a, i64 %gid
-  %pb = getelementptr float, ptr addrspace(1) %b, i64 %gid
-  %pc = getelementptr float, ptr addrspace(1) %c, i64 %gid
-  %va = load float, ptr addrspace(1) %pa
-  %vb = load float, ptr addrspace(1) %pb
-  %s = fadd float %va, %vb
-  store float %s, ptr addrspace(1) %pc
-  br label %done
-done:
-  ret void
-}
-
+"#,
+    common::vadd_ir!(),
+    r#"
 ; x[i] += 1, in place; compiled for uniform work-groups (as OpenCL 1.2)
 define spir_kernel void @inc(ptr addrspace(1) %x) "uniform-work-group-size"="true" {
   %gid = call i64 @_Z13get_global_idj(i32 0)
@@ -96,7 +81,8 @@ declare i64 @_Z12get_local_idj(i32)
 declare i64 @_Z17get_global_offsetj(i32)
 declare i64 @_Z15get_global_sizej(i32)
 declare void @_Z7barrierj(i32) convergent
-"#;
+"#
+);
 
 /// Work-items 5.. of each group skip the barrier: every run fails.
 const DIVERGENT: &str = include_str!("../test-ir/errors/Inputs/divergent-barrier.ll");

@@ -2,16 +2,15 @@
 //! `/dev/stdin` or a FIFO gives the same buffers as the file itself
 //! (`simt-opt … | simt-run - …`), text or bitcode, on every engine.
 
+mod common;
+
+use common::simt_run;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 const SAXPY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/test-ir/examples/saxpy.ll");
 const ARGS: &[&str] =
     &["--global", "64", "--local", "16", "--arg", "i32:64", "--arg", "f32:2.5", "--arg", "buf:f32:64=rand:1", "--arg", "buf:f32:64=ramp"];
-
-fn simt_run() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_simt-run"))
-}
 
 /// `simt-opt OPT_ARGS saxpy.ll | simt-run MODULE RUN_ARGS… --dump DUMP`;
 /// returns the result buffer (argument 3).

@@ -3,6 +3,9 @@
 //! corpus, `-D`/`-I`/`-cl-std`/`--keep-ir` reach clang, and clang's errors
 //! reach the user with the tool's own error line.
 
+mod common;
+
+use common::{kernels_dir, simt_run};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -12,10 +15,6 @@ fn simt_opt(args: &[&str]) -> Output {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn kernels_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir/kernels")
 }
 
 /// Every corpus source gives, through `simt-opt SRC`, the module its committed
@@ -94,7 +93,7 @@ fn simt_run_takes_a_source() {
     let tmp = tempfile::tempdir().unwrap();
     let dump = tmp.path().join("dump");
     let launch = |file: &str, extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_simt-run"))
+        simt_run()
             .arg(kernels_dir().join(file))
             .args(["--kernel", "saxpy", "--global", "1024", "--local", "64", "--arg", "i32:1000", "--arg", "f32:2"])
             .args(["--arg", "buf:f32:1024=rand:1", "--arg", "buf:f32:1024=ramp"])
@@ -122,7 +121,7 @@ fn simt_run_passes_source_options_to_clang() {
     )
     .unwrap();
     let (dump, keep) = (tmp.path().join("dump"), tmp.path().join("kept"));
-    let o = Command::new(env!("CARGO_BIN_EXE_simt-run"))
+    let o = simt_run()
         .arg(&src)
         .args(["-D", "SCALE=5", "-cl-std=CL1.2", "--keep-ir", keep.to_str().unwrap()])
         .args(["--global", "8", "--local", "4", "--arg", "buf:i32:8", "--dump", dump.to_str().unwrap()])

@@ -5,6 +5,8 @@
 //! stderr that fails is ignored unless it carries the requested output (an
 //! analysis printer), and a closed stream acts as `/dev/null`.
 
+mod common;
+
 use std::fs::File;
 use std::process::{Command, Output, Stdio};
 
@@ -18,7 +20,7 @@ fn simt_opt(args: &[&str]) -> Command {
 
 /// saxpy on 8 work-items.
 fn simt_run(extra: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_simt-run"));
+    let mut c = common::simt_run();
     c.args([SAXPY, "--global", "8", "--local", "4", "--arg", "i32:8", "--arg", "f32:2", "--arg", "buf:f32:8=ramp", "--arg", "buf:f32:8"]);
     c.args(extra);
     c
@@ -60,7 +62,7 @@ fn stdout_full_is_one_error_line_and_exit_1() {
         ("simt-opt --version", simt_opt(&["--version"])),
         ("simt-run --stats json", simt_run(&["--stats", "json"])),
         ("simt-run --help", {
-            let mut c = Command::new(env!("CARGO_BIN_EXE_simt-run"));
+            let mut c = common::simt_run();
             c.arg("--help");
             c
         }),

@@ -210,6 +210,12 @@ pub fn is_spir_calling_convention(cc: u32) -> bool {
     cc == LLVMCallConv::LLVMSPIRFUNCCallConv as u32 || cc == LLVMCallConv::LLVMSPIRKERNELCallConv as u32
 }
 
+/// Whether `f` has CUDA's `ptx_kernel` calling convention (a CUDA kernel,
+/// which takes uniform work-groups whatever it says).
+pub fn is_ptx_kernel(f: FunctionValue<'_>) -> bool {
+    f.get_call_conventions() == LLVMCallConv::LLVMPTXKernelCallConv as u32
+}
+
 /// Whether `f` is a kernel entry point in either dialect: LLVM's
 /// `spir_kernel` or `ptx_kernel` calling convention, or older CUDA IR's
 /// `!nvvm.annotations = !{!{ptr @f, !"kernel", i32 1}}`.

@@ -1,16 +1,18 @@
 //! simt-passes: the analyses and passes of the simt toolkit.
 //!
-//! Everything that reads or rewrites LLVM IR lives here; nothing here parses a
-//! command line or runs a kernel. The graph analyses (`cfg`, `analysis`) are
+//! Everything that reads or rewrites LLVM IR lives here, with the pass manager
+//! that runs it (`pipeline`, shared by `simt-opt`, the engines and the LLVM
+//! pass plugin); nothing here parses a command line or runs a kernel. The graph analyses (`cfg`, `analysis`) are
 //! plain data so they can be checked against brute force without LLVM.
 //!
 //! # Running a pass on an inkwell module
 //!
 //! Every pass and printer has its pipeline name (`simt-opt -print-passes`
-//! lists them); [`registry::run_by_name`] runs one on a module as
+//! lists them); [`pipeline::run_by_name`] runs one on a module as
 //! `simt-opt` would (a fresh analysis cache, the verifier afterwards) and
-//! says whether the module may have changed. Printers write to the given
-//! writer.
+//! says whether the module may have changed; printers write to the given
+//! writer. [`pipeline::parse`] and [`pipeline::run`] take a whole
+//! `-passes=` text, simt's passes and LLVM's mixed.
 //!
 //! ```
 //! use inkwell::context::Context;
@@ -39,13 +41,15 @@
 //!
 //! // A printer: which values and branches differ between work-items.
 //! let mut report = Vec::new();
-//! simt_passes::registry::run_by_name(&mut module, "print<simt-uniformity>", false, &mut report)?;
+//! simt_passes::pipeline::run_by_name(&mut module, "print<simt-uniformity>", false, &mut report).map_err(|e| e.to_string())?;
 //! let report = String::from_utf8(report).unwrap();
 //! assert!(report.contains("divergent"), "{report}");
 //!
-//! // A transformation: the divergent branch becomes straight-line code.
-//! let changed = simt_passes::registry::run_by_name(&mut module, "simt-ifconvert<cost=split>", false, &mut std::io::sink())?;
-//! assert!(changed);
+//! // A pipeline: the divergent branch becomes straight-line code, then
+//! // LLVM's instcombine tidies it.
+//! use simt_passes::pipeline::{parse, run, RunOptions};
+//! let steps = parse("simt-ifconvert<cost=split>,instcombine", None).map_err(|e| e.to_string())?;
+//! run(&mut module, &steps, None, &RunOptions::default(), &mut std::io::stderr()).map_err(|e| e.to_string())?;
 //! let k = module.get_function("k").unwrap();
 //! assert_eq!(k.count_basic_blocks(), 1);
 //! # Ok::<(), String>(())
@@ -57,6 +61,7 @@ pub mod function_cfg;
 pub mod ir;
 pub mod kernel_model;
 pub mod pass;
+pub mod pipeline;
 pub mod printers;
 pub mod registry;
 pub mod sched;

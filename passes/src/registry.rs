@@ -5,14 +5,11 @@
 //! ([`DeclaredPass`](crate::pass::DeclaredPass)); adding a pass is its file and
 //! one line below. An unknown name is an error that lists the valid ones.
 
-use crate::analysis::cache::AnalysisCache;
-use crate::pass::{ModulePass, Opt, PassContext, PassDecl, PassError};
+use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
     check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing,
     to_nvptx, wiloops, wiloops_version,
 };
-use inkwell::module::Module;
-use std::io::Write;
 
 /// The passes, in the order `-print-passes` lists them (printers first).
 const PASSES: &[PassDecl] = &[
@@ -59,25 +56,6 @@ pub fn build(element: &str) -> Result<Box<dyn ModulePass>, PassError> {
 /// plugin claims it, and running it reports bad options).
 pub fn knows(element: &str) -> bool {
     !matches!(build(element), Err(PassError::UnknownPass { .. }))
-}
-
-/// Runs the pass an element names on `module` alone, as one pass of someone
-/// else's pipeline (LLVM's, when simt is loaded as a pass plugin): a fresh
-/// analysis cache, the verifier afterwards as `simt-opt` runs it, and with
-/// `verify_analyses` the check that the pass kept what it claims. Printers
-/// write to `out`. The answer is whether the module may have changed.
-pub fn run_by_name(module: &mut Module<'_>, element: &str, verify_analyses: bool, out: &mut dyn Write) -> Result<bool, String> {
-    let pass = build(element).map_err(|e| e.to_string())?;
-    let mut analyses = AnalysisCache::new();
-    let preserved = pass.run(&mut PassContext::new(module, &mut analyses, out)).map_err(|e| e.to_string())?;
-    analyses.invalidate(preserved);
-    crate::ir::verify(module).map_err(|message| format!("broken module after pass '{}':\n{message}", pass.name()))?;
-    if verify_analyses {
-        analyses
-            .verify(module, preserved)
-            .map_err(|message| format!("after pass '{}': {message} (the pass under-reported what it changed)", pass.name()))?;
-    }
-    Ok(!preserved.is_all())
 }
 
 /// Names of the passes a user can list, for error messages and `-print-passes`.
@@ -130,32 +108,7 @@ mod tests {
         assert!(build("print<simt-domtree>").is_ok());
         assert!(is_ours("print<simt-loops>") && is_ours(" simt-x") && !is_ours("instcombine"));
         assert!(!listed_names().contains(&"simt-testing-break-module"));
-    }
-
-    #[test]
-    fn run_by_name_answers_changed_and_errors() {
         assert!(knows("simt-wiloops<local-size=abc>") && knows("print<simt-domtree>"));
         assert!(!knows("simt-nope") && !knows("instcombine"));
-        let ctx = inkwell::context::Context::create();
-        let run_checked = |pipeline: &str, verify_analyses: bool| {
-            let mut m = crate::ir::parse_ir(&ctx, "liar.ll", crate::transform::testing::LIAR_INPUT.as_bytes()).unwrap();
-            let mut out = Vec::new();
-            let r = run_by_name(&mut m, pipeline, verify_analyses, &mut out);
-            (r, String::from_utf8(out).unwrap())
-        };
-        let run = |pipeline: &str| run_checked(pipeline, true);
-        let (r, out) = run("print<simt-domtree>");
-        assert_eq!(r, Ok(false));
-        assert!(out.contains("'k'"), "{out}");
-        // "Changed" is the pass's own claim: the lying pass claims nothing
-        // changed. It reads uniformity itself, so even a fresh cache holds
-        // the analysis it leaves stale, and the check names it.
-        assert_eq!(run_checked("simt-testing-lie-preserved", false).0, Ok(false));
-        assert_eq!(run("simt-wiloops<local-size=4>").0, Ok(true));
-        let e = run("simt-testing-lie-preserved").0.unwrap_err();
-        assert!(e.contains("uniformity of function 'k' is stale") && e.contains("under-reported"), "{e}");
-        let e = run("simt-testing-break-module").0.unwrap_err();
-        assert!(e.starts_with("broken module after pass 'simt-testing-break-module':\n"), "{e}");
-        assert!(run("simt-wiloops<local-size=0>").0.unwrap_err().contains("local-size"));
     }
 }

@@ -8,7 +8,7 @@
 //! The C++ shim (shim.cpp) registers a pipeline-parsing callback with LLVM's
 //! pass builder; each element simt knows becomes a module pass that calls
 //! [`simt_plugin_run`] with the module. Here the module is lent to simt's
-//! registry ([`simt_passes::registry::run_by_name`]) without taking it over,
+//! pass manager ([`simt_passes::pipeline::run_by_name`]) without taking it over,
 //! each pass with a fresh analysis cache (LLVM's analysis manager knows
 //! nothing of simt's), followed by the verifier as in `simt-opt`.
 //!
@@ -90,13 +90,13 @@ pub unsafe extern "C" fn simt_plugin_knows(text: *const c_char, len: usize) -> b
 pub unsafe extern "C" fn simt_plugin_run(module: LLVMModuleRef, text: *const c_char, len: usize, message: *mut *mut c_char) -> c_int {
     // SAFETY: the shim passes a StringRef's data and size.
     let text = unsafe { element(text, len) };
-    let verify_analyses = std::env::var_os("SIMT_VERIFY_ANALYSES").is_some_and(|v| v == "1");
+    let verify_analyses = simt_passes::pipeline::verify_analyses_from_env();
     let run = || {
         // SAFETY: LLVM's pass manager lends the module to this pass alone
         // for the duration of the call.
         unsafe {
             simt_passes::ir::with_borrowed_module(module, |m| {
-                simt_passes::registry::run_by_name(m, text, verify_analyses, &mut std::io::stderr())
+                simt_passes::pipeline::run_by_name(m, text, verify_analyses, &mut std::io::stderr()).map_err(|e| e.to_string())
             })
         }
     };

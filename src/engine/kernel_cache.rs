@@ -405,7 +405,7 @@ fn file_identity(path: &Path) -> Result<Vec<u8>, String> {
 /// The file LLVM's code is loaded from (libLLVM, or the executable when
 /// LLVM is linked statically).
 fn llvm_library() -> Result<PathBuf, String> {
-    let symbol = llvm_sys::core::LLVMGetVersion as *const libc::c_void;
+    let symbol = simt_passes::ir::llvm_code_address();
     // SAFETY: `info` is plain data dladdr fills in; `symbol` is a function of
     // this process. dli_fname, when set, is a NUL-terminated path that lives
     // as long as the object is loaded (libLLVM is never unloaded).

@@ -15,6 +15,7 @@ pub mod loops;
 pub mod memdeps;
 pub mod post_dominators;
 pub mod predicates;
+pub mod preserved;
 pub mod private_memory;
 pub mod scc;
 pub mod uniformity;

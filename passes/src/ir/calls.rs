@@ -121,6 +121,47 @@ pub fn has_param_attribute(f: FunctionValue<'_>, index: u32, name: &str) -> bool
     unsafe { !LLVMGetEnumAttributeAtIndex(f.as_value_ref(), index + 1, enum_kind(name)).is_null() }
 }
 
+/// The value of `f`'s string function attribute `name` (`"nvvm.maxntid"`),
+/// if it has one.
+pub fn fn_string_attribute(f: FunctionValue<'_>, name: &str) -> Option<String> {
+    // SAFETY: the name is passed with its length; `f` is a live function
+    // (inkwell invariant); the attribute's value is `len` bytes it owns,
+    // copied at once.
+    unsafe {
+        let a =
+            LLVMGetStringAttributeAtIndex(f.as_value_ref(), llvm_sys::LLVMAttributeFunctionIndex, name.as_ptr().cast(), name.len() as u32);
+        if a.is_null() {
+            return None;
+        }
+        let mut len = 0u32;
+        let v = LLVMGetStringAttributeValue(a, &mut len);
+        (!v.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(v.cast::<u8>(), len as usize)).into_owned())
+    }
+}
+
+/// The size, by its module's data layout, of the type parameter `index`
+/// (from 0) of `f` is passed `byval` as; `None` when it is not `byval`, the
+/// type is unsized, or the index is past the last parameter.
+pub fn byval_size(f: FunctionValue<'_>, index: u32) -> Option<u64> {
+    if index >= f.count_params() {
+        return None;
+    }
+    let kind = enum_kind("byval");
+    // SAFETY: `f` is a live function and `index + 1` one of its parameter
+    // attribute indices (checked above); the attribute's type is live in the
+    // module's context, and the module's data layout is read while it lives.
+    unsafe {
+        let fv = f.as_value_ref();
+        let attr = LLVMGetEnumAttributeAtIndex(fv, index + 1, kind);
+        if kind == 0 || attr.is_null() {
+            return None;
+        }
+        let ty = LLVMGetTypeAttributeValue(attr);
+        let layout = llvm_sys::target::LLVMGetModuleDataLayout(LLVMGetGlobalParent(fv));
+        (!ty.is_null() && LLVMTypeIsSized(ty) != 0).then(|| llvm_sys::target::LLVMABISizeOfType(layout, ty))
+    }
+}
+
 /// An operand bundle to attach: its tag and inputs.
 pub type Bundle<'a, 'ctx> = (&'a str, &'a [Value<'ctx>]);
 

@@ -30,6 +30,39 @@ pub fn named_metadata_of<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<Vec<Md
     unsafe { tuples(LLVMGetGlobalParent(f.as_value_ref()), name) }
 }
 
+/// The operands of the metadata node `!name` attached to `f`
+/// (`!kernel_arg_type`, `!reqd_work_group_size`); `None` when `f` has none.
+pub fn function_metadata<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Option<Vec<MdOperand<'ctx>>> {
+    let c_name = std::ffi::CString::new(name).ok()?;
+    let f = f.as_value_ref();
+    // SAFETY: `f` is live (inkwell invariant), so its module and context
+    // are; the entries array is LLVM's copy of `count` entries, indexed below
+    // `count` and disposed of once after it is made; the operand array is
+    // sized by the node's own operand count before LLVM fills it, and each
+    // operand is an operand of a node of `f`'s context.
+    unsafe {
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+        let kind = LLVMGetMDKindIDInContext(ctx, c_name.as_ptr(), name.len() as u32);
+        let mut count = 0usize;
+        let entries = LLVMGlobalCopyAllMetadata(f, &mut count);
+        if entries.is_null() {
+            return None;
+        }
+        let mut found = None;
+        for i in 0..count as u32 {
+            if LLVMValueMetadataEntriesGetKind(entries, i) == kind {
+                let node = LLVMMetadataAsValue(ctx, LLVMValueMetadataEntriesGetMetadata(entries, i));
+                let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(node) as usize];
+                LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+                found = Some(ops.into_iter().map(|op| md_operand(op)).collect());
+                break;
+            }
+        }
+        LLVMDisposeValueMetadataEntries(entries);
+        found
+    }
+}
+
 /// # Safety
 /// `m` is a live module whose context lives for `'ctx`.
 unsafe fn tuples<'ctx>(m: LLVMModuleRef, name: &str) -> Vec<Vec<MdOperand<'ctx>>> {

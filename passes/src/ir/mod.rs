@@ -12,7 +12,8 @@
 //! - `names`: names and printed forms, with `opt`'s slot numbering.
 //! - [`value`]: typed handles and walks.
 //! - [`block`]: terminators, successors and what selects each edge.
-//! - [`metadata`]: named metadata, debug locations.
+//! - [`metadata`]: named metadata, a function's attached metadata, debug
+//!   locations.
 //! - [`calls`]: call sites (callee, attributes, operand bundles) and a
 //!   builder for calls inkwell cannot make (returning `token`, with bundles,
 //!   rebuilt with other bundles); `bridge`: handles to and from inkwell.
@@ -22,11 +23,12 @@
 //!   access groups and parallel loops; `function`: functions, pass pipelines.
 //!   `build_ops`: more types, constants and builder operations;
 //!   `build_float`: float arithmetic and comparisons, conversions, splats.
-//! - [`globals`]: functions, declarations, global variables.
+//! - [`globals`]: functions, declarations, global variables, linkage.
 //! - [`link`]: parsing into a context, linking, emptying a module, LLVM's passes.
 //! - `memory`: constant GEP offsets, store sizes, `noalias`, what calls do to memory.
 //! - `types`, `consts`, `inspect`: walking types and layouts, reading
 //!   constants and globals, and what instructions say beyond their operands.
+//! - `process`: LLVM's version, fatal-error handler and `cl::opt` options.
 
 pub mod block;
 mod bridge;
@@ -46,6 +48,7 @@ mod memory;
 pub mod metadata;
 mod module;
 pub(crate) mod names;
+mod process;
 mod types;
 pub mod value;
 
@@ -53,15 +56,19 @@ pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use bridge::pointer_address_space;
 pub use build::{FloatOp, IntOp};
 pub use build_float::FloatBin;
-pub use calls::{has_fn_attribute, has_param_attribute, CallBuilder};
+pub use calls::{byval_size, fn_string_attribute, has_fn_attribute, has_param_attribute, CallBuilder};
 pub use clone::Detached;
 pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
 pub use function::{run_passes, run_pipeline};
 pub use inspect::{negated_predicate, swapped_predicate};
+/// LLVM-C's enums that the handles' methods answer with (a type's kind, an
+/// opcode, a predicate), so callers name them without depending on llvm-sys.
+pub use llvm_sys::{LLVMAtomicRMWBinOp, LLVMCallConv, LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
 pub use loop_metadata::{renew_loop_ids, AccessGroup};
 pub use memory::{data_layout_of, data_layout_string, CallMemory};
-pub use metadata::{debug_location, named_metadata, named_metadata_of, MdOperand};
+pub use metadata::{debug_location, function_metadata, named_metadata, named_metadata_of, MdOperand};
 pub use module::*;
 pub use names::*;
+pub use process::{install_fatal_error_handler, llvm_code_address, llvm_version, parse_command_line_options};
 pub use value::{instructions, parameters, target_triple, Inst, Value};

@@ -14,10 +14,10 @@
 //! the kernel's exit) as the host engine does.
 
 use super::check::{self, Checker, Checks, Kind};
-use super::decode::*;
 use super::memory::{ADDR_BITS, MAX_REGIONS, OFF_MASK};
 use super::objects::{Object, ObjectLayout};
 use super::policy::{self, Warp};
+use super::program::*;
 use super::trace::Trace;
 use crate::buffers::{ArgValue, KernelArgs, LocalLayout};
 use crate::launch::{Grid, Policy};

@@ -3,8 +3,9 @@
 //! The kernel is prepared as for the host engine's front end (helpers
 //! inlined, OpenCL built-in calls lowered to IR by `simt-lower-ocl-builtins`),
 //! decoded once into a compact instruction list over dense register slots
-//! ([`decode`]), then interpreted ([`exec`]): work-groups one after another,
-//! each as warps of `--warp-width` lanes that execute in lockstep, with
+//! ([`program`], built by its decoder), then interpreted ([`exec`]):
+//! work-groups one after another, each as warps of `--warp-width` lanes
+//! that execute in lockstep, with
 //! per-lane registers, the kernel's global buffers, per-work-group local
 //! memory and per-work-item private memory ([`memory`]: every access is
 //! bounds-checked), work-group barriers across the warps of a group, atomics
@@ -20,12 +21,12 @@
 //! efficiency, convergence checks, divergent branches per block.
 
 pub mod check;
-pub mod decode;
 pub mod exec;
 pub mod memory;
 pub mod objects;
 pub mod policy;
 pub mod profile;
+pub mod program;
 pub mod stats;
 pub mod trace;
 
@@ -38,8 +39,8 @@ use inkwell::context::Context;
 use inkwell::module::Module;
 use std::time::Instant;
 
-pub use decode::Program;
 pub use exec::Counters;
+pub use program::Program;
 pub use stats::EmuStats;
 pub use trace::Trace;
 
@@ -111,7 +112,7 @@ pub fn compile_module(module: &mut Module<'_>, kernel: &str, opts: &EmuOptions) 
     let f = crate::frontend::find_kernel(module, kernel)
         .map_err(|_| ToolError::Run(format!("kernel '{kernel}' disappeared while preparing it")))?;
     let analyses = analyses.get(f);
-    decode::decode(decode::DecodeInput { module, function: f, analyses, width: opts.warp_width, policy: opts.policy })
+    program::decode::decode(program::decode::DecodeInput { module, function: f, analyses, width: opts.warp_width, policy: opts.policy })
         .map_err(|e| ToolError::Run(format!("kernel '{kernel}': the emulator cannot run it: {e}")))
 }
 

@@ -19,7 +19,7 @@
 //! uninitialised reads see the canonical address ([`ObjectLayout::canon`]:
 //! the memory's own region and the offset in it).
 //!
-//! Region numbers, after those of `decode` (parameters, local memory,
+//! Region numbers, after those of the program (parameters, local memory,
 //! globals, then one region per static `__local` variable of non-zero
 //! size, then one private region per work-item): one per pointer-typed
 //! `local:` argument, then `items × allocas` private arrays, work-item by
@@ -32,8 +32,8 @@
 //! [`MAX_OBJECT_REGIONS`] of them. A 32-bit shared pointer turned into an
 //! integer gives its offset in its object, not in local memory.
 
-use super::decode::{addr, Program, Sk};
 use super::memory::ADDR_BITS;
+use super::program::{addr, Program, Sk};
 use crate::regions::Regions;
 
 /// The most regions given to private arrays in one launch (16 bytes of

@@ -34,7 +34,7 @@
 //!   the group of the earliest target runs until it exits or waits at a
 //!   barrier, then the next.
 
-use super::decode::EXIT_PC;
+use super::program::EXIT_PC;
 use crate::launch::Policy;
 
 /// Not waiting at a barrier.

@@ -17,8 +17,8 @@
 //! that stops at a block's convergence check and is merged into a later one
 //! counts as two entries.
 
-use super::decode::Program;
 use super::exec::Counters;
+use super::program::Program;
 use crate::diag::ToolError;
 use inkwell::module::Module;
 use inkwell::values::{BasicMetadataValueEnum, FunctionValue};

@@ -1,8 +1,8 @@
 //! What an emulated launch reports: issued warp-instructions, lanes that ran
 //! them, SIMD efficiency, convergence checks, divergence per block.
 
-use super::decode::Program;
 use super::exec::Counters;
+use super::program::Program;
 use crate::launch::Policy;
 use crate::stats::format_seconds;
 

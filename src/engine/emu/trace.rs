@@ -43,7 +43,7 @@
 //! at the end either nothing or the note that the trace was cut at its limit
 //! ([`TRACE_LINE_LIMIT`] lines; the launch runs to its end regardless).
 
-use super::decode::Program;
+use super::program::Program;
 use crate::launch::Policy;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -228,7 +228,7 @@ impl Trace {
             self.lanes(m, &mut s);
         }
         if self.policy == Policy::Ipdom {
-            let r = if ipdom_pc == super::decode::EXIT_PC { "exit" } else { self.block_of(ipdom_pc) };
+            let r = if ipdom_pc == super::program::EXIT_PC { "exit" } else { self.block_of(ipdom_pc) };
             let _ = write!(s, " reconverge={r}");
         }
         self.buf = s;

@@ -1,4 +1,5 @@
-//! Pipelines where our passes and LLVM's mix freely.
+//! simt's pass manager: pipelines where our passes and LLVM's mix freely,
+//! shared by `simt-opt`, the engines' front ends and the LLVM pass plugin.
 //!
 //! `-passes='simt-converge,instcombine,default<O2>'` is split at top-level
 //! commas into elements; consecutive LLVM elements form one run handed to
@@ -15,15 +16,41 @@
 //! a run of LLVM's passes, which say nothing, the whole cache goes. With
 //! `SIMT_VERIFY_ANALYSES=1` every analysis the pass claims preserved is then
 //! recomputed and compared, so a wrong claim names its pass.
+//!
+//! Inside someone else's pipeline (the plugin in `opt`), [`run_by_name`] runs
+//! one element the same way.
 
-use crate::diag::ToolError;
+use crate::analysis::cache::AnalysisCache;
+use crate::analysis::preserved::Preserved;
+use crate::pass::{ModulePass, PassContext, PassError};
+use crate::registry;
 use inkwell::module::Module;
 use inkwell::targets::TargetMachine;
-use simt_passes::analysis::cache::AnalysisCache;
-use simt_passes::pass::{ModulePass, PassContext, PassError, Preserved};
-use simt_passes::registry;
 use std::io::Write;
 use std::time::{Duration, Instant};
+
+/// Why a pipeline could not be built or run. The tools turn each into their
+/// own error, with exit code 2 for [`PipelineError::Invalid`]; the messages
+/// here carry no `error:` prefix (the plugin's go through LLVM's diagnostics,
+/// which add one).
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// The pipeline text itself is malformed (a usage mistake).
+    #[error("{0}")]
+    Invalid(String),
+    /// One of our passes is unknown, was given a bad option, or failed.
+    #[error("{0}")]
+    Pass(#[from] PassError),
+    #[error("broken module after pass '{pass}':\n{message}")]
+    BrokenAfter { pass: String, message: String },
+    /// `SIMT_VERIFY_ANALYSES`: a pass changed what a cached analysis
+    /// describes without saying so.
+    #[error("after pass '{pass}': {message} (the pass under-reported what it changed)")]
+    StaleAnalysis { pass: String, message: String },
+    /// LLVM's pass builder refused or failed a run of its passes.
+    #[error("{0}")]
+    Llvm(String),
+}
 
 pub enum Step {
     Ours(Box<dyn ModulePass>),
@@ -46,7 +73,7 @@ impl Step {
 pub const MAX_PIPELINE_DEPTH: i32 = 256;
 
 /// Splits `text` at commas outside `(…)` and `<…>`.
-pub fn split_top_level(text: &str) -> Result<Vec<String>, ToolError> {
+pub fn split_top_level(text: &str) -> Result<Vec<String>, PipelineError> {
     let mut out = Vec::new();
     let mut depth: i32 = 0;
     let mut cur = String::new();
@@ -58,13 +85,13 @@ pub fn split_top_level(text: &str) -> Result<Vec<String>, ToolError> {
         }
         if depth > MAX_PIPELINE_DEPTH {
             // The text itself would be thousands of characters.
-            return Err(ToolError::Usage(format!(
+            return Err(PipelineError::Invalid(format!(
                 "error: invalid pipeline: brackets nested more than {MAX_PIPELINE_DEPTH} deep (at character {})",
                 i + 1
             )));
         }
         if depth < 0 {
-            return Err(ToolError::Usage(format!("invalid pipeline '{text}': unbalanced '{c}'")));
+            return Err(PipelineError::Invalid(format!("invalid pipeline '{text}': unbalanced '{c}'")));
         }
         if c == ',' && depth == 0 {
             out.push(std::mem::take(&mut cur));
@@ -73,18 +100,18 @@ pub fn split_top_level(text: &str) -> Result<Vec<String>, ToolError> {
         }
     }
     if depth != 0 {
-        return Err(ToolError::Usage(format!("invalid pipeline '{text}': unbalanced brackets")));
+        return Err(PipelineError::Invalid(format!("invalid pipeline '{text}': unbalanced brackets")));
     }
     out.push(cur);
     let out: Vec<String> = out.into_iter().map(|s| s.trim().to_string()).collect();
     if out.iter().any(String::is_empty) {
-        return Err(ToolError::Usage(format!("invalid pipeline '{text}': empty pass name")));
+        return Err(PipelineError::Invalid(format!("invalid pipeline '{text}': empty pass name")));
     }
     Ok(out)
 }
 
 /// Parses and checks a pipeline; `tm` lets LLVM build target-specific passes.
-pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, ToolError> {
+pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, PipelineError> {
     let mut steps: Vec<Step> = Vec::new();
     for element in split_top_level(text)? {
         if registry::is_ours(&element) {
@@ -93,7 +120,7 @@ pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, ToolEr
         }
         if let Some(pos) = element.find("simt-") {
             let nested = element[pos..].split([',', ')', '>']).next().unwrap_or("");
-            return Err(ToolError::Usage(format!("'{nested}' runs on whole modules and cannot be nested inside '{element}'")));
+            return Err(PipelineError::Invalid(format!("'{nested}' runs on whole modules and cannot be nested inside '{element}'")));
         }
         match steps.last_mut() {
             Some(Step::Llvm(run)) => {
@@ -123,12 +150,12 @@ pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, ToolEr
 
 /// Builds (and runs) `run` on an empty module, so a misspelt LLVM pass is
 /// reported before any pass touches the real one.
-fn check_llvm_pipeline(run: &str, tm: Option<&TargetMachine>) -> Result<(), ToolError> {
+fn check_llvm_pipeline(run: &str, tm: Option<&TargetMachine>) -> Result<(), PipelineError> {
     let ctx = inkwell::context::Context::create();
     let probe = ctx.create_module("pipeline-check");
-    simt_passes::ir::run_pipeline(&probe, run, tm, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
-        Some(rest) => ToolError::from(PassError::UnknownPass { name: rest.trim_end_matches('\'').to_string() }),
-        None => ToolError::Llvm(format!("invalid LLVM pipeline '{run}': {message}")),
+    crate::ir::run_pipeline(&probe, run, tm, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
+        Some(rest) => PipelineError::from(PassError::UnknownPass { name: rest.trim_end_matches('\'').to_string() }),
+        None => PipelineError::Llvm(format!("invalid LLVM pipeline '{run}': {message}")),
     })
 }
 
@@ -157,7 +184,14 @@ pub fn verify_analyses_from_env() -> bool {
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { verify_each: false, verify_analyses: verify_analyses_from_env(), print_after_all: false, print_after: Vec::new() }
+        RunOptions { verify_analyses: verify_analyses_from_env(), ..RunOptions::quiet() }
+    }
+}
+
+impl RunOptions {
+    /// Every check and dump off, whatever the environment says.
+    pub fn quiet() -> Self {
+        RunOptions { verify_each: false, verify_analyses: false, print_after_all: false, print_after: Vec::new() }
     }
 }
 
@@ -174,7 +208,7 @@ pub fn run<'ctx>(
     tm: Option<&TargetMachine>,
     opts: &RunOptions,
     diag: &mut dyn Write,
-) -> Result<Vec<Timing>, ToolError> {
+) -> Result<Vec<Timing>, PipelineError> {
     run_with_analyses(module, steps, tm, opts, diag, &mut AnalysisCache::new())
 }
 
@@ -189,35 +223,61 @@ pub fn run_with_analyses<'ctx>(
     opts: &RunOptions,
     diag: &mut dyn Write,
     analyses: &mut AnalysisCache<'ctx>,
-) -> Result<Vec<Timing>, ToolError> {
+) -> Result<Vec<Timing>, PipelineError> {
     let mut timings = Vec::new();
     for step in steps {
         let start = Instant::now();
         match step {
             Step::Ours(pass) => {
-                let preserved: Preserved = pass.run(&mut PassContext::new(module, analyses, diag))?;
-                analyses.invalidate(preserved);
+                // What it kept has been applied to the cache already.
+                let _kept = run_ours(module, pass.as_ref(), opts, diag, analyses)?;
                 timings.push(Timing { name: pass.name(), wall: start.elapsed() });
-                if let Err(message) = simt_passes::ir::verify(module) {
-                    return Err(ToolError::BrokenAfter { pass: pass.name(), message });
-                }
-                if opts.verify_analyses {
-                    analyses.verify(module, preserved).map_err(|message| ToolError::StaleAnalysis { pass: pass.name(), message })?;
-                }
-                let bare = pass.name().split('<').next().unwrap_or_default().to_string();
-                if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {
-                    let _ =
-                        write!(diag, "; *** IR Dump After {} on [module] ***\n{}", pass.name(), module.print_to_string().to_string_lossy());
-                }
             }
             Step::Llvm(run) => {
-                simt_passes::ir::run_pipeline(module, run, tm, opts.verify_each).map_err(ToolError::Llvm)?;
+                crate::ir::run_pipeline(module, run, tm, opts.verify_each).map_err(PipelineError::Llvm)?;
                 analyses.clear();
                 timings.push(Timing { name: run.clone(), wall: start.elapsed() });
             }
         }
     }
     Ok(timings)
+}
+
+/// One of our passes as a step: run, invalidate what it did not preserve,
+/// verify the module (and, when asked, the analyses it claims preserved),
+/// print it when asked. The answer is the pass's claim.
+fn run_ours<'ctx>(
+    module: &mut Module<'ctx>,
+    pass: &dyn ModulePass,
+    opts: &RunOptions,
+    diag: &mut dyn Write,
+    analyses: &mut AnalysisCache<'ctx>,
+) -> Result<Preserved, PipelineError> {
+    let preserved: Preserved = pass.run(&mut PassContext::new(module, analyses, diag))?;
+    analyses.invalidate(preserved);
+    if let Err(message) = crate::ir::verify(module) {
+        return Err(PipelineError::BrokenAfter { pass: pass.name(), message });
+    }
+    if opts.verify_analyses {
+        analyses.verify(module, preserved).map_err(|message| PipelineError::StaleAnalysis { pass: pass.name(), message })?;
+    }
+    let bare = pass.name().split('<').next().unwrap_or_default().to_string();
+    if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {
+        let _ = write!(diag, "; *** IR Dump After {} on [module] ***\n{}", pass.name(), module.print_to_string().to_string_lossy());
+    }
+    Ok(preserved)
+}
+
+/// Runs the pass an element names on `module` alone, as one pass of someone
+/// else's pipeline (LLVM's, when simt is loaded as a pass plugin): a fresh
+/// analysis cache, then the same checks as every step of [`run`], with
+/// `verify_analyses` the check that the pass kept what it claims. Printers
+/// write to `out`. The answer is whether the module may have changed.
+pub fn run_by_name(module: &mut Module<'_>, element: &str, verify_analyses: bool, out: &mut dyn Write) -> Result<bool, PipelineError> {
+    let pass = registry::build(element)?;
+    let opts = RunOptions { verify_analyses, ..RunOptions::quiet() };
+    let preserved = run_ours(module, pass.as_ref(), &opts, out, &mut AnalysisCache::new())?;
+    Ok(!preserved.is_all())
 }
 
 /// A `-time-passes` report in the layout of LLVM's timer reports.
@@ -253,24 +313,22 @@ mod tests {
 
     #[test]
     fn runs_of_llvm_passes_are_grouped() {
-        crate::llvm_init::init();
         let steps = parse("instcombine,dce,print<simt-domtree>,sroa", None).unwrap();
         let names: Vec<String> = steps.iter().map(Step::name).collect();
         assert_eq!(names, vec!["instcombine,dce", "print<simt-domtree>", "sroa"]);
-        assert!(matches!(parse("instcombyne", None), Err(ToolError::Pass { err: PassError::UnknownPass { .. } })));
+        assert!(matches!(parse("instcombyne", None), Err(PipelineError::Pass(PassError::UnknownPass { .. }))));
         // A function pass then a module pipeline: nested in module(…).
         let steps = parse("print<simt-uniformity>,instcombine,default<O2>", None).unwrap();
         assert_eq!(steps.iter().map(Step::name).collect::<Vec<_>>(), vec!["print<simt-uniformity>", "module(instcombine,default<O2>)"]);
         assert!(parse("instcombine,instcombyne", None).is_err());
-        assert!(matches!(parse("function(print<simt-domtree>)", None), Err(ToolError::Usage(_))));
+        assert!(matches!(parse("function(print<simt-domtree>)", None), Err(PipelineError::Invalid(_))));
     }
 
-    use simt_passes::transform::testing::LIAR_INPUT;
+    use crate::transform::testing::LIAR_INPUT;
 
-    fn run_text(pipeline: &str, verify_analyses: bool) -> Result<String, ToolError> {
-        crate::llvm_init::init();
+    fn run_text(pipeline: &str, verify_analyses: bool) -> Result<String, PipelineError> {
         let ctx = inkwell::context::Context::create();
-        let mut m = simt_passes::ir::parse_ir(&ctx, "liar.ll", LIAR_INPUT.as_bytes()).unwrap();
+        let mut m = crate::ir::parse_ir(&ctx, "liar.ll", LIAR_INPUT.as_bytes()).unwrap();
         let steps = parse(pipeline, None).unwrap();
         let opts = RunOptions { verify_analyses, ..RunOptions::default() };
         run(&mut m, &steps, None, &opts, &mut std::io::sink())?;
@@ -284,7 +342,7 @@ mod tests {
         assert!(out.contains("add i32 %tid, 1"), "the lying pass changed the add:\n{out}");
         // With it, the driver names the pass and the stale analysis.
         match run_text("print<simt-uniformity>,simt-testing-lie-preserved", true) {
-            Err(ToolError::StaleAnalysis { pass, message }) => {
+            Err(PipelineError::StaleAnalysis { pass, message }) => {
                 assert_eq!(pass, "simt-testing-lie-preserved");
                 assert!(message.contains("uniformity") && message.contains("'k'"), "{message}");
             }
@@ -306,7 +364,7 @@ mod tests {
 {out}"
         );
         match run_text(lie, true) {
-            Err(ToolError::StaleAnalysis { pass, message }) => {
+            Err(PipelineError::StaleAnalysis { pass, message }) => {
                 assert_eq!(pass, "simt-testing-lie-preserved<cfg>");
                 // The printer cached the convergence points and the loops they are made from.
                 assert!(message.contains("'k'") && message.contains("CFG changed"), "{message}");
@@ -316,5 +374,30 @@ mod tests {
         }
         // Nothing cached, nothing stale: the same lie with no analysis computed passes.
         run_text("simt-testing-lie-preserved<cfg>", true).unwrap();
+    }
+
+    #[test]
+    fn run_by_name_answers_changed_and_errors() {
+        let ctx = inkwell::context::Context::create();
+        let run_checked = |pipeline: &str, verify_analyses: bool| {
+            let mut m = crate::ir::parse_ir(&ctx, "liar.ll", crate::transform::testing::LIAR_INPUT.as_bytes()).unwrap();
+            let mut out = Vec::new();
+            let r = run_by_name(&mut m, pipeline, verify_analyses, &mut out).map_err(|e| e.to_string());
+            (r, String::from_utf8(out).unwrap())
+        };
+        let run = |pipeline: &str| run_checked(pipeline, true);
+        let (r, out) = run("print<simt-domtree>");
+        assert_eq!(r, Ok(false));
+        assert!(out.contains("'k'"), "{out}");
+        // "Changed" is the pass's own claim: the lying pass claims nothing
+        // changed. It reads uniformity itself, so even a fresh cache holds
+        // the analysis it leaves stale, and the check names it.
+        assert_eq!(run_checked("simt-testing-lie-preserved", false).0, Ok(false));
+        assert_eq!(run("simt-wiloops<local-size=4>").0, Ok(true));
+        let e = run("simt-testing-lie-preserved").0.unwrap_err();
+        assert!(e.contains("uniformity of function 'k' is stale") && e.contains("under-reported"), "{e}");
+        let e = run("simt-testing-break-module").0.unwrap_err();
+        assert!(e.starts_with("broken module after pass 'simt-testing-break-module':\n"), "{e}");
+        assert!(run("simt-wiloops<local-size=0>").0.unwrap_err().contains("local-size"));
     }
 }

@@ -1,0 +1,106 @@
+//! What the integration tests share: where the corpus kernels are, `simt-run`
+//! as a command, one launch of it ([`Launch`]), and IR that more than one
+//! test writes ([`vadd_ir`]). Each test crate that declares `mod common;`
+//! uses a part of it, hence the allowances for what it leaves unused.
+
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `test-ir/kernels`: the corpus.
+pub fn kernels_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir").join("kernels")
+}
+
+/// `simt-run`, to add arguments to.
+pub fn simt_run() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_simt-run"))
+}
+
+/// `simt-run ARGS…`, run to its end.
+pub fn simt_run_output<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    simt_run().args(args).output().expect("simt-run runs")
+}
+
+/// Runs `cmd`, which must succeed; returns stdout.
+pub fn ok(mut cmd: Command, what: &str) -> String {
+    let out = cmd.output().expect("cannot start the tool");
+    assert!(out.status.success(), "{what}: exit {:?}\nstderr:\n{}", out.status.code(), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// One launch: module, kernel, sizes and `--arg` specs.
+#[derive(Clone)]
+pub struct Launch {
+    pub module: PathBuf,
+    pub kernel: String,
+    pub global: String,
+    pub local: String,
+    pub args: Vec<String>,
+}
+
+impl Launch {
+    pub fn new(module: impl Into<PathBuf>, kernel: &str, global: &str, local: &str, args: &[&str]) -> Launch {
+        Launch {
+            module: module.into(),
+            kernel: kernel.into(),
+            global: global.into(),
+            local: local.into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// A launch of `file` of the corpus ([`kernels_dir`]).
+    pub fn corpus(file: &str, kernel: &str, global: &str, local: &str, args: &[&str]) -> Launch {
+        Launch::new(kernels_dir().join(file), kernel, global, local, args)
+    }
+
+    /// `simt-run MODULE --kernel K --global G --local L --arg A… EXTRA…`.
+    pub fn command(&self, extra: &[&str]) -> Command {
+        let mut c = simt_run();
+        c.arg(&self.module).args(["--kernel", &self.kernel, "--global", &self.global, "--local", &self.local]);
+        for a in &self.args {
+            c.args(["--arg", a]);
+        }
+        c.args(extra);
+        c
+    }
+
+    /// The launch in a failure message.
+    pub fn what(&self) -> String {
+        format!("{} {} global {} local {}", self.module.display(), self.kernel, self.global, self.local)
+    }
+}
+
+/// `vadd` in IR, as clang emits it for spir64: `c[i] = a[i] + b[i]` for
+/// `i < n`. It calls `@_Z13get_global_idj`, which the module declares. A
+/// macro, so that a test's module text stays one `concat!` constant.
+#[allow(unused_macros)]
+macro_rules! vadd_ir {
+    () => {
+        r#"
+define spir_kernel void @vadd(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c, i32 %n) {
+entry:
+  %gid = call i64 @_Z13get_global_idj(i32 0)
+  %n64 = sext i32 %n to i64
+  %in = icmp slt i64 %gid, %n64
+  br i1 %in, label %body, label %done
+body:
+  %pa = getelementptr float, ptr addrspace(1) %a, i64 %gid
+  %pb = getelementptr float, ptr addrspace(1) %b, i64 %gid
+  %pc = getelementptr float, ptr addrspace(1) %c, i64 %gid
+  %va = load float, ptr addrspace(1) %pa
+  %vb = load float, ptr addrspace(1) %pb
+  %s = fadd float %va, %vb
+  store float %s, ptr addrspace(1) %pc
+  br label %done
+done:
+  ret void
+}
+"#
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use vadd_ir;
