@@ -16,11 +16,8 @@ use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::values::FunctionValue;
 use simt_passes::ir::{self, LLVMTypeKind, MdOperand};
-use simt_passes::kernel_model::is_ptx_kernel;
+use simt_passes::kernel_model::{is_ptx_kernel, LOCAL_ADDRESS_SPACE};
 use std::path::Path;
-
-/// The address space of OpenCL `__local` / CUDA `__shared__` memory.
-pub const LOCAL_ADDRSPACE: u32 = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamKind {
@@ -219,8 +216,8 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
                     } else if ir::has_param_attribute(f, i, "byval") || ir::has_param_attribute(f, i, "byref") {
                         ParamKind::Unsupported
                     } else {
-                        match ty.ptr_address_space() {
-                            LOCAL_ADDRSPACE => ParamKind::Local,
+                        match ty.address_space().expect("a pointer type") {
+                            LOCAL_ADDRESS_SPACE => ParamKind::Local,
                             a => ParamKind::Buffer { addrspace: a },
                         }
                     }
@@ -230,7 +227,7 @@ fn signature(f: FunctionValue<'_>) -> KernelSig {
                 // metadata, which still says addrspace 3: launched like one.
                 LLVMTypeKind::LLVMIntegerTypeKind
                     if ty.int_width() == 32
-                        && addr_spaces.as_ref().and_then(|a| a.get(idx).copied().flatten()) == Some(LOCAL_ADDRSPACE as u64) =>
+                        && addr_spaces.as_ref().and_then(|a| a.get(idx).copied().flatten()) == Some(LOCAL_ADDRESS_SPACE as u64) =>
                 {
                     ParamKind::Local
                 }

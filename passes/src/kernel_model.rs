@@ -11,6 +11,10 @@ use crate::ir::{Inst, MdOperand, Value};
 use inkwell::values::FunctionValue;
 use llvm_sys::{LLVMCallConv, LLVMOpcode};
 
+/// The address space of OpenCL `__local` and CUDA `__shared__` memory (3
+/// on both SPIR and NVPTX).
+pub const LOCAL_ADDRESS_SPACE: u32 = 3;
+
 /// A dimension of the iteration space: 0 = x, 1 = y, 2 = z.
 pub type Dim = u32;
 

@@ -7,15 +7,13 @@
 //! metadata, target extension types); the conversions here check the kind
 //! first and answer `None` for those.
 
-use super::edit::Ty;
 use super::value::{Inst, Value};
-use inkwell::types::{AsTypeRef, BasicTypeEnum, PointerType};
 use inkwell::values::{BasicValue, BasicValueEnum, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::LLVMTypeKind;
 
 /// Whether inkwell has a basic type for this kind.
-fn is_basic_kind(kind: LLVMTypeKind) -> bool {
+pub(super) fn is_basic_kind(kind: LLVMTypeKind) -> bool {
     use LLVMTypeKind::*;
     matches!(
         kind,
@@ -72,21 +70,4 @@ impl<'ctx> Inst<'ctx> {
         // `'ctx` (type invariant), which is what inkwell's handle requires.
         unsafe { InstructionValue::new(self.raw()) }
     }
-}
-
-impl<'ctx> Ty<'ctx> {
-    /// The type as inkwell's basic type; `None` for other kinds (void,
-    /// function, label, token, metadata, target extension types).
-    pub fn as_basic_type(self) -> Option<BasicTypeEnum<'ctx>> {
-        // SAFETY: `raw` is a live type of a context that lives for `'ctx`
-        // (type invariant), of a kind `BasicTypeEnum::new` accepts (checked).
-        is_basic_kind(self.kind()).then(|| unsafe { BasicTypeEnum::new(self.raw()) })
-    }
-}
-
-/// The address space of an inkwell pointer type (inkwell's `AddressSpace`
-/// does not give its number back).
-pub fn pointer_address_space(t: PointerType<'_>) -> u32 {
-    // SAFETY: `t` is a live pointer type (inkwell invariant).
-    unsafe { LLVMGetPointerAddressSpace(t.as_type_ref()) }
 }

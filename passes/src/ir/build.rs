@@ -1,7 +1,7 @@
-//! Building new code through the typed handles: integer constants,
-//! arithmetic, comparisons, `select`, casts, `getelementptr`, conditional
-//! branches, `switch` and `ret` on the [`Builder`] of `edit.rs`, and the
-//! bridges from inkwell's types and values to [`Ty`] and [`Value`].
+//! Building new code through the typed handles: arithmetic, comparisons,
+//! `select`, casts, `getelementptr`, conditional branches, `switch` and
+//! `ret` on the [`Builder`] of `edit.rs`, and the bridge from inkwell's
+//! values to [`Value`] (integer constants and inkwell's types: [`Ty`]).
 //!
 //! The invariant is the handles' own (every handle points to a live value,
 //! block or type of a context that lives for `'ctx`). LLVM's builder does not
@@ -11,10 +11,10 @@
 //! indices that can be followed through the source type), so a bug in a pass
 //! panics with a message instead.
 
-use super::edit::{Builder, Ty};
+use super::edit::Builder;
+use super::ty::Ty;
 use super::value::{Inst, Value};
 use inkwell::basic_block::BasicBlock;
-use inkwell::types::AnyType;
 use inkwell::values::AnyValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -23,50 +23,6 @@ use std::ffi::CString;
 
 fn c_name(name: &str) -> CString {
     CString::new(name.bytes().filter(|&b| b != 0).collect::<Vec<u8>>()).expect("NULs removed")
-}
-
-impl<'ctx> Ty<'ctx> {
-    /// The type of an inkwell type handle.
-    pub fn of(t: impl AnyType<'ctx>) -> Ty<'ctx> {
-        // SAFETY: `AnyType` is an `unsafe` trait whose implementors promise
-        // a live type of a context that lives for `'ctx`.
-        unsafe { Ty::from_raw(t.as_type_ref()) }
-    }
-
-    pub fn is_integer(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMIntegerTypeKind
-    }
-
-    /// The bit width of an integer type.
-    pub fn int_width(self) -> u32 {
-        assert!(self.is_integer(), "the width of a non-integer type");
-        // SAFETY: `raw` is a live integer type.
-        unsafe { LLVMGetIntTypeWidth(self.raw()) }
-    }
-
-    /// The element type of a vector, or the type itself.
-    pub fn scalar(self) -> Ty<'ctx> {
-        if self.kind() == LLVMTypeKind::LLVMVectorTypeKind {
-            // SAFETY: `raw` is a live vector type.
-            unsafe { Ty::from_raw(LLVMGetElementType(self.raw())) }
-        } else {
-            self
-        }
-    }
-
-    /// An integer constant of this integer type (`v` truncated to its width).
-    pub fn const_int(self, v: u64) -> Value<'ctx> {
-        assert!(self.is_integer(), "an integer constant of a non-integer type");
-        // SAFETY: `raw` is a live integer type; the constant belongs to its context.
-        unsafe { Value::from_raw(LLVMConstInt(self.raw(), v, 0)) }
-    }
-
-    /// Whether values of the type have a size (what `alloca`, loads and
-    /// `getelementptr` need).
-    pub fn is_sized(self) -> bool {
-        // SAFETY: `raw` is a live type.
-        unsafe { LLVMTypeIsSized(self.raw()) != 0 }
-    }
 }
 
 impl<'ctx> Value<'ctx> {

@@ -1,10 +1,12 @@
 //! The builder's float arithmetic and comparisons, value conversions and
 //! vector splats: what `simt-lower-ocl-builtins` needs for OpenCL's
-//! `convert_*`, relational and geometric built-ins. As elsewhere in `ir/`,
+//! `convert_*`, relational and geometric built-ins (the constants and vector
+//! types they need are `Ty`'s, in `ty.rs`). As elsewhere in `ir/`,
 //! operands of the wrong kind or type are caught by an assertion before the
 //! C API would build malformed IR.
 
-use super::edit::{Builder, Ty};
+use super::edit::Builder;
+use super::ty::Ty;
 use super::value::Value;
 use llvm_sys::core::*;
 use llvm_sys::{LLVMOpcode, LLVMRealPredicate};
@@ -21,31 +23,6 @@ pub enum FloatBin {
     Sub,
     Mul,
     Div,
-}
-
-impl<'ctx> Ty<'ctx> {
-    /// The vector of `n` elements of this type.
-    pub fn vector_of(self, n: u32) -> Ty<'ctx> {
-        assert!(self.is_scalar() && n > 0, "a vector of a non-scalar");
-        // SAFETY: a live scalar type.
-        unsafe { Ty::from_raw(LLVMVectorType(self.raw(), n)) }
-    }
-
-    /// The integer constant `v` of this integer type (the low bits of `v`
-    /// where the type is narrower).
-    pub fn const_i128(self, v: i128) -> Value<'ctx> {
-        assert!(self.is_integer(), "an integer constant of a non-integer type");
-        let words = [v as u64, (v >> 64) as u64];
-        // SAFETY: a live integer type; two words hold the value.
-        unsafe { Value::from_raw(LLVMConstIntOfArbitraryPrecision(self.raw(), 2, words.as_ptr())) }
-    }
-
-    /// Every bit set: -1 of this integer type, or in each element.
-    pub fn const_all_ones(self) -> Value<'ctx> {
-        assert!(self.scalar().is_integer(), "all ones of a non-integer type");
-        // SAFETY: a live integer (or integer vector) type.
-        unsafe { Value::from_raw(LLVMConstAllOnes(self.raw())) }
-    }
 }
 
 impl<'ctx> Builder<'ctx> {

@@ -12,143 +12,16 @@
 //! operation asserts first, so a pass with a bug panics with a message
 //! instead.
 
-use super::edit::{Builder, Ty};
+use super::edit::Builder;
+use super::ty::Ty;
 use super::value::{Inst, Value};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMOpcode, LLVMTypeKind};
 use std::ffi::CString;
-use std::marker::PhantomData;
-
-fn ty<'ctx>(raw: LLVMTypeRef) -> Ty<'ctx> {
-    Ty { raw, _ctx: PhantomData }
-}
 
 fn c_name(name: &str) -> CString {
     CString::new(name.replace('\0', "")).expect("NULs removed")
-}
-
-impl<'ctx> Ty<'ctx> {
-    /// The integer type `iN` of this type's context.
-    pub fn int_in_context_of(self, bits: u32) -> Ty<'ctx> {
-        assert!((1..=1 << 23).contains(&bits), "no integer type i{bits}");
-        // SAFETY: `raw` is a live type, so its context is live.
-        ty(unsafe { LLVMIntTypeInContext(LLVMGetTypeContext(self.raw), bits) })
-    }
-
-    /// The pointer type `ptr addrspace(n)` of this type's context.
-    pub fn pointer_in_context_of(self, addrspace: u32) -> Ty<'ctx> {
-        // SAFETY: `raw` is a live type, so its context is live.
-        ty(unsafe { LLVMPointerTypeInContext(LLVMGetTypeContext(self.raw), addrspace) })
-    }
-
-    /// `[n x self]`.
-    pub fn array(self, n: u64) -> Ty<'ctx> {
-        assert!(self.is_sized_first_class(), "an array of a type that has no size");
-        // SAFETY: `raw` is a live sized type.
-        ty(unsafe { LLVMArrayType2(self.raw, n) })
-    }
-
-    /// The function type `ret (params…)` (not variadic).
-    pub fn function(ret: Ty<'ctx>, params: &[Ty<'ctx>]) -> Ty<'ctx> {
-        for p in params {
-            assert!(p.is_sized_first_class() || p.kind() == LLVMTypeKind::LLVMTargetExtTypeKind, "a parameter of a type no value has");
-        }
-        let mut raw: Vec<LLVMTypeRef> = params.iter().map(|p| p.raw).collect();
-        // SAFETY: `ret` and the parameters are live types of one context.
-        ty(unsafe { LLVMFunctionType(ret.raw, raw.as_mut_ptr(), raw.len() as u32, 0) })
-    }
-
-    /// A function type's parameter types.
-    pub fn params(self) -> Vec<Ty<'ctx>> {
-        assert_eq!(self.kind(), LLVMTypeKind::LLVMFunctionTypeKind, "the parameters of a non-function type");
-        // SAFETY: `raw` is a live function type; the array holds its count.
-        unsafe {
-            let n = LLVMCountParamTypes(self.raw) as usize;
-            let mut out: Vec<LLVMTypeRef> = vec![std::ptr::null_mut(); n];
-            LLVMGetParamTypes(self.raw, out.as_mut_ptr());
-            out.into_iter().map(ty).collect()
-        }
-    }
-
-    fn is_function_variadic(self) -> bool {
-        // SAFETY: callers ask function types only.
-        unsafe { LLVMIsFunctionVarArg(self.raw) != 0 }
-    }
-
-    fn is_sized_first_class(self) -> bool {
-        !matches!(
-            self.kind(),
-            LLVMTypeKind::LLVMVoidTypeKind
-                | LLVMTypeKind::LLVMFunctionTypeKind
-                | LLVMTypeKind::LLVMLabelTypeKind
-                | LLVMTypeKind::LLVMMetadataTypeKind
-                | LLVMTypeKind::LLVMTokenTypeKind
-                | LLVMTypeKind::LLVMTargetExtTypeKind
-        )
-    }
-
-    pub fn is_vector(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMVectorTypeKind
-    }
-
-    /// The lane count of a fixed vector type.
-    pub fn vector_len(self) -> u32 {
-        assert!(self.is_vector(), "the length of a non-vector type");
-        // SAFETY: `raw` is a live fixed vector type.
-        unsafe { LLVMGetVectorSize(self.raw) }
-    }
-
-    /// An integer, any floating-point type, or a pointer: what a bitcast or
-    /// a ptrtoint/inttoptr pair can turn into a same-sized integer.
-    pub fn is_scalar(self) -> bool {
-        use LLVMTypeKind::*;
-        matches!(
-            self.kind(),
-            LLVMIntegerTypeKind
-                | LLVMHalfTypeKind
-                | LLVMBFloatTypeKind
-                | LLVMFloatTypeKind
-                | LLVMDoubleTypeKind
-                | LLVMX86_FP80TypeKind
-                | LLVMFP128TypeKind
-                | LLVMPPC_FP128TypeKind
-                | LLVMPointerTypeKind
-        )
-    }
-
-    /// `half`, `float` or `double`, or a vector of them.
-    pub fn is_float_or_float_vector(self) -> bool {
-        matches!(self.scalar().kind(), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind | LLVMTypeKind::LLVMHalfTypeKind)
-    }
-
-    /// The address space of a pointer type (not of a vector of pointers).
-    pub fn pointer_address_space(self) -> Option<u32> {
-        // SAFETY: `raw` is a live pointer type when asked.
-        self.is_pointer().then(|| unsafe { LLVMGetPointerAddressSpace(self.raw) })
-    }
-
-    /// The floating-point constant `v` of a float (vector) type.
-    pub fn const_real(self, v: f64) -> Value<'ctx> {
-        assert!(self.is_float_or_float_vector(), "a floating-point constant of a non-float type");
-        // SAFETY: `raw` is a live float (vector) type.
-        unsafe { Value::from_raw(LLVMConstReal(self.raw, v)) }
-    }
-
-    /// `zeroinitializer`/`null`/`0` of a sized first-class type.
-    pub fn const_null(self) -> Value<'ctx> {
-        assert!(self.is_sized_first_class(), "no null of a type that has no size");
-        // SAFETY: `raw` is a live sized type.
-        unsafe { Value::from_raw(LLVMConstNull(self.raw)) }
-    }
-
-    /// Allocation size in bytes under `module`'s own data layout.
-    pub fn abi_size_in(self, module: &inkwell::module::Module<'ctx>) -> u64 {
-        assert!(self.is_sized_first_class(), "the size of a type that has none");
-        // SAFETY: the module is live, so is the data layout it owns; `raw`
-        // is a live sized type of its context.
-        unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(module.as_mut_ptr()), self.raw) }
-    }
 }
 
 impl<'ctx> Value<'ctx> {

@@ -12,75 +12,13 @@
 //! instruction or deleting a block ends its handles' life, as with inkwell:
 //! callers must not use them afterwards.
 
+use super::ty::Ty;
 use super::value::{Inst, Value};
 use inkwell::basic_block::BasicBlock;
-use inkwell::targets::TargetData;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
-use llvm_sys::target::{LLVMABIAlignmentOfType, LLVMABISizeOfType};
-use llvm_sys::LLVMTypeKind;
 use std::ffi::CString;
 use std::marker::PhantomData;
-
-/// A type of a context that lives for `'ctx`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Ty<'ctx> {
-    pub(super) raw: LLVMTypeRef,
-    pub(super) _ctx: PhantomData<&'ctx ()>,
-}
-
-impl<'ctx> Ty<'ctx> {
-    pub fn raw(self) -> LLVMTypeRef {
-        self.raw
-    }
-
-    /// # Safety
-    /// `raw` must be a live type of a context that lives for `'ctx` (for
-    /// the ir layer's own modules, e.g. `types.rs`).
-    pub(super) unsafe fn from_raw(raw: LLVMTypeRef) -> Ty<'ctx> {
-        Ty { raw, _ctx: PhantomData }
-    }
-
-    pub fn kind(self) -> LLVMTypeKind {
-        // SAFETY: `raw` is a live type (type invariant).
-        unsafe { LLVMGetTypeKind(self.raw) }
-    }
-
-    pub fn is_void(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMVoidTypeKind
-    }
-
-    pub fn is_pointer(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMPointerTypeKind
-    }
-
-    /// `poison` of this type.
-    pub fn poison(self) -> Value<'ctx> {
-        assert!(!self.is_void(), "no poison of type void");
-        // SAFETY: `raw` is a live first-class type; the constant belongs to its context.
-        unsafe { Value::from_raw(LLVMGetPoison(self.raw)) }
-    }
-
-    /// The return type of a function type.
-    pub fn return_type(self) -> Ty<'ctx> {
-        assert_eq!(self.kind(), LLVMTypeKind::LLVMFunctionTypeKind, "the return type of a non-function type");
-        // SAFETY: `raw` is a live function type.
-        Ty { raw: unsafe { LLVMGetReturnType(self.raw) }, _ctx: PhantomData }
-    }
-
-    /// Allocation size in bytes under `td` (`sizeof` in C).
-    pub fn abi_size(self, td: &TargetData) -> u64 {
-        // SAFETY: `raw` is a live sized type and `td` a live target data.
-        unsafe { LLVMABISizeOfType(td.as_mut_ptr(), self.raw) }
-    }
-
-    pub fn abi_alignment(self, td: &TargetData) -> u64 {
-        // SAFETY: as in `abi_size`.
-        unsafe { LLVMABIAlignmentOfType(td.as_mut_ptr(), self.raw) as u64 }
-    }
-}
-
-impl<'ctx> Ty<'ctx> {}
 
 /// Copies a value's name out of LLVM (empty for unnamed values).
 fn raw_name(v: LLVMValueRef) -> Vec<u8> {

@@ -9,7 +9,7 @@
 //! [`value`](super::value)); functions deleted or moved from end their
 //! handles' life as documented on each operation.
 
-use super::edit::Ty;
+use super::ty::Ty;
 use super::value::Value;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};

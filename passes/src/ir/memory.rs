@@ -6,12 +6,11 @@
 //! walks the source element type the same way (struct fields by layout offset,
 //! array and vector elements by allocation size).
 
-use super::edit::Ty;
+use super::ty::Ty;
 use super::value::{Inst, Value};
 use inkwell::targets::TargetData;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::core::*;
-use llvm_sys::target::{LLVMSizeOfTypeInBits, LLVMStoreSizeOfType};
 use llvm_sys::LLVMOpcode;
 
 /// What a call may do to memory, from its `memory(...)` attribute (LLVM
@@ -26,23 +25,6 @@ pub enum CallMemory {
 fn attribute_kind(name: &str) -> u32 {
     // SAFETY: the name is passed with its length; LLVM only reads it.
     unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) }
-}
-
-impl<'ctx> Ty<'ctx> {
-    /// Bytes a load or store of this type touches under `td`; panics on unsized types.
-    pub fn store_size(self, td: &TargetData) -> u64 {
-        assert!(self.is_sized(), "store size of the unsized type {}", self.print());
-        // SAFETY: a live sized type and a live target data.
-        unsafe { LLVMStoreSizeOfType(td.as_mut_ptr(), self.raw()) }
-    }
-
-    /// Bits a value of this type holds under `td` (`i20`: 20, `ptr`: the
-    /// pointer size); panics on unsized types.
-    pub fn size_in_bits(self, td: &TargetData) -> u64 {
-        assert!(self.is_sized(), "size of the unsized type {}", self.print());
-        // SAFETY: a live sized type and a live target data.
-        unsafe { LLVMSizeOfTypeInBits(td.as_mut_ptr(), self.raw()) }
-    }
 }
 
 impl<'ctx> Value<'ctx> {

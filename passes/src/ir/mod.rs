@@ -17,17 +17,19 @@
 //! - [`calls`]: call sites (callee, attributes, operand bundles) and a
 //!   builder for calls inkwell cannot make (returning `token`, with bundles,
 //!   rebuilt with other bundles); `bridge`: handles to and from inkwell.
-//! - `edit`: types, an instruction builder and in-place edits on the handles.
+//! - `ty`: [`Ty`], the type handle, with all it answers (kinds, parts,
+//!   new types, constants, layout).
+//! - `edit`: an instruction builder and in-place edits on the handles.
 //! - `build`: arithmetic, comparisons, casts, GEPs, branches and switches on
 //!   that builder; `clone`: detached instruction clones; `loop_metadata`:
 //!   access groups and parallel loops; `function`: functions, pass pipelines.
-//!   `build_ops`: more types, constants and builder operations;
-//!   `build_float`: float arithmetic and comparisons, conversions, splats.
+//!   `build_ops`: more builder operations; `build_float`: float arithmetic
+//!   and comparisons, conversions, splats.
 //! - [`globals`]: functions, declarations, global variables, linkage.
 //! - [`link`]: parsing into a context, linking, emptying a module, LLVM's passes.
 //! - `memory`: constant GEP offsets, store sizes, `noalias`, what calls do to memory.
-//! - `types`, `consts`, `inspect`: walking types and layouts, reading
-//!   constants and globals, and what instructions say beyond their operands.
+//! - `consts`, `inspect`: reading constants and globals, and what
+//!   instructions say beyond their operands.
 //! - `process`: LLVM's version, fatal-error handler and `cl::opt` options.
 
 pub mod block;
@@ -49,17 +51,16 @@ pub mod metadata;
 mod module;
 pub(crate) mod names;
 mod process;
-mod types;
+mod ty;
 pub mod value;
 
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
-pub use bridge::pointer_address_space;
 pub use build::{FloatOp, IntOp};
 pub use build_float::FloatBin;
 pub use calls::{byval_size, fn_string_attribute, has_fn_attribute, has_param_attribute, CallBuilder};
 pub use clone::Detached;
 pub use consts::global_variables;
-pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder, Ty};
+pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder};
 pub use function::{run_passes, run_pipeline};
 pub use inspect::{negated_predicate, swapped_predicate};
 /// LLVM-C's enums that the handles' methods answer with (a type's kind, an
@@ -71,4 +72,5 @@ pub use metadata::{debug_location, function_metadata, named_metadata, named_meta
 pub use module::*;
 pub use names::*;
 pub use process::{install_fatal_error_handler, llvm_code_address, llvm_version, parse_command_line_options};
+pub use ty::Ty;
 pub use value::{instructions, parameters, target_triple, Inst, Value};

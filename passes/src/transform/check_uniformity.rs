@@ -41,7 +41,7 @@
 //! terminator in the same block). The instrumented module is for executing,
 //! not for optimising: the calls are opaque to LLVM.
 
-use crate::ir::{defined_functions, function_name, instructions, pointer_address_space, Inst, Value};
+use crate::ir::{defined_functions, function_name, instructions, Inst, Ty, Value};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use inkwell::builder::Builder;
 use inkwell::types::BasicTypeEnum;
@@ -233,7 +233,7 @@ fn is_f64(t: inkwell::types::FloatType<'_>) -> bool {
 /// `i32`, `p1`, `v4f32`: the type in a function name.
 fn type_suffix(ty: BasicTypeEnum<'_>) -> String {
     match ty {
-        BasicTypeEnum::PointerType(t) => format!("p{}", pointer_address_space(t)),
+        BasicTypeEnum::PointerType(t) => format!("p{}", Ty::of(t).address_space().expect("a pointer type")),
         BasicTypeEnum::FloatType(t) if is_f32(t) => "f32".into(),
         BasicTypeEnum::FloatType(t) if is_f64(t) => "f64".into(),
         BasicTypeEnum::VectorType(t) => format!("v{}{}", t.get_size(), type_suffix(t.get_element_type())),

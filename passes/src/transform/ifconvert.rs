@@ -279,7 +279,7 @@ fn profile_of<'p>(fa: &FunctionAnalyses<'_>, opts: &'p Options) -> Result<Option
 pub fn apply_plan<'ctx>(module: &mut Module<'ctx>, plan: &Plan<'ctx>) {
     let mut guarding = match plan.target.guard {
         GuardForm::Scratch => {
-            let bytes = plan.regions.iter().flat_map(|r| &r.scratch_types).map(|t| t.abi_size_in(module)).max().unwrap_or(0);
+            let bytes = plan.regions.iter().flat_map(|r| &r.scratch_types).map(|t| t.alloc_size_in(module)).max().unwrap_or(0);
             Guarding::Scratch((bytes > 0).then(|| make_scratch(plan.entry, bytes, plan.target)))
         }
         GuardForm::Branch => Guarding::Branch { accesses: Vec::new(), guards: BTreeSet::new() },
@@ -456,7 +456,7 @@ fn region_at<'ctx>(
                     if !scratch_types.contains(&ty) {
                         scratch_types.push(ty);
                     }
-                    let cast = u64::from(i.operand(idx).ty().pointer_address_space() != Some(target.generic));
+                    let cast = u64::from(i.operand(idx).ty().address_space() != Some(target.generic));
                     cost.guards += 1 + cast;
                     cost.branch_extra += 1 - cast;
                 }
@@ -478,7 +478,7 @@ fn region_at<'ctx>(
             if !scratch_types.contains(&ty) {
                 scratch_types.push(ty);
             }
-            let cast = u64::from(s.operand(1).ty().pointer_address_space() != Some(target.generic));
+            let cast = u64::from(s.operand(1).ty().address_space() != Some(target.generic));
             cost.guards += 1 + cast;
             cost.branch_extra += 1 - cast;
         }
@@ -887,7 +887,7 @@ enum Guard {
 fn classify(i: Inst<'_>, target: Target) -> Result<Guard, &'static str> {
     use LLVMOpcode::*;
     let addressable = |idx: u32| {
-        let space = i.operand(idx).ty().pointer_address_space();
+        let space = i.operand(idx).ty().address_space();
         if target.guard == GuardForm::Branch || space.is_some_and(|s| target.castable.contains(&s)) {
             Ok(Guard::Address(idx))
         } else {
@@ -1420,7 +1420,7 @@ fn move_guarded<'ctx>(
             };
             let p = i.operand(idx);
             let generic =
-                if p.ty().pointer_address_space() == Some(target.generic) { p } else { bld.addrspace_cast(p, scratch.ty(), "ifc.generic") };
+                if p.ty().address_space() == Some(target.generic) { p } else { bld.addrspace_cast(p, scratch.ty(), "ifc.generic") };
             let at = bld.select(g, generic, scratch, "ifc.addr");
             let align = i.value().alignment();
             let new = if i.opcode() == LLVMOpcode::LLVMStore { bld.store(i.operand(0), at) } else { bld.load(i.ty(), at, "") };

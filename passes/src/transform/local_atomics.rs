@@ -33,11 +33,9 @@
 //! these atomic.
 
 use crate::ir::{defined_functions, function_name, instructions, Builder, FloatOp, Inst, IntOp, Value};
+use crate::kernel_model::LOCAL_ADDRESS_SPACE;
 use crate::pass::{DeclaredPass, ModulePass, PassContext, PassError, Preserved};
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode};
-
-/// OpenCL `__local`, CUDA `__shared__`.
-const LOCAL_ADDRESS_SPACE: u32 = 3;
 
 #[derive(Default)]
 pub struct LocalAtomics;

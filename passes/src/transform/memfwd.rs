@@ -158,7 +158,7 @@ impl Layout {
 
     /// Whether a value of `ty` can become an integer and back.
     fn has_int_form(&self, ty: Ty<'_>) -> bool {
-        ty.pointer_address_space().is_none_or(|a| !self.non_integral.contains(&a))
+        ty.address_space().is_none_or(|a| !self.non_integral.contains(&a))
     }
 }
 

@@ -187,13 +187,13 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
             "load" => {
                 let ld = b.load(ty, a[0], "");
                 ld.set_ordering(SEQ_CST);
-                ld.set_alignment(ty.abi_size_in(m) as u32);
+                ld.set_alignment(ty.alloc_size_in(m) as u32);
                 ld.value()
             }
             "store" | "init" => {
                 let st = b.store(a[1], a[0]);
                 st.set_ordering(SEQ_CST);
-                st.set_alignment(a[1].ty().abi_size_in(m) as u32);
+                st.set_alignment(a[1].ty().alloc_size_in(m) as u32);
                 return Ok(Lowered::Erase);
             }
             "compare_exchange_strong" | "compare_exchange_weak" => {

@@ -219,7 +219,7 @@ fn splat_to<'ctx>(b: &mut Builder<'ctx>, v: Value<'ctx>, ty: Ty<'ctx>) -> Value<
 
 /// The integer type (or vector) of `ty`'s element width and length.
 fn int_like<'ctx>(m: &Module<'ctx>, ty: Ty<'ctx>) -> Ty<'ctx> {
-    let bits = ty.scalar().abi_size_in(m) as u32 * 8;
+    let bits = ty.scalar().alloc_size_in(m) as u32 * 8;
     let int = ty.int_in_context_of(bits);
     if ty.is_vector() {
         int.vector_of(ty.vector_len())
@@ -233,7 +233,7 @@ fn int_like<'ctx>(m: &Module<'ctx>, ty: Ty<'ctx>) -> Ty<'ctx> {
 fn vload<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, ty: Ty<'ctx>, offset: Value<'ctx>, p: Value<'ctx>) -> Value<'ctx> {
     let at = element_address(b, ty, offset, p);
     let ld = b.load(ty, at, "");
-    ld.set_alignment(ty.scalar().abi_size_in(m) as u32);
+    ld.set_alignment(ty.scalar().alloc_size_in(m) as u32);
     ld.value()
 }
 
@@ -241,7 +241,7 @@ fn vload<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, ty: Ty<'ctx>, offset: Va
 fn vstore<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, data: Value<'ctx>, offset: Value<'ctx>, p: Value<'ctx>) {
     let at = element_address(b, data.ty(), offset, p);
     let st = b.store(data, at);
-    st.set_alignment(data.ty().scalar().abi_size_in(m) as u32);
+    st.set_alignment(data.ty().scalar().alloc_size_in(m) as u32);
 }
 
 fn element_address<'ctx>(b: &mut Builder<'ctx>, vec: Ty<'ctx>, offset: Value<'ctx>, p: Value<'ctx>) -> Value<'ctx> {
@@ -406,7 +406,7 @@ fn convert<'ctx>(
             Some(b.call(fty, f, &[rounded], "").value())
         }
         (true, true) => {
-            let (fb, tb) = (from.scalar().abi_size_in(m), ty.scalar().abi_size_in(m));
+            let (fb, tb) = (from.scalar().alloc_size_in(m), ty.scalar().alloc_size_in(m));
             if fb == tb {
                 Some(v)
             } else if fb < tb {

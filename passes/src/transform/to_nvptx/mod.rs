@@ -173,7 +173,7 @@ fn global_or_new<'ctx>(m: &Module<'ctx>, name: &str, ty: Ty<'ctx>, addrspace: u3
 /// offset into `@__simt_dynamic_shared`; returns the (possibly new) kernel.
 fn local_args_to_offsets<'ctx>(m: &Module<'ctx>, k: FunctionValue<'ctx>) -> FunctionValue<'ctx> {
     let old_params = parameters(k);
-    let is_local = |p: &Value<'_>| p.ty().pointer_address_space() == Some(3);
+    let is_local = |p: &Value<'_>| p.ty().address_space() == Some(crate::kernel_model::LOCAL_ADDRESS_SPACE);
     if !old_params.iter().any(is_local) {
         return k;
     }

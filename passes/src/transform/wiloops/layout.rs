@@ -14,6 +14,7 @@
 
 use super::prepare::Demoted;
 use crate::ir::{instructions, Inst, Value};
+use crate::kernel_model::LOCAL_ADDRESS_SPACE;
 use inkwell::targets::TargetData;
 use inkwell::values::FunctionValue;
 use std::collections::HashSet;
@@ -40,8 +41,6 @@ pub struct Layout<'ctx> {
     pub local_bytes: u64,
 }
 
-const ADDRSPACE_LOCAL: u32 = 3;
-
 fn align_to(x: u64, a: u64) -> u64 {
     x.div_ceil(a.max(1)) * a.max(1)
 }
@@ -63,10 +62,10 @@ pub fn compute<'ctx>(
                 g.print().lines().next().unwrap_or_default()
             ));
         }
-        let align = (g.alignment() as u64).max(ty.abi_alignment(td)).max(16);
+        let align = (g.alignment() as u64).max(ty.abi_align(td)).max(16);
         local = align_to(local, align);
         layout.local_globals.push((g, local));
-        local += ty.abi_size(td);
+        local += ty.alloc_size(td);
     }
     let shared: HashSet<Value<'_>> = demoted.iter().filter(|d| d.shared).map(|d| d.alloca.value()).collect();
     let mut per_item = 0u64;
@@ -79,8 +78,8 @@ pub fn compute<'ctx>(
                 return Err(format!("'{}': variable-sized private arrays are not supported", i.value().print()));
             };
             let ty = i.allocated_type();
-            let size = ty.abi_size(td) * count;
-            let align = (i.value().alignment() as u64).max(ty.abi_alignment(td));
+            let size = ty.alloc_size(td) * count;
+            let align = (i.value().alignment() as u64).max(ty.abi_align(td));
             let size = align_to(size.max(1), align);
             if region_local.contains(&i) && u32::try_from(size).is_ok() {
                 layout.slots.push((i, Slot::Stack { size, align }));
@@ -107,7 +106,7 @@ fn local_globals_used(kernel: FunctionValue<'_>) -> Vec<Value<'_>> {
     let mut seen = HashSet::new();
     fn visit<'ctx>(v: Value<'ctx>, found: &mut Vec<Value<'ctx>>, seen: &mut HashSet<Value<'ctx>>) {
         if v.is_global_variable() {
-            if v.address_space() == Some(ADDRSPACE_LOCAL) && seen.insert(v) {
+            if v.address_space() == Some(LOCAL_ADDRESS_SPACE) && seen.insert(v) {
                 found.push(v);
             }
         } else if v.is_constant_expr() && seen.insert(v) {

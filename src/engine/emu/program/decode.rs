@@ -13,7 +13,7 @@ use inkwell::values::FunctionValue;
 use simt_passes::analysis::cache::FunctionAnalyses;
 use simt_passes::ir::{global_variables, instructions, named_metadata, parameters, Inst as IrInst, MdOperand, SlotNames, Ty, Value};
 use simt_passes::ir::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
-use simt_passes::kernel_model::{builtin_of, Builtin};
+use simt_passes::kernel_model::{builtin_of, Builtin, LOCAL_ADDRESS_SPACE};
 use std::collections::{HashMap, HashSet};
 
 /// The name of the convergence-marker function inserted by `simt-converge`.
@@ -147,19 +147,19 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
         for g in global_variables(module) {
             let vty = g.global_value_type();
             let name = g.name();
-            let aspace = g.ty().ptr_address_space();
+            let aspace = g.ty().address_space().expect("a global is a pointer");
             if !vty.is_sized() {
                 return Err(format!("global @{name} has the unsized type {}", vty.print()));
             }
             let size = vty.alloc_size(&d.td);
             let align = (g.alignment() as u64).max(vty.abi_align(&d.td)).max(1);
-            if aspace == crate::kernel_sig::LOCAL_ADDRSPACE && name == simt_passes::transform::to_nvptx::DYNAMIC_SHARED_GLOBAL {
+            if aspace == LOCAL_ADDRESS_SPACE && name == simt_passes::transform::to_nvptx::DYNAMIC_SHARED_GLOBAL {
                 // simt-to-nvptx's dynamic shared memory: `__local` arguments
                 // are i32 offsets from it, and the launch passes each one's
                 // offset in local memory (LocalLayout, after the static
                 // variables), so it starts at local offset 0.
                 d.globals.insert(g, addr(local_region, 0));
-            } else if aspace == crate::kernel_sig::LOCAL_ADDRSPACE {
+            } else if aspace == LOCAL_ADDRESS_SPACE {
                 static_local = static_local.div_ceil(align) * align;
                 d.globals.insert(g, addr(local_region, static_local));
                 if size > 0 {
@@ -400,14 +400,14 @@ impl<'ctx> Dec<'ctx> {
             LLVMTypeKind::LLVMFloatTypeKind => Ok(Sk::F32),
             LLVMTypeKind::LLVMDoubleTypeKind => Ok(Sk::F64),
             LLVMTypeKind::LLVMPointerTypeKind => {
-                let a = ty.ptr_address_space();
+                let a = ty.address_space().expect("a pointer type");
                 let size = ty.pointer_size(&self.td);
                 // 32-bit shared pointers (NVPTX's `p3:32`, as simt-to-nvptx
                 // makes them) hold the same tagged address in a register:
                 // local memory is one region, so its offsets fit 32 bits and
                 // `ptrtoint … to i32` gives the shared address. Storing one
                 // to memory is refused in `mem_leaves`.
-                if size != 8 && !(size == 4 && a == crate::kernel_sig::LOCAL_ADDRSPACE) {
+                if size != 8 && !(size == 4 && a == LOCAL_ADDRESS_SPACE) {
                     return Err(format!("{size}-byte pointers ({}) are not supported (the emulator's addresses are 64-bit)", ty.print()));
                 }
                 Ok(Sk::P)
