@@ -66,6 +66,9 @@ pub struct Machine {
     pub linear_slot_priority: Vec<Vec<SlotKind>>,
     /// ORC's bundler: per slot index, NOP kinds tried for an empty slot.
     pub linear_nop_priority: Vec<Vec<SlotKind>>,
+    /// ORC's bundler: per slot kind, at most this many ops in slots of that
+    /// kind per cycle (its own dispersal rule, not the automaton's caps).
+    pub linear_slot_caps: Vec<Option<u32>>,
     /// Pairs of op classes instruction selection fuses into one op.
     pub fusions: Vec<Fusion>,
 }
@@ -128,6 +131,8 @@ struct RawClass {
 struct RawLinear {
     slot_priority: Vec<Vec<String>>,
     nop_priority: Vec<Vec<String>>,
+    #[serde(default)]
+    slot_caps: BTreeMap<String, u32>,
 }
 
 /// The folder the shipped models live in (`SIMT_MACHINES` overrides).
@@ -231,6 +236,13 @@ impl Machine {
         };
         let linear_slot_priority = prio(&raw.linear.slot_priority, "linear.slot_priority")?;
         let linear_nop_priority = prio(&raw.linear.nop_priority, "linear.nop_priority")?;
+        let mut linear_slot_caps = vec![None; slot_names.len()];
+        for (k, &c) in &raw.linear.slot_caps {
+            if c == 0 {
+                return Err(bad(format!("linear.slot_caps.{k} = 0: a slot kind must be able to hold an op")));
+            }
+            linear_slot_caps[known_slot(k, &slot_names, "linear.slot_caps")?.0 as usize] = Some(c);
+        }
         let m = Machine {
             name: raw.name,
             bundles_per_cycle: raw.bundles_per_cycle,
@@ -243,6 +255,7 @@ impl Machine {
             classes,
             linear_slot_priority,
             linear_nop_priority,
+            linear_slot_caps,
             fusions: raw.fuse,
         };
         for f in &m.fusions {
