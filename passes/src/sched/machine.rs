@@ -74,14 +74,21 @@ pub struct Machine {
 }
 
 /// An op of class `producer` whose one use is an op of class `consumer`
-/// (add/sub/and/or/xor) issues as one op of class `fused` (Hexagon's
-/// `Rx += mpyi(Rs,Rt)`, `Rx ^= asl(Rs,#u5)`).
+/// (add/sub/and/or/xor, or a select choosing between the two operands of
+/// the compare it is conditioned on: a min or max) issues as one op of class
+/// `fused` (Hexagon's `Rx += mpyi(Rs,Rt)`, `Rx ^= asl(Rs,#u5)`,
+/// `Rx += add(Rs,Rt)`, `Rd = sfmin(Rs,Rt)`). `producer_ops`/`consumer_ops`,
+/// when given, narrow the pair to those IR mnemonics (`add`, `fcmp`, ...).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fusion {
     pub producer: String,
     pub consumer: String,
     pub fused: String,
+    #[serde(default)]
+    pub producer_ops: Vec<String>,
+    #[serde(default)]
+    pub consumer_ops: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
