@@ -25,10 +25,14 @@
 //! it because definitions are united and kill sets intersected (over the
 //! predecessors that have the record; a missing record is a fully killed one).
 //!
-//! Each block starts from the join of its predecessors' exit states; the
-//! patent starts it from its immediate dominator's (303). In reverse
-//! post-order some predecessor of every reachable block has been visited
-//! before it, and the idom's state is only the fallback when none has.
+//! Each block starts from the join of its predecessors' exit states. Before
+//! the first pass ([`Start`]) the exit states are either empty (a back edge
+//! adds nothing until its block has been visited: the default) or, as the
+//! patent's step 303 says, each block's state computed from its immediate
+//! dominator's in a first pass over the blocks. Both iterate to a fixed
+//! point of the same equations; the 303 start can settle on a larger one (a
+//! definition the dominator's state carried around a loop keeps itself
+//! alive), sound but less precise: `tests/memdeps_oracle.rs` measures both.
 
 use super::intervals::{Interval, IntervalSet};
 use super::model::{overlap, AccessId, Def, DescId, Program, Ref};
@@ -50,17 +54,32 @@ pub enum KillJoin {
     Union,
 }
 
+/// What the blocks' exit states are before the first pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Nothing: a predecessor not yet visited (a back edge in the first
+    /// pass) adds nothing to a join, so the first pass sees forward paths
+    /// only and later passes add what loops carry.
+    Join,
+    /// Step 303: an initial pass in which each block starts from its
+    /// immediate dominator's exit state (the paths through the blocks
+    /// between them left out); the passes of 304 then join every
+    /// predecessor, a back edge bringing its 303 state in the first pass.
+    Idom,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     pub rules: Rules,
     pub kill_join: KillJoin,
+    pub start: Start,
     /// Keep the state after every access (for the patent printer's trace).
     pub trace: bool,
 }
 
 impl Config {
-    pub const SOUND: Config = Config { rules: Rules::Sound, kill_join: KillJoin::Intersect, trace: false };
-    pub const PATENT: Config = Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, trace: true };
+    pub const SOUND: Config = Config { rules: Rules::Sound, kill_join: KillJoin::Intersect, start: Start::Join, trace: false };
+    pub const PATENT: Config = Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, start: Start::Join, trace: true };
 }
 
 /// The most definitions a record lists before it says [`Def::Any`].
@@ -140,6 +159,21 @@ pub fn solve(p: &Program, cfg: &Cfg, dom: &DomTree, config: Config) -> Solution 
     let mut engine = Engine { p, config, use_defs: vec![None; n_acc], use_bytes: vec![None; n_acc], after: vec![None; n_acc] };
     let mut out: Vec<Option<State>> = vec![None; n];
     let mut iterations = 0;
+    if config.start == Start::Idom {
+        // 303, in reverse post-order so that every idom comes first; it
+        // counts as a pass.
+        iterations += 1;
+        for &b in cfg.rpo() {
+            let mut st = match dom.idom_block(b) {
+                Some(d) if b != cfg.entry() => out[d.index()].clone().unwrap_or_default(),
+                _ => engine.entry_state(),
+            };
+            for &a in &p.blocks[b.index()] {
+                engine.step(&mut st, a);
+            }
+            out[b.index()] = Some(st);
+        }
+    }
     loop {
         iterations += 1;
         let mut changed = false;
