@@ -23,6 +23,7 @@
 mod memdeps_gen;
 
 use inkwell::context::Context;
+use llvm_sys::LLVMOpcode;
 use memdeps_gen::{generate, module_ir, run, run_without, Func, Rng, N_ARGS};
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::analysis::memdeps::dataflow::{Config, KillJoin, Rules, Solution, Start};
@@ -162,14 +163,13 @@ fn both_starts(md: &MemDeps<'_>, fa: &simt_passes::analysis::cache::FunctionAnal
 }
 
 /// The default start against step 303 on generated functions and on the
-/// corpus, use by use. Measured: the same sets everywhere (both iterate the
-/// same equations, and what the 303 state adds at a loop header is what the
-/// loop kills again on every path, so it is gone after one pass). The 303
-/// start needs fewer passes of 304 (a back edge brings a state into the
-/// first), not enough to pay for its own. A start that changed any set
-/// fails here.
+/// corpus, use by use: the default's set is contained in the 303 one at
+/// every use (both iterate the same equations; what the 303 state brings
+/// into a loop header is almost always killed again on every path round the
+/// loop, so it is gone after a pass, but not always). A 303 set smaller
+/// than the default's anywhere fails here.
 #[test]
-fn idom_start_reaches_the_same_sets() {
+fn join_start_is_at_least_as_precise_as_idom_start() {
     let mut rng = Rng::new(5);
     let mut gen = Precision::default();
     for m in 0..(n_funcs() / 2).div_ceil(PER_MODULE) {
@@ -179,7 +179,11 @@ fn idom_start_reaches_the_same_sets() {
         let mut cache = AnalysisCache::new();
         for f in &funcs {
             let fa = cache.get(module.get_function(&f.name).unwrap());
+            let fewer = gen.fewer[0];
             both_starts(fa.memdeps(), fa, &mut gen);
+            if gen.fewer[0] > fewer {
+                eprintln!("the 303 start lists more at a use of {} (seed 5)", f.name);
+            }
         }
     }
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-ir/kernels");
@@ -199,7 +203,7 @@ fn idom_start_reaches_the_same_sets() {
     eprintln!("join vs idom start, generated: {gen:?}");
     eprintln!("join vs idom start, corpus ({} modules): {corpus:?}", files.len());
     for p in [&gen, &corpus] {
-        assert_eq!((p.fewer, p.incomparable), ([0, 0], 0), "the starts differ: {p:?}");
+        assert_eq!((p.fewer[1], p.incomparable), (0, 0), "the 303 start is more precise somewhere: {p:?}");
     }
     assert!(gen.uses > 1000 && corpus.uses > 100, "both sets of functions have uses");
 }
@@ -270,7 +274,7 @@ fn dead_stores_change_no_value_read() {
 #[test]
 fn forwarded_loads_read_what_their_stores_wrote() {
     let mut rng = Rng::new(17);
-    let (mut forwarded, mut checked) = (0usize, 0usize);
+    let (mut forwarded, mut checked, mut through_copies) = (0usize, 0usize, 0usize);
     for m in 0..20 {
         let funcs: Vec<Func> = (0..PER_MODULE).map(|k| generate(&mut rng, &format!("f{m}_{k}"))).collect();
         let ir = module_ir(&funcs);
@@ -281,6 +285,9 @@ fn forwarded_loads_read_what_their_stores_wrote() {
             let fa = cache.get(module.get_function(&f.name).unwrap());
             let planned = simt_passes::transform::memfwd::direct_sources(fa.memdeps(), &fa.cfg);
             forwarded += planned.len();
+            let md = fa.memdeps();
+            through_copies +=
+                planned.iter().filter(|(_, runs)| runs.iter().any(|(_, a)| md.insts[*a as usize].opcode() == LLVMOpcode::LLVMCall)).count();
             for _ in 0..RUNS {
                 let args: [u64; N_ARGS] = std::array::from_fn(|_| rng.next());
                 run(f, &args, &mut |r| {
@@ -301,6 +308,9 @@ fn forwarded_loads_read_what_their_stores_wrote() {
             }
         }
     }
-    eprintln!("memfwd on generated functions: {forwarded} loads forwarded, {checked} byte reads from the planned stores");
+    eprintln!(
+        "memfwd on generated functions: {forwarded} loads forwarded ({through_copies} with bytes through a memmove), {checked} byte reads from the planned stores"
+    );
     assert!(forwarded > 100, "the generator makes forwardable loads");
+    assert!(through_copies > 0, "the generator's memmoves are forwarded through");
 }
