@@ -10,7 +10,9 @@
 //!   the descriptors that already have definitions (604, notes A6); an exact
 //!   use looks at the overlapping descriptors only when its own kill set is
 //!   non-empty (408), which misses a smaller definition on one side of a join
-//!   whose kill the join intersected away.
+//!   whose kill the join intersected away. Fig. 5's way of resolving a use
+//!   (clauses a6, a8: no kill test on the overlapping descriptors) is the
+//!   option [`UseRule::Fig5`].
 //! - [`Rules::Sound`], what the passes use: every object starts with an
 //!   `entry` definition of all its bytes; a use collects every record of its
 //!   object whose overlap with it is not killed; definitions that may not
@@ -68,18 +70,33 @@ pub enum Start {
     Idom,
 }
 
+/// How the patent's rules resolve an exact use (only [`Rules::Patent`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UseRule {
+    /// Fig. 4: an overlapping descriptor's definitions count only where its
+    /// overlap with the use is not in its kill set (413).
+    Fig4,
+    /// Fig. 5 (clauses a6, a8): 413 is skipped; with no record of its own
+    /// the use takes every overlapping descriptor's definitions (501), and
+    /// with a record whose kill set is not empty, those and its own (502).
+    Fig5,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     pub rules: Rules,
     pub kill_join: KillJoin,
     pub start: Start,
+    pub use_rule: UseRule,
     /// Keep the state after every access (for the patent printer's trace).
     pub trace: bool,
 }
 
 impl Config {
-    pub const SOUND: Config = Config { rules: Rules::Sound, kill_join: KillJoin::Intersect, start: Start::Join, trace: false };
-    pub const PATENT: Config = Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, start: Start::Join, trace: true };
+    pub const SOUND: Config =
+        Config { rules: Rules::Sound, kill_join: KillJoin::Intersect, start: Start::Join, use_rule: UseRule::Fig4, trace: false };
+    pub const PATENT: Config =
+        Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, start: Start::Join, use_rule: UseRule::Fig4, trace: true };
 }
 
 /// The most definitions a record lists before it says [`Def::Any`].
@@ -348,14 +365,15 @@ impl Engine<'_> {
         defs
     }
 
-    /// Fig. 4 as the notes read it (§4.4).
+    /// Fig. 4 as the notes read it (§4.4), or Fig. 5 ([`UseRule`]).
     fn patent_use(&self, st: &State, u: &Ref) -> Vec<Def> {
         let mut defs = Vec::new();
+        let fig5 = self.config.use_rule == UseRule::Fig5;
         let may_not_killed = |defs: &mut Vec<Def>, u: DescId| {
             let span = self.p.span(u);
             for m in self.p.may_descs(u) {
                 if let Some(r) = st.get(&m) {
-                    if overlap(span, self.p.span(m)).is_some_and(|ov| !r.kill.covers(ov)) {
+                    if fig5 || overlap(span, self.p.span(m)).is_some_and(|ov| !r.kill.covers(ov)) {
                         defs.extend_from_slice(&r.defs);
                     }
                 }
