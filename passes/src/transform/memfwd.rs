@@ -33,6 +33,11 @@
 //!               J: %v = load i64, p        ->  phi [%x, A], [%y|%z<<32, B]
 //! ```
 //!
+//! A load no store supplies takes the value of the nearest load above it in
+//! its block of the same bytes and type when nothing between them may write
+//! that object (load-to-load forwarding: loads of kernel arguments, which
+//! `entry` supplies).
+//!
 //! Pieces: a store's value as an integer (bitcast for floats, ptrtoint for
 //! pointers in integral address spaces), shifted right to the bytes wanted
 //! (which end depends on the data layout's byte order), truncated,
@@ -65,7 +70,7 @@
 
 use crate::analysis::memdeps::dataflow::{byte_defs, ByteDefs};
 use crate::analysis::memdeps::intervals::Interval;
-use crate::analysis::memdeps::model::{Def, DescId, Range, Ref};
+use crate::analysis::memdeps::model::{AccessId, Def, DescId, Range, Ref};
 use crate::analysis::memdeps::{from_llvm, MemDeps};
 use crate::cfg::BlockId;
 use crate::function_cfg::FunctionCfg;
@@ -123,6 +128,8 @@ enum Plan<'ctx> {
         hi: u64,
         parts: Vec<Part<'ctx>>,
     },
+    /// The value an earlier load of the same bytes in the block read.
+    Reload { load: Inst<'ctx>, from: Inst<'ctx> },
     /// `desc` names the bytes (object and interval) for sharing the phi.
     Phi {
         load: Inst<'ctx>,
@@ -234,8 +241,12 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
             plans.push(Plan::Direct { load, lo, hi, parts });
             continue;
         }
-        // A join: each predecessor supplies the bytes, differently.
         let b = block_of[k];
+        if let Some(from) = reload_of(md, &p.blocks[b], k, *d) {
+            plans.push(Plan::Reload { load, from });
+            continue;
+        }
+        // A join: each predecessor supplies the bytes, differently.
         let defines_before = p.blocks[b].iter().take_while(|&&a| a as usize != k).any(|&a| p.accesses[a as usize].def.is_some());
         let Some(join) = join_above(md, fc, b).filter(|_| !defines_before) else { continue };
         let preds = fc.cfg.preds(join);
@@ -250,6 +261,31 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
         }
     }
     plans
+}
+
+/// Load-to-load forwarding: the nearest load above access `k` in its block
+/// (`block`, in order) of the same descriptor and type, when no access
+/// between them may define any byte of that object (a def of one of its
+/// descriptors, or of no descriptor: a call, an unknown pointer). Memory
+/// then holds what the earlier load read.
+fn reload_of<'ctx>(md: &MemDeps<'ctx>, block: &[AccessId], k: usize, d: DescId) -> Option<Inst<'ctx>> {
+    let p = &md.program;
+    let obj = p.descs[d as usize].obj;
+    let at = block.iter().position(|&a| a as usize == k)?;
+    for &a in block[..at].iter().rev() {
+        let access = &p.accesses[a as usize];
+        match &access.def {
+            Some(Ref::Must(e)) if p.descs[*e as usize].obj == obj => return None,
+            Some(Ref::May(objs)) if objs.contains(&obj) => return None,
+            _ => {}
+        }
+        let i = md.insts[a as usize];
+        let same = matches!(access.use_, Some(Ref::Must(u)) if u == d) && access.def.is_none();
+        if same && i.opcode() == LLVMOpcode::LLVMLoad && !i.is_volatile() && !i.is_atomic() && i.ty() == md.insts[k].ty() {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// A forwarded load's access number and, for each run of its object bytes,
@@ -401,6 +437,7 @@ fn apply<'ctx>(_module: &mut inkwell::module::Module<'ctx>, plans: &[Plan<'ctx>]
                 let v = Assemble { b: &mut b, layout, flaw }.value(parts, *lo, *hi, load.ty());
                 done.push((*load, v));
             }
+            Plan::Reload { load, from } => done.push((*load, from.value())),
             Plan::Phi { load, desc, lo, hi, join, incoming } => {
                 // Several loads of the same bytes below one join share its phi.
                 let key = (*join, *desc, load.ty());
