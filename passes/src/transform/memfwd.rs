@@ -129,7 +129,10 @@ enum Plan<'ctx> {
         parts: Vec<Part<'ctx>>,
     },
     /// The value an earlier load of the same bytes in the block read.
-    Reload { load: Inst<'ctx>, from: Inst<'ctx> },
+    Reload {
+        load: Inst<'ctx>,
+        from: Inst<'ctx>,
+    },
     /// `desc` names the bytes (object and interval) for sharing the phi.
     Phi {
         load: Inst<'ctx>,
