@@ -36,3 +36,24 @@ void shift_mix(int n, const uint32_t *restrict a, uint32_t *restrict b) { for (i
 float norm2(int n, const float *restrict x) { float s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s; }
 void gather(int n, const int *restrict idx, const int *restrict src, int *restrict dst) { for (int i = 0; i < n; i++) dst[i] = src[idx[i]]; }
 void stride2(int n, const int *restrict a, int *restrict b) { for (int i = 0; i < n; i++) b[i] = a[2 * i] + a[2 * i + 1]; }
+float fmin_red(int n, const float *restrict a) { float m = a[0]; for (int i = 1; i < n; i++) m = __builtin_fminf(m, a[i]); return m; }
+float fmax_red(int n, const float *restrict a) { float m = a[0]; for (int i = 1; i < n; i++) m = __builtin_fmaxf(m, a[i]); return m; }
+float fmin_sel(int n, const float *restrict a) { float m = a[0]; for (int i = 1; i < n; i++) m = a[i] < m ? a[i] : m; return m; }
+int imin_red(int n, const int *restrict a) { int m = a[0]; for (int i = 1; i < n; i++) m = a[i] < m ? a[i] : m; return m; }
+uint32_t umax_red(int n, const uint32_t *restrict a) { uint32_t m = 0; for (int i = 0; i < n; i++) m = a[i] > m ? a[i] : m; return m; }
+int minmax_red(int n, const int *restrict a, int *restrict hi) { int lo = a[0], h = a[0]; for (int i = 1; i < n; i++) { lo = a[i] < lo ? a[i] : lo; h = a[i] > h ? a[i] : h; } *hi = h; return lo; }
+uint32_t rec3(int n, uint32_t x, uint32_t y, uint32_t z, const uint32_t *restrict b) { for (int i = 0; i < n; i++) { uint32_t t = x + y + z + b[i]; x = y; y = z; z = t; } return z; }
+uint32_t rec3_mul(int n, uint32_t x, uint32_t y, uint32_t z) { for (int i = 0; i < n; i++) { uint32_t t = 3u * x + 5u * y + 7u * z; x = y; y = z; z = t; } return z; }
+float frec2(int n, float x, float y, const float *restrict b) { for (int i = 0; i < n; i++) { float t = 0.5f * x + 0.25f * y + b[i]; x = y; y = t; } return y; }
+void mrec3(int n, uint32_t *restrict a) { for (int i = 3; i < n; i++) a[i] = a[i - 1] + a[i - 2] + a[i - 3]; }
+void mdist1(int n, uint32_t *restrict a, const uint32_t *restrict b) { for (int i = 1; i < n; i++) a[i] = a[i - 1] * 3u + b[i]; }
+void mdist3(int n, int *restrict a, const int *restrict b) { for (int i = 3; i < n; i++) a[i] = a[i - 3] + b[i]; }
+void mwar1(int n, int *restrict a, const int *restrict b) { for (int i = 0; i < n - 1; i++) a[i] = a[i + 1] + b[i]; }
+void munknown(int n, int k, int *restrict a) { for (int i = 0; i < n; i++) a[i + k] = a[i] + 1; }
+void histo(int n, const uint8_t *restrict v, int *restrict h) { for (int i = 0; i < n; i++) h[v[i]] += 1; }
+void scatter_add(int n, const int *restrict idx, const int *restrict v, int *restrict a) { for (int i = 0; i < n; i++) a[idx[i]] += v[i]; }
+void relu(int n, const int *restrict a, int *restrict b) { for (int i = 0; i < n; i++) b[i] = a[i] > 0 ? a[i] : 0; }
+void pick(int n, const int *restrict a, const int *restrict b, const int *restrict c, int *restrict d) { for (int i = 0; i < n; i++) d[i] = a[i] > b[i] ? c[i] : b[i] - a[i]; }
+int count_if(int n, const int *restrict a, int t) { int c = 0; for (int i = 0; i < n; i++) c += a[i] > t; return c; }
+float fclamp_sum(int n, const float *restrict a) { float s = 0; for (int i = 0; i < n; i++) { float v = a[i]; s += v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); } return s; }
+int cond_acc(int n, const int *restrict a, int t) { int s = 0; for (int i = 0; i < n; i++) s += a[i] > t ? a[i] : -a[i]; return s; }

@@ -25,7 +25,6 @@ pub enum Analysis {
     Uniformity,
     Convergence,
     Predicates,
-    MemDeps,
     MemDepsPatent,
 }
 
@@ -40,7 +39,6 @@ impl Analysis {
             Analysis::Uniformity => "simt-uniformity",
             Analysis::Convergence => "simt-convergence",
             Analysis::Predicates => "simt-predicates",
-            Analysis::MemDeps => "simt-memdeps",
             Analysis::MemDepsPatent => "simt-memdeps-patent",
         }
     }
@@ -62,9 +60,7 @@ pub const PRINTERS: &[PassDecl] = &[
     printer("print<simt-predicates>", "if-conversion predicates (seed 004, RK): ipdom, control dependences, R, K, Augment K", |_| {
         built(Analysis::Predicates)
     }),
-    printer("print<simt-memdeps>", "memory-descriptor use-def/def-use chains and kill sets at block exits (seed 003, sound rules)", |_| {
-        built(Analysis::MemDeps)
-    }),
+    MEMDEPS_PRINTER,
     printer(
         "print<simt-memdeps-patent>",
         "seed 003's rules as the patent states them, with the state after every memory instruction",
@@ -104,10 +100,9 @@ impl ModulePass for Printer {
                 Analysis::Uniformity => print_uniformity(fa, &names, &name, &mut text),
                 Analysis::Convergence => print_convergence(fa, &name, &mut text),
                 Analysis::Predicates => print_predicates(fa, &name, &mut text),
-                Analysis::MemDeps => print_memdeps(fa.memdeps(), &name, &mut text),
                 Analysis::MemDepsPatent => {
                     let md = MemDeps::compute(&fa.cfg, fa.dom(), memdeps::dataflow::Config::PATENT);
-                    print_memdeps(&md, &name, &mut text)
+                    print_memdeps(&md, &name, false, &mut text)
                 }
             }
         }
@@ -311,7 +306,68 @@ fn state_text(md: &MemDeps<'_>, st: &State) -> String {
 /// may descriptors and, for a use, the definitions that may reach it; then
 /// def-use chains and the records at each block's exit (the patent printer
 /// adds the state after every instruction).
-fn print_memdeps(md: &MemDeps<'_>, name: &dyn Fn(BlockId) -> String, out: &mut String) {
+/// `print<simt-memdeps>`, with options: `start=idom` starts the blocks as
+/// seed 003's step 303 says (`dataflow::Start`), `bytes` adds each exact
+/// use's definitions byte by byte (the sets `simt-memfwd` forwards from).
+const MEMDEPS_PRINTER: PassDecl = PassDecl {
+    name: "print<simt-memdeps>",
+    summary: "memory-descriptor use-def/def-use chains and kill sets at block exits (seed 003, sound rules); \
+              print<simt-memdeps<bytes;start=idom>> adds per-byte sets and starts blocks from their idom (step 303)",
+    seed: None,
+    options: &[],
+    hidden: false,
+    build: build_memdeps,
+};
+
+fn build_memdeps(opts: &[crate::pass::Opt]) -> Result<Box<dyn ModulePass>, PassError> {
+    use memdeps::dataflow::Start;
+    let bad = |message: String| PassError::BadOption { pass: "print<simt-memdeps>".into(), message };
+    let mut printer = MemDepsPrinter { start: Start::Join, bytes: false };
+    for o in opts {
+        match (o.key.as_str(), o.value.as_deref()) {
+            ("bytes", None) => printer.bytes = true,
+            ("start", Some("join")) => printer.start = Start::Join,
+            ("start", Some("idom")) => printer.start = Start::Idom,
+            _ => return Err(bad(format!("unknown option '{}' (expected bytes, start=join or start=idom)", o.key))),
+        }
+    }
+    Ok(Box::new(printer))
+}
+
+struct MemDepsPrinter {
+    start: memdeps::dataflow::Start,
+    bytes: bool,
+}
+
+impl ModulePass for MemDepsPrinter {
+    fn name(&self) -> String {
+        "print<simt-memdeps>".into()
+    }
+
+    fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
+        use memdeps::dataflow::{Config, Start};
+        let mut text = String::new();
+        for f in defined_functions(cx.module()) {
+            let fa = cx.analyses(f);
+            let names = SlotNames::new(f);
+            let name = |b: BlockId| names.of_block(fa.cfg.block(b)).to_string();
+            text += &format!("simt-memdeps for function '{}':\n", function_name(f));
+            let own;
+            let md = match self.start {
+                Start::Join => fa.memdeps(),
+                Start::Idom => {
+                    own = MemDeps::compute(&fa.cfg, fa.dom(), Config { start: Start::Idom, ..Config::SOUND });
+                    &own
+                }
+            };
+            print_memdeps(md, &name, self.bytes, &mut text);
+        }
+        cx.out().write_all(text.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
+        Ok(Preserved::all())
+    }
+}
+
+fn print_memdeps(md: &MemDeps<'_>, name: &dyn Fn(BlockId) -> String, bytes: bool, out: &mut String) {
     let p = &md.program;
     let sol = &md.solution;
     let objects: Vec<String> = p
@@ -339,6 +395,10 @@ fn print_memdeps(md: &MemDeps<'_>, name: &dyn Fn(BlockId) -> String, out: &mut S
         if let Some(u) = &a.use_ {
             let defs = sol.use_defs[k].as_ref().map_or("<unreachable>".to_string(), defs_text);
             out.push_str(&format!("     use {} <- {defs}\n", describe(u)));
+            if let Some(runs) = sol.use_bytes[k].as_ref().filter(|_| bytes) {
+                let runs: Vec<String> = runs.iter().map(|((lo, hi), d)| format!("[{lo},{hi}] {}", defs_text(d))).collect();
+                out.push_str(&format!("     bytes: {}\n", runs.join("; ")));
+            }
         }
         if let Some(d) = &a.def {
             let kind = if a.predicated { "def (predicated)" } else { "def" };

@@ -7,7 +7,7 @@
 //! ```text
 //! $ simt-sched test-ir/sched/split-issue.ddg --machine itanium2 --bundler linear
 //! ddg split-issue.ddg: res-mii=1 rec-mii=1 ii=1 stages=1 cycles=2 bundles=3 nops=3 split-issues=1 bundler=linear
-//!   row 0 cycle 0: MII[adds shr.u add] MIB[lfetch xor nop.b]
+//!   row 0 cycle 0: MII[adds shr.u add] MMF[lfetch xor nop.f]
 //!   row 0 cycle 1: MFB[ld8 nop.f nop.b]
 //! ```
 //!

@@ -10,6 +10,17 @@
 ; the left, 32..63 from #6 on the right). Both rule sets agree.
 ; RUN: %simt-opt -passes='print<simt-memdeps-patent>' -disable-output %s 2>&1 | FileCheck %s
 ; RUN: %simt-opt -passes='print<simt-memdeps>' -disable-output %s 2>&1 | FileCheck %s
+; RUN: %simt-opt -passes='print<simt-memdeps<start=idom>>' -disable-output %s 2>&1 | FileCheck %s
+; Byte by byte (option `bytes`), worked out by hand: byte 0 was last written
+; by #1/#2 on the left or #4/#5 on the right; bytes 1..31 by #3 on the left
+; or #4/#5 on the right, but the left's kill of [1,127] is intersected away
+; at the join, so #1/#2 stay too; bytes 32..63 by #3 or #6 exactly (both
+; sides killed them in the whole record); bytes 64..127 as 1..31.
+; RUN: %simt-opt -passes='print<simt-memdeps<bytes>>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=BYTES
+; BYTES:      use (%a,[0,127]) {{.*}} <- {#1, #2, #3, #4, #5, #6}
+; BYTES-NEXT: bytes: [0,0] {#1, #2, #4, #5}; [1,31] {#1, #2, #3, #4, #5}; [32,63] {#3, #6}; [64,127] {#1, #2, #3, #4, #5}
+; RUN: not %simt-opt -passes='print<simt-memdeps<colour>>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=BAD
+; BAD: unknown option 'colour' (expected bytes, start=join or start=idom)
 
 ; CHECK-LABEL: for function 'join':
 ; CHECK:         #7 %l = load <128 x i8>

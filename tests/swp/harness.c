@@ -38,6 +38,27 @@ void shift_mix(int, const uint32_t *, uint32_t *);
 float norm2(int, const float *);
 void gather(int, const int *, const int *, int *);
 void stride2(int, const int *, int *);
+float fmin_red(int, const float *);
+float fmax_red(int, const float *);
+float fmin_sel(int, const float *);
+int imin_red(int, const int *);
+uint32_t umax_red(int, const uint32_t *);
+int minmax_red(int, const int *, int *);
+uint32_t rec3(int, uint32_t, uint32_t, uint32_t, const uint32_t *);
+uint32_t rec3_mul(int, uint32_t, uint32_t, uint32_t);
+float frec2(int, float, float, const float *);
+void mrec3(int, uint32_t *);
+void mdist1(int, uint32_t *, const uint32_t *);
+void mdist3(int, int *, const int *);
+void mwar1(int, int *, const int *);
+void munknown(int, int, int *);
+void histo(int, const uint8_t *, int *);
+void scatter_add(int, const int *, const int *, int *);
+void relu(int, const int *, int *);
+void pick(int, const int *, const int *, const int *, int *);
+int count_if(int, const int *, int);
+float fclamp_sum(int, const float *);
+int cond_acc(int, const int *, int);
 
 #define N 512
 static int A[N], B[N], C[N], I[N];
@@ -101,6 +122,29 @@ int main(void) {
     init(); printf("norm2 %d %x\n", n, fbits(norm2(n, FA)));
     init(); gather(n, I, A, B); printf("gather %d %lx\n", n, sum_i(B));
     init(); stride2(n, A, B); printf("stride2 %d %lx\n", n, sum_i(B));
+    init(); printf("fmin_red %d %x\n", n, n ? fbits(fmin_red(n, FA)) : 0);
+    init(); printf("fmax_red %d %x\n", n, n ? fbits(fmax_red(n, FA)) : 0);
+    init(); printf("fmin_sel %d %x\n", n, n ? fbits(fmin_sel(n, FB)) : 0);
+    init(); printf("imin_red %d %d\n", n, n ? imin_red(n, A) : 0);
+    init(); printf("umax_red %d %u\n", n, umax_red(n, (const uint32_t *)A));
+    init(); { int hi = 0; int lo = n ? minmax_red(n, B, &hi) : 0; printf("minmax_red %d %d %d\n", n, lo, hi); }
+    init(); printf("rec3 %d %u\n", n, rec3(n, 1, 2, 3, (const uint32_t *)A));
+    init(); printf("rec3_mul %d %u\n", n, rec3_mul(n, 1, 2, 3));
+    init(); printf("frec2 %d %x\n", n, fbits(frec2(n, 1.0f, 2.0f, FA)));
+    init(); mrec3(n, (uint32_t *)A); printf("mrec3 %d %lx\n", n, sum_i(A));
+    init(); mdist1(n, (uint32_t *)A, (const uint32_t *)B); printf("mdist1 %d %lx\n", n, sum_i(A));
+    init(); mdist3(n, A, B); printf("mdist3 %d %lx\n", n, sum_i(A));
+    init(); mwar1(n, A, B); printf("mwar1 %d %lx\n", n, sum_i(A));
+    init(); munknown(n, 2, A); printf("munknown+2 %d %lx\n", n, sum_i(A));
+    init(); munknown(n, 0, A); printf("munknown+0 %d %lx\n", n, sum_i(A));
+    init(); munknown(n, -1, A + 1); printf("munknown-1 %d %lx\n", n, sum_i(A));
+    init(); histo(n, U, C); printf("histo %d %lx\n", n, sum_i(C));
+    init(); scatter_add(n, I, B, A); printf("scatter_add %d %lx\n", n, sum_i(A));
+    init(); relu(n, A, B); printf("relu %d %lx\n", n, sum_i(B));
+    init(); pick(n, A, B, C, I); printf("pick %d %lx\n", n, sum_i(I));
+    init(); printf("count_if %d %d\n", n, count_if(n, A, 100));
+    init(); printf("fclamp_sum %d %x\n", n, fbits(fclamp_sum(n, FA)));
+    init(); printf("cond_acc %d %d\n", n, cond_acc(n, A, -50));
   }
   return 0;
 }

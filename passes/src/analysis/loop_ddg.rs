@@ -212,20 +212,26 @@ pub fn body_graph<'c>(
     // Fusions of the machine: the producer disappears into its one user.
     let mut fused_class: HashMap<_, String> = HashMap::new();
     for (k, &i) in insts.iter().enumerate() {
-        if through[k] || i.is_phi() {
+        // A fused op is not fused again: the machine op has two sources.
+        if through[k] || i.is_phi() || fused_class.contains_key(&i.raw()) {
             continue;
         }
         let Ok(Some(pc)) = class_of(i) else { continue };
         let users = users_in(i);
         let [u] = users.as_slice() else { continue };
         let Some(&uk) = index.get(&u.raw()) else { continue };
-        let consumer_ok = matches!(u.opcode(), O::LLVMAdd | O::LLVMSub | O::LLVMAnd | O::LLVMOr | O::LLVMXor);
+        let consumer_ok = matches!(u.opcode(), O::LLVMAdd | O::LLVMSub | O::LLVMAnd | O::LLVMOr | O::LLVMXor) || is_min_or_max(*u, i);
         let shift_by_const = !matches!(i.opcode(), O::LLVMShl | O::LLVMLShr | O::LLVMAShr) || i.operand(1).const_u64().is_some();
         if through[uk] || !consumer_ok || !shift_by_const || fused_class.contains_key(&u.raw()) {
             continue;
         }
         let uc = class_of(*u).ok().flatten();
-        if let Some(f) = m.fusions.iter().find(|f| f.producer == pc && Some(f.consumer.as_str()) == uc) {
+        let named = |ops: &[String], x: Inst<'c>| ops.is_empty() || ops.iter().any(|o| o == mnemonic(x));
+        if let Some(f) = m
+            .fusions
+            .iter()
+            .find(|f| f.producer == pc && Some(f.consumer.as_str()) == uc && named(&f.producer_ops, i) && named(&f.consumer_ops, *u))
+        {
             through[k] = true;
             fused_class.insert(u.raw(), f.fused.clone());
         }
@@ -333,6 +339,32 @@ fn mnemonic(i: Inst<'_>) -> &'static str {
         O::LLVMCall => "call",
         _ => "op",
     }
+}
+
+/// `select (cmp a, b), a, b` or `select (cmp a, b), b, a` with an ordering
+/// compare: a min or a max, one op where the machine has one.
+fn is_min_or_max(sel: Inst<'_>, cmp: Inst<'_>) -> bool {
+    use llvm_sys::{LLVMIntPredicate as IP, LLVMRealPredicate as RP};
+    let ordering = match cmp.opcode() {
+        O::LLVMICmp => !matches!(cmp.icmp_predicate(), IP::LLVMIntEQ | IP::LLVMIntNE),
+        O::LLVMFCmp => !matches!(
+            cmp.fcmp_predicate(),
+            RP::LLVMRealOEQ
+                | RP::LLVMRealONE
+                | RP::LLVMRealUEQ
+                | RP::LLVMRealUNE
+                | RP::LLVMRealORD
+                | RP::LLVMRealUNO
+                | RP::LLVMRealPredicateFalse
+                | RP::LLVMRealPredicateTrue
+        ),
+        _ => false,
+    };
+    if !ordering || sel.opcode() != O::LLVMSelect {
+        return false;
+    }
+    let (a, b) = (cmp.operand(0), cmp.operand(1));
+    sel.operand(0) == cmp.value() && ((sel.operand(1) == a && sel.operand(2) == b) || (sel.operand(1) == b && sel.operand(2) == a))
 }
 
 fn is_address_of(user: Inst<'_>, gep: Inst<'_>) -> bool {

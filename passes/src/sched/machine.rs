@@ -66,19 +66,29 @@ pub struct Machine {
     pub linear_slot_priority: Vec<Vec<SlotKind>>,
     /// ORC's bundler: per slot index, NOP kinds tried for an empty slot.
     pub linear_nop_priority: Vec<Vec<SlotKind>>,
+    /// ORC's bundler: per slot kind, at most this many ops in slots of that
+    /// kind per cycle (its own dispersal rule, not the automaton's caps).
+    pub linear_slot_caps: Vec<Option<u32>>,
     /// Pairs of op classes instruction selection fuses into one op.
     pub fusions: Vec<Fusion>,
 }
 
 /// An op of class `producer` whose one use is an op of class `consumer`
-/// (add/sub/and/or/xor) issues as one op of class `fused` (Hexagon's
-/// `Rx += mpyi(Rs,Rt)`, `Rx ^= asl(Rs,#u5)`).
+/// (add/sub/and/or/xor, or a select choosing between the two operands of
+/// the compare it is conditioned on: a min or max) issues as one op of class
+/// `fused` (Hexagon's `Rx += mpyi(Rs,Rt)`, `Rx ^= asl(Rs,#u5)`,
+/// `Rx += add(Rs,Rt)`, `Rd = sfmin(Rs,Rt)`). `producer_ops`/`consumer_ops`,
+/// when given, narrow the pair to those IR mnemonics (`add`, `fcmp`, ...).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fusion {
     pub producer: String,
     pub consumer: String,
     pub fused: String,
+    #[serde(default)]
+    pub producer_ops: Vec<String>,
+    #[serde(default)]
+    pub consumer_ops: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -128,6 +138,8 @@ struct RawClass {
 struct RawLinear {
     slot_priority: Vec<Vec<String>>,
     nop_priority: Vec<Vec<String>>,
+    #[serde(default)]
+    slot_caps: BTreeMap<String, u32>,
 }
 
 /// The folder the shipped models live in (`SIMT_MACHINES` overrides).
@@ -231,6 +243,13 @@ impl Machine {
         };
         let linear_slot_priority = prio(&raw.linear.slot_priority, "linear.slot_priority")?;
         let linear_nop_priority = prio(&raw.linear.nop_priority, "linear.nop_priority")?;
+        let mut linear_slot_caps = vec![None; slot_names.len()];
+        for (k, &c) in &raw.linear.slot_caps {
+            if c == 0 {
+                return Err(bad(format!("linear.slot_caps.{k} = 0: a slot kind must be able to hold an op")));
+            }
+            linear_slot_caps[known_slot(k, &slot_names, "linear.slot_caps")?.0 as usize] = Some(c);
+        }
         let m = Machine {
             name: raw.name,
             bundles_per_cycle: raw.bundles_per_cycle,
@@ -243,6 +262,7 @@ impl Machine {
             classes,
             linear_slot_priority,
             linear_nop_priority,
+            linear_slot_caps,
             fusions: raw.fuse,
         };
         for f in &m.fusions {

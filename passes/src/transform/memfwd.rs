@@ -33,11 +33,19 @@
 //!               J: %v = load i64, p        ->  phi [%x, A], [%y|%z<<32, B]
 //! ```
 //!
+//! A load no store supplies takes the value of the nearest load above it in
+//! its block of the same bytes and type when nothing between them may write
+//! that object (load-to-load forwarding: loads of kernel arguments, which
+//! `entry` supplies).
+//!
 //! Pieces: a store's value as an integer (bitcast for floats, ptrtoint for
 //! pointers in integral address spaces), shifted right to the bytes wanted
 //! (which end depends on the data layout's byte order), truncated,
 //! zero-extended and shifted to their place in the load, or-ed together,
-//! and cast to the load's type; a `memset` byte is splatted. A store that
+//! and cast to the load's type; a `memset` byte is splatted; bytes a
+//! `memcpy`/`memmove` (exact on both sides) wrote are taken from the store
+//! or memset that wrote their source bytes last, as the chains say at the
+//! copy (one level: not through a copy of a copy). A store that
 //! covers the load exactly with the load's type is used as it is.
 //! Skipped: volatile and atomic loads, loads of anything but private
 //! allocas in functions with a fence or an atomic (another thread's write
@@ -45,7 +53,7 @@
 //! and calls, so `barrier` is a definition but an acquire is not), loads and stores of vectors and
 //! aggregates, types whose bits do not fill their bytes (`i1`, `i20`),
 //! pointers of non-integral address spaces that would need `ptrtoint`,
-//! bytes from `memcpy`/`memmove`, masked stores, calls or inexact stores,
+//! masked stores, calls or inexact stores,
 //! and joins whose block defines memory before the load.
 //!
 //! Follows seed 003 (Cambricon's patent: memory descriptors and kill sets);
@@ -62,7 +70,7 @@
 
 use crate::analysis::memdeps::dataflow::{byte_defs, ByteDefs};
 use crate::analysis::memdeps::intervals::Interval;
-use crate::analysis::memdeps::model::{Def, DescId, Range, Ref};
+use crate::analysis::memdeps::model::{AccessId, Def, DescId, Range, Ref};
 use crate::analysis::memdeps::{from_llvm, MemDeps};
 use crate::cfg::BlockId;
 use crate::function_cfg::FunctionCfg;
@@ -119,6 +127,11 @@ enum Plan<'ctx> {
         lo: u64,
         hi: u64,
         parts: Vec<Part<'ctx>>,
+    },
+    /// The value an earlier load of the same bytes in the block read.
+    Reload {
+        load: Inst<'ctx>,
+        from: Inst<'ctx>,
     },
     /// `desc` names the bytes (object and interval) for sharing the phi.
     Phi {
@@ -231,8 +244,12 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
             plans.push(Plan::Direct { load, lo, hi, parts });
             continue;
         }
-        // A join: each predecessor supplies the bytes, differently.
         let b = block_of[k];
+        if let Some(from) = reload_of(md, &p.blocks[b], k, *d) {
+            plans.push(Plan::Reload { load, from });
+            continue;
+        }
+        // A join: each predecessor supplies the bytes, differently.
         let defines_before = p.blocks[b].iter().take_while(|&&a| a as usize != k).any(|&a| p.accesses[a as usize].def.is_some());
         let Some(join) = join_above(md, fc, b).filter(|_| !defines_before) else { continue };
         let preds = fc.cfg.preds(join);
@@ -247,6 +264,31 @@ fn plan<'ctx>(md: &MemDeps<'ctx>, fc: &FunctionCfg<'ctx>, layout: &Layout) -> Ve
         }
     }
     plans
+}
+
+/// Load-to-load forwarding: the nearest load above access `k` in its block
+/// (`block`, in order) of the same descriptor and type, when no access
+/// between them may define any byte of that object (a def of one of its
+/// descriptors, or of no descriptor: a call, an unknown pointer). Memory
+/// then holds what the earlier load read.
+fn reload_of<'ctx>(md: &MemDeps<'ctx>, block: &[AccessId], k: usize, d: DescId) -> Option<Inst<'ctx>> {
+    let p = &md.program;
+    let obj = p.descs[d as usize].obj;
+    let at = block.iter().position(|&a| a as usize == k)?;
+    for &a in block[..at].iter().rev() {
+        let access = &p.accesses[a as usize];
+        match &access.def {
+            Some(Ref::Must(e)) if p.descs[*e as usize].obj == obj => return None,
+            Some(Ref::May(objs)) if objs.contains(&obj) => return None,
+            _ => {}
+        }
+        let i = md.insts[a as usize];
+        let same = matches!(access.use_, Some(Ref::Must(u)) if u == d) && access.def.is_none();
+        if same && i.opcode() == LLVMOpcode::LLVMLoad && !i.is_volatile() && !i.is_atomic() && i.ty() == md.insts[k].ty() {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// A forwarded load's access number and, for each run of its object bytes,
@@ -305,8 +347,10 @@ fn supply<'ctx>(md: &MemDeps<'ctx>, bytes: &ByteDefs, lo: u64, hi: u64, ty: Ty<'
     let mut parts: Vec<Part<'ctx>> = Vec::new();
     for &((rlo, rhi), ref defs) in bytes {
         let [Def::Access(a)] = defs.as_slice() else { return None };
-        let src = source(md, *a as usize, layout)?;
-        parts.push(Part { lo: rlo, hi: rhi, src });
+        match source(md, *a as usize, layout) {
+            Some(src) => parts.push(Part { lo: rlo, hi: rhi, src }),
+            None => parts.extend(through_copy(md, *a as usize, rlo, rhi, layout)?),
+        }
     }
     // A store of the load's own type over exactly its bytes needs no casts;
     // everything else goes through integers.
@@ -318,6 +362,44 @@ fn supply<'ctx>(md: &MemDeps<'ctx>, bytes: &ByteDefs, lo: u64, hi: u64, ty: Ty<'
             Source::Memset { .. } => true,
         });
     (whole || int_forms).then_some(parts)
+}
+
+/// Bytes `[lo, hi]` written by access `a` when it is a `memcpy`/`memmove`
+/// with exact descriptors on both sides: the stores and memsets that wrote
+/// the source bytes last, as the chains say at the copy (one each, read
+/// before the copy writes). Every path to the load passes the copy and
+/// every path to the copy passes those stores, so their values dominate the
+/// load. A store's `at` is moved into the destination's offsets (it may go
+/// below 0: offsets are taken modulo 2^64, as `Builder` uses them).
+fn through_copy<'ctx>(md: &MemDeps<'ctx>, a: usize, lo: u64, hi: u64, layout: &Layout) -> Option<Vec<Part<'ctx>>> {
+    let p = &md.program;
+    let access = &p.accesses[a];
+    let copy = md.insts[a];
+    let is_copy = copy.opcode() == LLVMOpcode::LLVMCall
+        && copy.intrinsic_name().is_some_and(|n| n.starts_with("llvm.memcpy") || n.starts_with("llvm.memmove"))
+        && copy.num_call_args() >= 4
+        && copy.operand(3).const_u64() == Some(0);
+    let (Some(Ref::Must(dst)), Some(Ref::Must(src))) = (&access.def, &access.use_) else { return None };
+    let (Range::Exact(dlo, _), Range::Exact(slo, _)) = (p.descs[*dst as usize].range, p.descs[*src as usize].range) else { return None };
+    if !is_copy || access.predicated {
+        return None;
+    }
+    let bytes = md.solution.use_bytes[a].as_ref()?;
+    let (from, to) = ((lo.checked_sub(dlo)?) + slo, (hi.checked_sub(dlo)?) + slo);
+    let mut parts = Vec::new();
+    for &((rlo, rhi), ref defs) in bytes {
+        let (rlo, rhi) = (rlo.max(from), rhi.min(to));
+        if rlo > rhi {
+            continue;
+        }
+        let [Def::Access(s)] = defs.as_slice() else { return None };
+        let src = match source(md, *s as usize, layout)? {
+            Source::Store { value, at } => Source::Store { value, at: at.wrapping_add(dlo).wrapping_sub(slo) },
+            m @ Source::Memset { .. } => m,
+        };
+        parts.push(Part { lo: rlo - slo + dlo, hi: rhi - slo + dlo, src });
+    }
+    Some(parts)
 }
 
 /// What access `a` writes, if it is a plain store or memset of an exact
@@ -358,6 +440,7 @@ fn apply<'ctx>(_module: &mut inkwell::module::Module<'ctx>, plans: &[Plan<'ctx>]
                 let v = Assemble { b: &mut b, layout, flaw }.value(parts, *lo, *hi, load.ty());
                 done.push((*load, v));
             }
+            Plan::Reload { load, from } => done.push((*load, from.value())),
             Plan::Phi { load, desc, lo, hi, join, incoming } => {
                 // Several loads of the same bytes below one join share its phi.
                 let key = (*join, *desc, load.ty());
@@ -424,7 +507,9 @@ impl<'ctx> Assemble<'_, 'ctx> {
                     // Byte `at + k` of the store is bits 8k.. of its value on a
                     // little-endian target, bits 8(size-1-k).. on a big-endian one.
                     let from_low = self.layout.big_endian == (self.flaw == Flaw::WrongEnd);
-                    let skip = if from_low { part.lo - at } else { at + size - 1 - part.hi };
+                    // Wrapping: `at` of a store seen through a copy is in
+                    // the destination's offsets and may be below 0.
+                    let skip = if from_low { part.lo.wrapping_sub(at) } else { at.wrapping_add(size - 1).wrapping_sub(part.hi) };
                     let shifted = if skip > 0 { self.b.lshr(whole, whole.ty().const_int(8 * skip), "fwd.shr") } else { whole };
                     if len < size {
                         self.b.trunc(shifted, piece_ty, "fwd.part")

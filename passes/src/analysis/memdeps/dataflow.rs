@@ -10,7 +10,9 @@
 //!   the descriptors that already have definitions (604, notes A6); an exact
 //!   use looks at the overlapping descriptors only when its own kill set is
 //!   non-empty (408), which misses a smaller definition on one side of a join
-//!   whose kill the join intersected away.
+//!   whose kill the join intersected away. Fig. 5's way of resolving a use
+//!   (clauses a6, a8: no kill test on the overlapping descriptors) is the
+//!   option [`UseRule::Fig5`].
 //! - [`Rules::Sound`], what the passes use: every object starts with an
 //!   `entry` definition of all its bytes; a use collects every record of its
 //!   object whose overlap with it is not killed; definitions that may not
@@ -25,10 +27,14 @@
 //! it because definitions are united and kill sets intersected (over the
 //! predecessors that have the record; a missing record is a fully killed one).
 //!
-//! Each block starts from the join of its predecessors' exit states; the
-//! patent starts it from its immediate dominator's (303). In reverse
-//! post-order some predecessor of every reachable block has been visited
-//! before it, and the idom's state is only the fallback when none has.
+//! Each block starts from the join of its predecessors' exit states. Before
+//! the first pass ([`Start`]) the exit states are either empty (a back edge
+//! adds nothing until its block has been visited: the default) or, as the
+//! patent's step 303 says, each block's state computed from its immediate
+//! dominator's in a first pass over the blocks. Both iterate to a fixed
+//! point of the same equations; the 303 start can settle on a larger one (a
+//! definition the dominator's state carried around a loop keeps itself
+//! alive), sound but less precise: `tests/memdeps_oracle.rs` measures both.
 
 use super::intervals::{Interval, IntervalSet};
 use super::model::{overlap, AccessId, Def, DescId, Program, Ref};
@@ -50,17 +56,47 @@ pub enum KillJoin {
     Union,
 }
 
+/// What the blocks' exit states are before the first pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Nothing: a predecessor not yet visited (a back edge in the first
+    /// pass) adds nothing to a join, so the first pass sees forward paths
+    /// only and later passes add what loops carry.
+    Join,
+    /// Step 303: an initial pass in which each block starts from its
+    /// immediate dominator's exit state (the paths through the blocks
+    /// between them left out); the passes of 304 then join every
+    /// predecessor, a back edge bringing its 303 state in the first pass.
+    Idom,
+}
+
+/// How the patent's rules resolve an exact use (only [`Rules::Patent`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UseRule {
+    /// Fig. 4: an overlapping descriptor's definitions count only where its
+    /// overlap with the use is not in its kill set (413).
+    Fig4,
+    /// Fig. 5 (clauses a6, a8): 413 is skipped; with no record of its own
+    /// the use takes every overlapping descriptor's definitions (501), and
+    /// with a record whose kill set is not empty, those and its own (502).
+    Fig5,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     pub rules: Rules,
     pub kill_join: KillJoin,
+    pub start: Start,
+    pub use_rule: UseRule,
     /// Keep the state after every access (for the patent printer's trace).
     pub trace: bool,
 }
 
 impl Config {
-    pub const SOUND: Config = Config { rules: Rules::Sound, kill_join: KillJoin::Intersect, trace: false };
-    pub const PATENT: Config = Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, trace: true };
+    pub const SOUND: Config =
+        Config { rules: Rules::Sound, kill_join: KillJoin::Intersect, start: Start::Join, use_rule: UseRule::Fig4, trace: false };
+    pub const PATENT: Config =
+        Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, start: Start::Join, use_rule: UseRule::Fig4, trace: true };
 }
 
 /// The most definitions a record lists before it says [`Def::Any`].
@@ -140,6 +176,21 @@ pub fn solve(p: &Program, cfg: &Cfg, dom: &DomTree, config: Config) -> Solution 
     let mut engine = Engine { p, config, use_defs: vec![None; n_acc], use_bytes: vec![None; n_acc], after: vec![None; n_acc] };
     let mut out: Vec<Option<State>> = vec![None; n];
     let mut iterations = 0;
+    if config.start == Start::Idom {
+        // 303, in reverse post-order so that every idom comes first; it
+        // counts as a pass.
+        iterations += 1;
+        for &b in cfg.rpo() {
+            let mut st = match dom.idom_block(b) {
+                Some(d) if b != cfg.entry() => out[d.index()].clone().unwrap_or_default(),
+                _ => engine.entry_state(),
+            };
+            for &a in &p.blocks[b.index()] {
+                engine.step(&mut st, a);
+            }
+            out[b.index()] = Some(st);
+        }
+    }
     loop {
         iterations += 1;
         let mut changed = false;
@@ -314,14 +365,15 @@ impl Engine<'_> {
         defs
     }
 
-    /// Fig. 4 as the notes read it (§4.4).
+    /// Fig. 4 as the notes read it (§4.4), or Fig. 5 ([`UseRule`]).
     fn patent_use(&self, st: &State, u: &Ref) -> Vec<Def> {
         let mut defs = Vec::new();
+        let fig5 = self.config.use_rule == UseRule::Fig5;
         let may_not_killed = |defs: &mut Vec<Def>, u: DescId| {
             let span = self.p.span(u);
             for m in self.p.may_descs(u) {
                 if let Some(r) = st.get(&m) {
-                    if overlap(span, self.p.span(m)).is_some_and(|ov| !r.kill.covers(ov)) {
+                    if fig5 || overlap(span, self.p.span(m)).is_some_and(|ov| !r.kill.covers(ov)) {
                         defs.extend_from_slice(&r.defs);
                     }
                 }

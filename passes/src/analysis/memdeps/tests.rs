@@ -2,7 +2,7 @@
 //! state that 003-notes.md §5, §6 and §4.1 list (expectations written from
 //! the notes, not from this code's output).
 
-use super::dataflow::{solve, Config, Record, State};
+use super::dataflow::{solve, Config, Record, State, UseRule};
 use super::intervals::IntervalSet;
 use super::model::{Access, Def, DescId, Program, Range, Ref};
 use crate::analysis::dominators::DomTree;
@@ -160,4 +160,25 @@ fn patent_use_rule_misses_what_the_sound_one_keeps() {
     assert_eq!(patent.use_defs[3], Some(vec![ir(1), ir(2)]), "ir3 missed");
     let sound = solve(&p, &cfg, &dom, Config::SOUND);
     assert_eq!(sound.use_defs[3], Some(vec![ir(1), ir(2), ir(3)]));
+}
+
+/// Fig. 4 against Fig. 5 (clauses a6, a8) on an exact use with no record of
+/// its own (405 -> 406): ir1 defines md1 [0,31], ir2 defines md2 [0,15] and
+/// puts [0,15] in md1's kill set; ir3 uses md5 [0,7]. Fig. 4 (413) drops md1,
+/// whose overlap [0,7] is killed: {ir2}. Fig. 5 (501) takes every may-use
+/// descriptor's definitions: {ir1, ir2}.
+#[test]
+fn fig5_skips_the_kill_test() {
+    let mut p = Program::default();
+    let a = p.add_object("a", Some(32));
+    let md1 = p.desc(a, Range::Exact(0, 31));
+    let md2 = p.desc(a, Range::Exact(0, 15));
+    let md5 = p.desc(a, Range::Exact(0, 7));
+    use Ref::Must as M;
+    let (cfg, dom) = straight_line(&mut p, vec![def(M(md1)), def(M(md2)), use_(M(md5))]);
+    let fig4 = solve(&p, &cfg, &dom, Config::PATENT);
+    let fig5 = solve(&p, &cfg, &dom, Config { use_rule: UseRule::Fig5, ..Config::PATENT });
+    assert_eq!(fig4.after[1], Some(state(&[(md1, rec(&[1], &[(0, 15)], false)), (md2, rec(&[2], &[], false))])));
+    assert_eq!(fig4.use_defs[2], Some(vec![ir(2)]));
+    assert_eq!(fig5.use_defs[2], Some(vec![ir(1), ir(2)]));
 }
