@@ -153,7 +153,7 @@ pub fn parse(text: &str, tm: Option<&TargetMachine>) -> Result<Vec<Step>, Pipeli
 fn check_llvm_pipeline(run: &str, tm: Option<&TargetMachine>) -> Result<(), PipelineError> {
     let ctx = inkwell::context::Context::create();
     let probe = ctx.create_module("pipeline-check");
-    crate::ir::run_pipeline(&probe, run, tm, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
+    crate::ir::run_pipeline(&probe, run, tm, false, false).map_err(|message| match message.strip_prefix("unknown pass name '") {
         Some(rest) => PipelineError::from(PassError::UnknownPass { name: rest.trim_end_matches('\'').to_string() }),
         None => PipelineError::Llvm(format!("invalid LLVM pipeline '{run}': {message}")),
     })
@@ -169,6 +169,10 @@ pub struct RunOptions {
     /// Our pass names after which to print the module (LLVM's are handed to
     /// LLVM's `-print-after`).
     pub print_after: Vec<String>,
+    /// `-debug-pass-manager`: a `Running pass: NAME on [module]` line before
+    /// each of our passes (to the run's `diag`), and LLVM's own lines for
+    /// its passes (on stderr), as `opt` prints them.
+    pub debug_pass_manager: bool,
 }
 
 /// The environment variable that turns on [`RunOptions::verify_analyses`]
@@ -191,7 +195,13 @@ impl Default for RunOptions {
 impl RunOptions {
     /// Every check and dump off, whatever the environment says.
     pub fn quiet() -> Self {
-        RunOptions { verify_each: false, verify_analyses: false, print_after_all: false, print_after: Vec::new() }
+        RunOptions {
+            verify_each: false,
+            verify_analyses: false,
+            print_after_all: false,
+            print_after: Vec::new(),
+            debug_pass_manager: false,
+        }
     }
 }
 
@@ -234,7 +244,7 @@ pub fn run_with_analyses<'ctx>(
                 timings.push(Timing { name: pass.name(), wall: start.elapsed() });
             }
             Step::Llvm(run) => {
-                crate::ir::run_pipeline(module, run, tm, opts.verify_each).map_err(PipelineError::Llvm)?;
+                crate::ir::run_pipeline(module, run, tm, opts.verify_each, opts.debug_pass_manager).map_err(PipelineError::Llvm)?;
                 analyses.clear();
                 timings.push(Timing { name: run.clone(), wall: start.elapsed() });
             }
@@ -253,6 +263,9 @@ fn run_ours<'ctx>(
     diag: &mut dyn Write,
     analyses: &mut AnalysisCache<'ctx>,
 ) -> Result<Preserved, PipelineError> {
+    if opts.debug_pass_manager {
+        let _ = writeln!(diag, "Running pass: {} on [module]", pass.name());
+    }
     let preserved: Preserved = pass.run(&mut PassContext::new(module, analyses, diag))?;
     analyses.invalidate(preserved);
     if let Err(message) = crate::ir::verify(module) {

@@ -65,6 +65,9 @@ struct Args {
     /// Report the time each pass takes.
     #[arg(long = "time-passes")]
     time_passes: bool,
+    /// Name each pass as it starts (LLVM's also name the analyses they run).
+    #[arg(long = "debug-pass-manager")]
+    debug_pass_manager: bool,
     /// LLVM optimisation remarks of passes matching the regex, as in opt.
     #[arg(long = "pass-remarks")]
     pass_remarks: Option<String>,
@@ -113,6 +116,7 @@ const LONG_NAMES: &[&str] = &[
     "print-after-all",
     "print-after",
     "time-passes",
+    "debug-pass-manager",
     "print-passes",
     "pass-remarks",
     "pass-remarks-missed",
@@ -224,6 +228,7 @@ fn run(args: &Args) -> Result<(), ToolError> {
             verify_analyses: args.verify_analyses || pipeline::verify_analyses_from_env(),
             print_after_all: args.print_after_all,
             print_after: args.print_after.clone(),
+            debug_pass_manager: args.debug_pass_manager,
         };
         let mut stderr = std::io::stderr();
         let timings = pipeline::run(&mut module, &steps, tm.as_ref(), &opts, &mut stderr)?;

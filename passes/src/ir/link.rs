@@ -185,7 +185,7 @@ unsafe fn delete_body(f: LLVMValueRef) {
 /// Runs an LLVM pass pipeline (`opt -passes=` syntax) on `module` with
 /// `tm`'s target information; the error is LLVM's message.
 pub fn run_passes(module: &Module<'_>, pipeline: &str, tm: &TargetMachine) -> Result<(), String> {
-    crate::ir::function::run_pipeline(module, &pipeline.replace('\0', ""), Some(tm), false)
+    crate::ir::function::run_pipeline(module, &pipeline.replace('\0', ""), Some(tm), false, false)
 }
 
 #[cfg(test)]
