@@ -45,6 +45,7 @@
 //! kept and the failure says which run disagreed.
 
 mod cl_gen;
+mod common;
 mod kernel_gen;
 
 use std::collections::BTreeMap;
@@ -290,7 +291,7 @@ fn build_pocl_host(dir: &Path) -> Option<PathBuf> {
     let exe = dir.join("pocl_host");
     let built = Command::new("cc").args(["-O2", "-w"]).arg(&src).arg("-o").arg(&exe).arg("-lOpenCL").output();
     if !matches!(&built, Ok(o) if o.status.success()) {
-        eprintln!("cl_fuzz: pocl not run (cannot build pocl_host: no cc or libOpenCL)");
+        common::missing_tool("pocl (cc and libOpenCL to build pocl_host)");
         return None;
     }
     let k = dir.join("probe.cl");
@@ -298,7 +299,7 @@ fn build_pocl_host(dir: &Path) -> Option<PathBuf> {
     let probe =
         Command::new(&exe).arg(&k).args(["--kernel", "p", "--global", "4", "--local", "4", "--arg", "buf:u32:4", "--repeat", "1"]).output();
     if !matches!(&probe, Ok(o) if o.status.success()) {
-        eprintln!("cl_fuzz: pocl not run (pocl_host finds no working OpenCL platform)");
+        common::missing_tool("pocl (an OpenCL platform pocl_host can run on)");
         return None;
     }
     Some(exe)

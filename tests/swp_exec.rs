@@ -6,6 +6,8 @@
 //! be identical to the original build's. Skipped (with a note) where
 //! clang-22 is missing.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -54,7 +56,7 @@ fn build_and_run(clang: &str, driver: Option<&Path>, flags: &[&str], ir: &Path, 
 #[test]
 fn pipelined_loops_compute_what_the_originals_compute() {
     let Some(clang) = clang() else {
-        eprintln!("note: clang-22 not found, swp execution test skipped");
+        common::missing_tool("clang-22");
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -123,7 +125,7 @@ impl Gen {
 #[test]
 fn generated_loops_pipeline_correctly() {
     let Some(clang) = clang() else {
-        eprintln!("note: clang-22 not found, swp execution test skipped");
+        common::missing_tool("clang-22");
         return;
     };
     let count = 80;
@@ -212,7 +214,7 @@ int main(void) {
 #[test]
 fn indirect_and_aliasing_loops_pipeline_correctly() {
     let Some(clang) = clang() else {
-        eprintln!("note: clang-22 not found, swp execution test skipped");
+        common::missing_tool("clang-22");
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -20,6 +20,7 @@
 //! `SIMT_ORACLE_KERNELS=N` changes the number of generated kernels (default
 //! 2000); failing kernels are written to `target/uniformity-oracle/`.
 
+mod common;
 mod kernel_gen;
 
 mod corpus;
@@ -423,7 +424,7 @@ fn compare_with_llvm_agreed_sources() {
 
 fn compare_with_llvm_for(sources: Sources) {
     if !Path::new(OPT).exists() {
-        eprintln!("skipped: {OPT} not installed");
+        common::missing_tool(OPT);
         return;
     }
     simt::llvm_init::init();
