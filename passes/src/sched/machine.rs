@@ -1,6 +1,7 @@
-//! Machine models for the modulo scheduler and the bundlers, read at run time
-//! from a small TOML file each (`passes/machines/NAME.toml`, documented there
-//! with their sources), as LLVM reads its scheduling models from TableGen.
+//! Machine models for the modulo scheduler and the bundlers, a small TOML
+//! file each (`passes/machines/NAME.toml`, documented there with their
+//! sources, compiled into the binary; `SIMT_MACHINES=DIR` or a path reads
+//! others at run time), as LLVM builds its scheduling models from TableGen.
 //!
 //! A model says: how many bundles issue per cycle; the templates (a bundle's
 //! slot kinds in order; a template with a stop inside, or a reserved one, is
@@ -142,22 +143,35 @@ struct RawLinear {
     slot_caps: BTreeMap<String, u32>,
 }
 
-/// The folder the shipped models live in (`SIMT_MACHINES` overrides).
-pub fn machines_dir() -> PathBuf {
-    match std::env::var_os("SIMT_MACHINES") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/machines")),
-    }
+/// The models shipped with simt, compiled into the binary: an installed
+/// `simt-opt` needs no source tree (it read `passes/machines/` at run time,
+/// so a binary built before a model's format changed failed on the new file).
+const SHIPPED: &[(&str, &str)] =
+    &[("hexagon", include_str!("../../machines/hexagon.toml")), ("itanium2", include_str!("../../machines/itanium2.toml"))];
+
+/// `SIMT_MACHINES`: a folder of models that replaces the shipped ones.
+pub fn machines_dir() -> Option<PathBuf> {
+    std::env::var_os("SIMT_MACHINES").map(PathBuf::from)
 }
 
 impl Machine {
-    /// `NAME` (a model in [`machines_dir`]) or a path to a `.toml` file.
+    /// `NAME` (a shipped model, or one in `SIMT_MACHINES`) or a path to a
+    /// `.toml` file.
     pub fn load(name_or_path: &str) -> Result<Machine, MachineError> {
         let as_path = Path::new(name_or_path);
         let path = if name_or_path.ends_with(".toml") || name_or_path.contains('/') {
             as_path.to_path_buf()
+        } else if let Some(dir) = machines_dir() {
+            dir.join(format!("{name_or_path}.toml"))
         } else {
-            machines_dir().join(format!("{name_or_path}.toml"))
+            return match SHIPPED.iter().find(|(n, _)| *n == name_or_path) {
+                Some((n, text)) => Machine::parse(text, &format!("passes/machines/{n}.toml")),
+                None => Err(MachineError::Unknown {
+                    name: name_or_path.to_string(),
+                    tried: "such model shipped".into(),
+                    known: known_machines().join(", "),
+                }),
+            };
         };
         let text = std::fs::read_to_string(&path).map_err(|_| MachineError::Unknown {
             name: name_or_path.to_string(),
@@ -325,9 +339,10 @@ impl Machine {
     }
 }
 
-/// The models shipped in [`machines_dir`], by name.
+/// The models by name: the shipped ones, or those in `SIMT_MACHINES`.
 pub fn known_machines() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(machines_dir())
+    let Some(dir) = machines_dir() else { return SHIPPED.iter().map(|(n, _)| n.to_string()).collect() };
+    let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|d| {
             d.filter_map(|e| e.ok())
                 .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".toml")).map(str::to_string))
@@ -362,9 +377,8 @@ mod tests {
         let e = Machine::load("no-such-machine").unwrap_err().to_string();
         assert!(e.contains("itanium2") && e.contains("hexagon"), "{e}");
         // A class latency over the limit, in an otherwise good model.
-        let path = format!("{}/itanium2.toml", machines_dir().display());
-        let text = std::fs::read_to_string(&path).unwrap();
-        let (class, latency) = Machine::parse(&text, &path).unwrap().classes.into_iter().next().map(|(c, i)| (c, i.latency)).unwrap();
+        let (path, text) = ("itanium2.toml", SHIPPED.iter().find(|(n, _)| *n == "itanium2").unwrap().1.to_string());
+        let (class, latency) = Machine::parse(&text, path).unwrap().classes.into_iter().next().map(|(c, i)| (c, i.latency)).unwrap();
         let from = format!("latency = {latency}");
         assert!(text.contains(&from));
         let e = Machine::parse(&text.replacen(&from, "latency = 4294967295", 1), "m.toml").unwrap_err().to_string();
