@@ -3,13 +3,14 @@
 //! `emit.rs` makes; `tests/ifconvert_exec.rs` checks it).
 
 use super::emit::{is_erasable, phi_entries};
-use super::Region;
+use super::{islands, Region};
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::likely_uniform::LikelyUniform;
 use crate::analysis::predicates::PredId;
 use crate::cfg::BlockId;
 use crate::ir::{instructions, terminator, Inst, Value};
 use crate::kernel_model::{builtin_of, Builtin};
+use crate::transform::ocl_builtins::lane_local_size;
 use crate::transform::select_tree::{self, Arms};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -33,6 +34,10 @@ pub fn issued(i: Inst<'_>) -> u64 {
             && i.called_function_name()
                 .is_some_and(|n| n == "llvm.nvvm.read.ptx.sreg.warpsize" || n.starts_with("llvm.nvvm.read.ptx.sreg.lanemask."))
     };
+    // An OpenCL built-in runs as what simt-lower-ocl-builtins makes of it.
+    if let Some(k) = lane_local_size(i) {
+        return k;
+    }
     u64::from(!i.is_phi() && !builtin_of(i).is_some_and(|b| b != Builtin::Barrier) && !special())
 }
 
@@ -62,7 +67,7 @@ impl Cost {
         let inside = |b: BlockId| scope_set.contains(&b);
         let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
         let own = |b: BlockId| instructions(fa.cfg.block(b)).filter(|i| !i.is_terminator()).map(issued).sum::<u64>();
-        let divergent = warp_cost(fa, &scope, r.join, &own, likely);
+        let divergent = warp_cost(fa, &r.all_blocks(cfg), r.join, &own, likely);
         let mut predicated = self.guards;
         // Switch case compares, made once per (block, case) for edges and
         // trees alike.
@@ -135,7 +140,8 @@ impl Cost {
         for &b in &scope {
             let bb = fa.cfg.block(b);
             predicated += instructions(bb).filter(|&i| !i.is_terminator() && !sunk.contains(&i)).map(issued).sum::<u64>();
-            if b != r.head {
+            // An island's join keeps its phis (free).
+            if b != r.head && !r.islands.iter().any(|i| i.join == b) {
                 for phi in instructions(bb).take_while(|i| i.is_phi()) {
                     predicated += phi_cost(Some(phi), b, &phi_entries(&fid, phi));
                 }
@@ -155,6 +161,9 @@ impl Cost {
             predicated += 1;
         }
         predicated -= dead_conditions(fa, &scope, &read, &r.arms);
+        // Each lane group runs one way through an island, the costliest at
+        // worst, with the island's guards (in `self.guards`).
+        predicated += r.islands.iter().map(|i| islands::costliest_path(fa, i, &own)).sum::<u64>();
         (divergent as i64, predicated as i64, chains)
     }
 }
@@ -169,7 +178,12 @@ pub(super) fn dead_conditions<'ctx>(
     read: &HashSet<BlockId>,
     arms: &HashMap<BlockId, Arms>,
 ) -> u64 {
-    let terms: HashSet<Inst<'ctx>> = scope.iter().filter_map(|&b| terminator(fa.cfg.block(b))).collect();
+    // The terminators that go: not an island's branch (a jump to its join
+    // in `arms`, a branch in the IR), which stays.
+    let terms: HashSet<Inst<'ctx>> = scope
+        .iter()
+        .filter_map(|&b| terminator(fa.cfg.block(b)).filter(|t| !matches!(arms[&b], Arms::Jump(_)) || t.successors().len() == 1))
+        .collect();
     let cond = |b: BlockId| {
         let t = terminator(fa.cfg.block(b))?;
         match arms[&b] {

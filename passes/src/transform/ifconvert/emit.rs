@@ -3,7 +3,7 @@
 //! merged afterwards, and `guard=branch`'s branches around single accesses.
 
 use super::guards::{branch_kind, classify, Branch, Guard};
-use super::{Blocks, Region, Target};
+use super::{Blocks, Island, Region, Target};
 use crate::analysis::predicates::PredId;
 use crate::cfg::BlockId;
 use crate::ir::{delete_block, instructions, terminator, Builder, Inst, Value};
@@ -235,24 +235,47 @@ pub(super) fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, guarding
         }
     }
     let mut read: Vec<Vec<SunkStore<'ctx>>> = r.sinks.iter().map(|g| vec![SunkStore::default(); g.stores.len()]).collect();
+    // The straight-line code goes to the head, then to each island's join
+    // (`islands.rs`): `cur`, the last of `chain`.
+    let mut cur = head;
+    let mut chain = vec![head];
     for &b in &r.body {
         let bb = bl.block(b);
+        let at_join = r.islands.iter().any(|isl| isl.join == b);
+        if at_join {
+            cur = bb;
+            chain.push(bb);
+            e.bld.position_at_end(cur);
+        }
+        // Read before a join's instructions move past its terminator.
+        let mut kind = Some(branch_kind(&|bb| bl.id(bb), bb).expect("checked"));
         let insts: Vec<Inst<'ctx>> = instructions(bb).collect();
         for i in insts {
             if let Some(&(gi, k)) = sunk.get(&i) {
                 read[gi][k].read(i, b);
                 i.erase();
+            } else if i.is_phi() && at_join {
+                // An island's join keeps its phis: the island is entered
+                // from `cur` and its blocks stay.
             } else if i.is_phi() {
                 let v = e.phi_value(i, &phi_entries(&|bb| bl.id(bb), i), b);
                 i.value().replace_all_uses_with(v);
                 i.erase();
             } else if i.is_terminator() {
-                e.branches.insert(b, branch_kind(&|bb| bl.id(bb), bb).expect("checked"));
-                i.erase();
+                match r.islands.iter().find(|isl| isl.head == b) {
+                    Some(island) => {
+                        e.branches.insert(b, Branch::Jump);
+                        keep_island(&mut e, bl, island, i, cur, guarding, target);
+                    }
+                    None => {
+                        e.branches.insert(b, kind.take().expect("one terminator"));
+                        i.erase();
+                    }
+                }
             } else {
                 let guarded = classify(i, target).expect("checked") != Guard::None;
                 let g = if guarded { e.guard(r.preds.r(b)) } else { None };
-                move_guarded(&mut e.bld, i, g, head, guarding, target);
+                move_guarded(&mut e.bld, i, g, cur, guarding, target);
             }
         }
         for (g, stores) in r.sinks.iter().zip(&read) {
@@ -267,7 +290,7 @@ pub(super) fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, guarding
                 if let Some(a) = st.align {
                     new.set_alignment(a);
                 }
-                move_guarded(&mut e.bld, new, guard, head, guarding, target);
+                move_guarded(&mut e.bld, new, guard, cur, guarding, target);
             }
         }
     }
@@ -288,7 +311,7 @@ pub(super) fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, guarding
         jb.position_before(phi);
         let new = jb.phi(phi.ty(), "");
         let mut entries: Vec<(Value<'ctx>, BasicBlock<'ctx>)> = outside.iter().map(|&(val, a)| (val, bl.block(a))).collect();
-        entries.push((v, head));
+        entries.push((v, cur));
         new.add_incoming(&entries);
         let name = phi.value().name_bytes();
         phi.value().replace_all_uses_with(new.value());
@@ -310,9 +333,47 @@ pub(super) fn convert_region<'ctx>(bl: &Blocks<'ctx>, r: &Region<'ctx>, guarding
         Branch::Switch { v, .. } => Some(*v),
         Branch::Jump => None,
     });
-    erase_dead(conditions.collect(), head, pending);
+    erase_dead(conditions.collect(), &chain, pending);
     for &b in &r.body {
-        delete_block(bl.block(b));
+        if !r.islands.iter().any(|isl| isl.join == b) {
+            delete_block(bl.block(b));
+        }
+    }
+}
+
+/// Keeps an island (`islands.rs`): its head's branch `term`, whose block was
+/// linearised, moves to the end of `cur`; its interior stays, each
+/// instruction that needs a guard guarded in place by the head's predicate
+/// (made in `cur`, before the branch).
+fn keep_island<'ctx>(
+    e: &mut Emit<'_, 'ctx>,
+    bl: &Blocks<'ctx>,
+    island: &Island,
+    term: Inst<'ctx>,
+    cur: BasicBlock<'ctx>,
+    guarding: &mut Guarding<'ctx>,
+    target: Target,
+) {
+    let needs = |i: Inst<'ctx>| !i.is_phi() && !i.is_terminator() && classify(i, target).expect("checked") != Guard::None;
+    let guarded = island.interior.iter().any(|&s| instructions(bl.block(s)).any(needs));
+    let g = if guarded { e.guard(e.region.preds.r(island.head)) } else { None };
+    let hb = bl.block(island.head);
+    term.move_to_end(cur);
+    for succ in term.successors() {
+        retarget_phis(succ, hb, cur);
+    }
+    for &s in &island.interior {
+        let sb = bl.block(s);
+        let t = terminator(sb).expect("a branch");
+        let mut bld = Builder::new(t.value());
+        bld.position_at_end(sb);
+        // Each instruction goes to the end, after the terminator for now,
+        // with what its guard makes before it; the terminator goes last.
+        let insts: Vec<Inst<'ctx>> = instructions(sb).filter(|i| !i.is_phi() && !i.is_terminator()).collect();
+        for i in insts {
+            move_guarded(&mut bld, i, if needs(i) { g } else { None }, sb, guarding, target);
+        }
+        t.move_to_end(sb);
     }
 }
 
@@ -329,9 +390,10 @@ pub(super) fn is_erasable(i: Inst<'_>) -> bool {
 /// with no side effect, then their operands the same way, never one of
 /// `keep`. A value is erased only through the set, so no erased value is
 /// looked at again.
-pub(super) fn erase_dead<'ctx>(mut cands: BTreeSet<Value<'ctx>>, head: BasicBlock<'ctx>, keep: &BTreeSet<Value<'ctx>>) {
-    let dead =
-        |v: Value<'ctx>| !keep.contains(&v) && v.as_inst().is_some_and(|i| is_erasable(i) && i.block() == head && v.uses().is_empty());
+pub(super) fn erase_dead<'ctx>(mut cands: BTreeSet<Value<'ctx>>, blocks: &[BasicBlock<'ctx>], keep: &BTreeSet<Value<'ctx>>) {
+    let dead = |v: Value<'ctx>| {
+        !keep.contains(&v) && v.as_inst().is_some_and(|i| is_erasable(i) && blocks.contains(&i.block()) && v.uses().is_empty())
+    };
     while let Some(v) = cands.iter().copied().find(|&v| dead(v)) {
         cands.remove(&v);
         let i = v.as_inst().expect("an instruction");
@@ -374,7 +436,8 @@ pub(super) fn merge_joins<'ctx>(bl: &Blocks<'ctx>, regions: &[Region<'ctx>]) {
         if !only_from_region || r.join == cfg.entry() {
             continue;
         }
-        let head = *into.get(&r.head).unwrap_or(&r.head);
+        let tail = r.tail();
+        let head = *into.get(&tail).unwrap_or(&tail);
         let (hb, jb) = (bl.block(head), bl.block(r.join));
         terminator(hb).expect("the head's br").erase();
         let insts: Vec<Inst<'ctx>> = instructions(jb).collect();

@@ -6,6 +6,7 @@ use super::{GuardForm, Target};
 use crate::cfg::BlockId;
 use crate::ir::{terminator, Inst, Ty, Value};
 use crate::kernel_model::{builtin_of, Builtin};
+use crate::transform::ocl_builtins::lane_local_size;
 use inkwell::basic_block::BasicBlock;
 use llvm_sys::LLVMOpcode;
 /// What a speculated instruction needs when its block's predicate is false.
@@ -58,10 +59,16 @@ pub(super) fn classify(i: Inst<'_>, target: Target) -> Result<Guard, &'static st
     }
 }
 
-/// Work-item queries and maths intrinsics: no side effects, not convergent.
+/// Work-item queries, maths intrinsics and the OpenCL C built-ins that
+/// lower to plain IR (`ocl_builtins::lane_local_size`: clang marks them
+/// `convergent`, but each lane's result is its own): no side effects, and
+/// nothing another lane's presence changes.
 pub(super) fn is_pure_call(i: Inst<'_>) -> bool {
     if let Some(b) = builtin_of(i) {
         return b != Builtin::Barrier;
+    }
+    if lane_local_size(i).is_some() {
+        return true;
     }
     const PURE: &[&str] = &[
         "llvm.nvvm.read.ptx.sreg.",
@@ -84,6 +91,24 @@ pub(super) fn is_pure_call(i: Inst<'_>) -> bool {
         "llvm.rint.",
         "llvm.round.",
         "llvm.sqrt.",
+        // What simt-lower-ocl-builtins makes of OpenCL's transcendental
+        // maths: pure, and speculatable in LLVM's own terms.
+        "llvm.exp.",
+        "llvm.exp2.",
+        "llvm.exp10.",
+        "llvm.log.",
+        "llvm.log2.",
+        "llvm.log10.",
+        "llvm.sin.",
+        "llvm.cos.",
+        "llvm.tan.",
+        "llvm.asin.",
+        "llvm.acos.",
+        "llvm.atan.",
+        "llvm.sinh.",
+        "llvm.cosh.",
+        "llvm.tanh.",
+        "llvm.pow.",
         "llvm.ctpop.",
         "llvm.ctlz.",
         "llvm.cttz.",

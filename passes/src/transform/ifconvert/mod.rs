@@ -48,10 +48,12 @@
 mod cost;
 mod emit;
 mod guards;
+mod islands;
 mod regions;
 mod sink;
 
 pub use cost::issued;
+pub use islands::Island;
 pub use sink::SinkGroup;
 
 use emit::{branch_around, convert_region, make_scratch, merge_joins, Guarding};
@@ -87,11 +89,14 @@ pub struct Options {
     /// `profile=FILE`: the file and its counts, which price the branches
     /// they cover.
     pub profile: Option<(String, Arc<BranchProfile>)>,
+    /// `mode=divergent`: keep a region's uniform branches as islands
+    /// (partial linearisation, `islands.rs`) rather than the whole region.
+    pub partial: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { mode: Mode::Divergent, rule: CostRule::NeverWorse, max_cost: Some(0), guard: None, profile: None }
+        Options { mode: Mode::Divergent, rule: CostRule::NeverWorse, max_cost: Some(0), guard: None, profile: None, partial: true }
     }
 }
 
@@ -135,7 +140,8 @@ impl ModulePass for IfConvert {
             CostRule::Split => ";cost=split",
         };
         let profile = self.0.profile.as_ref().map_or(String::new(), |(path, _)| format!(";profile={path}"));
-        format!("simt-ifconvert<mode={mode};max-cost={cost}{rule}{guard}{profile}>")
+        let partial = if self.0.partial { "" } else { ";partial=off" };
+        format!("simt-ifconvert<mode={mode};max-cost={cost}{rule}{guard}{profile}{partial}>")
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
@@ -170,6 +176,10 @@ impl crate::pass::DeclaredPass for IfConvert {
             "a guarded load or store gets the address select(p, addr, scratch slot) (default on GPU targets: nvptx, spir, amdgcn)",
         ),
         ("guard=branch", "a guarded load or store alone keeps a branch on its predicate (default on CPU targets)"),
+        (
+            "partial=off",
+            "mode=divergent: a uniform branch inside a divergent region keeps the whole region (before issue 26, which keeps it as an island)",
+        ),
     ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
@@ -185,6 +195,9 @@ impl crate::pass::DeclaredPass for IfConvert {
             }
             ("guard", Some("scratch")) => self.0.guard = Some(GuardForm::Scratch),
             ("guard", Some("branch")) => self.0.guard = Some(GuardForm::Branch),
+            ("partial", Some("on")) => self.0.partial = true,
+            ("partial", Some("off")) => self.0.partial = false,
+            ("partial", Some(p)) => return Err(format!("partial must be 'on' or 'off', got '{p}'")),
             ("guard", Some(g)) => return Err(format!("guard must be 'scratch' or 'branch', got '{g}'")),
             ("max-cost", Some(n)) => {
                 self.0.max_cost = Some(n.parse().map_err(|_| format!("max-cost must be an integer or 'none', got '{n}'"))?)
@@ -201,6 +214,9 @@ pub struct Region<'ctx> {
     pub head: BlockId,
     pub body: Vec<BlockId>,
     pub join: BlockId,
+    /// Uniform branches kept, with the blocks they control (`islands.rs`);
+    /// `body` holds their heads and joins, not their interiors.
+    pub islands: Vec<Island>,
     preds: Predicates,
     /// The types of the guarded accesses (none: no scratch slot needed).
     scratch_types: Vec<Ty<'ctx>>,
@@ -213,6 +229,22 @@ pub struct Region<'ctx> {
     /// The cost model's estimates (warp-instructions): the branchy form
     /// and the predicated one (head and body, less the join).
     pub cost: (i64, i64),
+}
+
+impl Region<'_> {
+    /// The head, the body and the islands' interiors, in topological order.
+    pub fn all_blocks(&self, cfg: &Cfg) -> Vec<BlockId> {
+        let mut all = vec![self.head];
+        all.extend(self.body.iter().chain(self.islands.iter().flat_map(|i| &i.interior)));
+        all.sort_by_key(|&b| cfg.rpo_position(b));
+        all
+    }
+
+    /// The block the region's straight-line code ends in: the head, or the
+    /// join of its last island.
+    pub(super) fn tail(&self) -> BlockId {
+        self.islands.last().map_or(self.head, |i| i.join)
+    }
 }
 
 /// The blocks of a function as handles, with the CFG over them: what the

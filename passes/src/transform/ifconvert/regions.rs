@@ -4,6 +4,7 @@
 
 use super::cost::{cheapest_path, issued, Cost};
 use super::guards::{access_type, branch_kind, classify, Guard};
+use super::islands::{self, Island};
 use super::sink::sink_groups;
 use super::{CostRule, GuardForm, Mode, Options, Region, Target};
 use crate::analysis::branch_profile::BlockProfile;
@@ -38,7 +39,7 @@ pub(super) fn choose_regions<'ctx>(
         if opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(x) {
             continue;
         }
-        if let Some(s) = region_shape(fa, x, opts) {
+        if let Some(s) = region_shape(fa, x, opts, target) {
             cands.push(s);
         }
     }
@@ -55,7 +56,7 @@ pub(super) fn choose_regions<'ctx>(
         let scratch_made = target.guard == GuardForm::Scratch && out.iter().any(|r| !r.scratch_types.is_empty());
         let Some(r) = region_at(fa, s, opts, target, &likely, counts, scratch_made) else { continue };
         taken[r.head.index()] = true;
-        for b in &r.body {
+        for b in r.body.iter().chain(r.islands.iter().flat_map(|i| &i.interior)) {
             taken[b.index()] = true;
         }
         out.push(r);
@@ -66,16 +67,17 @@ pub(super) fn choose_regions<'ctx>(
 /// Regions larger than this are left alone (and bound the search's cost).
 pub(super) const MAX_REGION_BLOCKS: usize = 256;
 
-/// A candidate region's blocks: single-entry, acyclic, with no uniform
-/// branch inside in `mode=divergent`.
+/// A candidate region's blocks: single-entry, acyclic; in `mode=divergent`
+/// its uniform branches kept as islands (`islands.rs`).
 pub(super) struct Shape {
     head: BlockId,
     join: BlockId,
-    /// In topological order.
+    /// In topological order, the islands' interiors included.
     body: Vec<BlockId>,
+    islands: Vec<Island>,
 }
 
-pub(super) fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options) -> Option<Shape> {
+pub(super) fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options, target: Target) -> Option<Shape> {
     let cfg = &fa.cfg.cfg;
     let dom = fa.dom();
     let join = fa.postdom().ipdom(x)?;
@@ -106,12 +108,13 @@ pub(super) fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options
         if cfg.succs(b).iter().any(|&s| s != join && cfg.rpo_position(s) <= cfg.rpo_position(b)) {
             return None;
         }
-        if cfg.succs(b).len() > 1 && opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(b) {
+        if cfg.succs(b).len() > 1 && opts.mode == Mode::Divergent && !opts.partial && !fa.uniformity().is_divergent_branch(b) {
             return None;
         }
         branch_kind(&fid, fa.cfg.block(b))?;
     }
-    Some(Shape { head: x, join, body: order })
+    let islands = if opts.mode == Mode::Divergent && opts.partial { islands::find(fa, x, &order, join, target)? } else { Vec::new() };
+    Some(Shape { head: x, join, body: order, islands })
 }
 
 pub(super) fn region_at<'ctx>(
@@ -123,18 +126,27 @@ pub(super) fn region_at<'ctx>(
     counts: Option<&[BlockProfile]>,
     scratch_made: bool,
 ) -> Option<Region<'ctx>> {
-    let Shape { head: x, join, body: order } = s;
+    let Shape { head: x, join, body: full, islands } = s;
+    // The islands' interiors stay blocks: the region linearised is the rest.
+    let island_of: HashMap<BlockId, BlockId> = islands.iter().flat_map(|i| i.interior.iter().map(|&b| (b, i.head))).collect();
+    let order: Vec<BlockId> = full.iter().copied().filter(|b| !island_of.contains_key(b)).collect();
     let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
     let inside = |b: BlockId| b == x || order.binary_search_by_key(&fa.cfg.cfg.rpo_position(b), |&o| fa.cfg.cfg.rpo_position(o)).is_ok();
     let mut scope = vec![x];
     scope.extend(&order);
-    let arms: HashMap<BlockId, Arms> = scope.iter().map(|&b| (b, arms_of(&fid, fa.cfg.block(b)).expect("checked"))).collect();
+    let mut arms: HashMap<BlockId, Arms> = scope.iter().map(|&b| (b, arms_of(&fid, fa.cfg.block(b)).expect("checked"))).collect();
+    // An island is one step from its head to its join.
+    for i in &islands {
+        arms.insert(i.head, Arms::Jump(i.join));
+    }
     let sinks = sink_groups(fa, &scope, join, &arms);
     let sunk: HashSet<Inst<'ctx>> = sinks.iter().flat_map(|g| g.stores.iter().flatten().copied()).collect();
     let mut scratch_types = Vec::new();
     let mut cost = Cost::default();
-    for &b in &order {
-        for i in instructions(fa.cfg.block(b)) {
+    for &blk in &full {
+        // An island's instructions are guarded by its head's predicate.
+        let b = island_of.get(&blk).copied().unwrap_or(blk);
+        for i in instructions(fa.cfg.block(blk)) {
             if i.is_phi() || i.is_terminator() {
                 continue;
             }
@@ -155,7 +167,7 @@ pub(super) fn region_at<'ctx>(
                 Guard::Divisor => cost.guards += 1,
                 Guard::None => continue,
             }
-            if cost.guarded_blocks.last() != Some(&b) {
+            if !cost.guarded_blocks.contains(&b) {
                 cost.guarded_blocks.push(b);
             }
         }
@@ -176,7 +188,8 @@ pub(super) fn region_at<'ctx>(
         }
         cost.guarded_blocks.push(g.guard_block);
     }
-    let mut region = Region { head: x, body: order, join, preds, scratch_types, arms, sinks, chains: HashMap::new(), cost: (0, 0) };
+    let mut region =
+        Region { head: x, body: order, join, islands, preds, scratch_types, arms, sinks, chains: HashMap::new(), cost: (0, 0) };
     let (divergent, predicated, chains) = cost.estimate(fa, &region, &sunk, likely);
     if let Some(limit) = opts.max_cost {
         // With guard=branch a guarded access is a branch around it (two
@@ -192,14 +205,14 @@ pub(super) fn region_at<'ctx>(
             Some(head) => {
                 let c = counts.expect("profiled");
                 let runs = head.runs as i64;
-                let branchy: i64 = runs + region.body.iter().map(|&b| c[b.index()].entries as i64 * (own(b) + 1)).sum::<i64>();
+                let branchy: i64 = runs + full.iter().map(|&b| c[b.index()].entries as i64 * (own(b) + 1)).sum::<i64>();
                 runs * (predicated - own(x) + extra) + slot * c[0].entries as i64 > branchy + runs * limit
             }
             None => match opts.rule {
                 // The slot is paid for by a region every warp runs: the
                 // head post-dominates the entry.
                 CostRule::NeverWorse if slot > 0 && !fa.postdom().post_dominates(x, BlockId(0)) => true,
-                CostRule::NeverWorse => predicated + extra + slot > cheapest_path(fa, x, &region.body, join, &own) + limit,
+                CostRule::NeverWorse => predicated + extra + slot > cheapest_path(fa, x, &full, join, &own) + limit,
                 CostRule::Split => predicated >= divergent + limit,
             },
         };
