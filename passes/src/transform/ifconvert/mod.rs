@@ -36,14 +36,23 @@
 //! - `cost=split`: the rule before issue 23 (every block once, as if every
 //!   warp split; bounds checks by their cheaper side); `max-cost=none`: no
 //!   model.
-//! - `mode=divergent` (default) converts only divergent branches whose region
-//!   holds no uniform branch (no code duplicated); `mode=all` every branch.
+//! - `mode=divergent` (default) converts only divergent branches; a uniform
+//!   branch inside their region is kept, with the blocks it controls, as an
+//!   island the rest is linearised around (partial linearisation, Moll &
+//!   Hack, PLDI 2018: `islands.rs`; `partial=off`: such a region stays
+//!   whole). No code is duplicated. `mode=all` converts every branch.
+//! - Calls to OpenCL C built-ins that `simt-lower-ocl-builtins` turns into
+//!   plain IR (`sqrt`, `mad`, `min`, …; clang marks them `convergent`) are
+//!   speculated and priced as what they lower to
+//!   (`ocl_builtins::lane_local_size`), so a `.cl` module converts as it
+//!   would after the lowering.
 //!
 //! Limits: without a profile, regions that pay only when most warps split
 //! (clamps, bitonic compare-exchange) are kept; a region whose join is the
-//! virtual exit is kept; a uniform branch inside a divergent region keeps the
-//! whole region; vector divisions and, with `guard=scratch`, loads from
-//! SPIR's constant address space bound a region.
+//! virtual exit is kept; a uniform branch whose post-dominator is the
+//! region's own join, or whose condition reads a guarded load, keeps the
+//! whole region (`islands.rs`); vector divisions and, with `guard=scratch`,
+//! loads from SPIR's constant address space bound a region.
 
 mod cost;
 mod emit;
