@@ -226,8 +226,8 @@ const INTEGER: &[(&str, u64)] = &[
 /// (maths, integer built-ins): `None` for any other call. Clang declares
 /// them `convergent`, but each lane's result depends on its own arguments
 /// only, so `simt-ifconvert` may speculate them as it speculates their
-/// lowered form. A call the lowering would reject (`clamp(float4, float,
-/// float)`) may be counted: the lowering then reports it anyway.
+/// lowered form. A vector call with a scalar operand (`clamp(float4, float,
+/// float)`) is not counted: how it lowers depends on the lowering's version.
 pub fn lane_local_size(i: Inst<'_>) -> Option<u64> {
     let (base, params) = ocl_call(i)?;
     if crate::kernel_model::builtin_of(i).is_some() {
@@ -235,6 +235,11 @@ pub fn lane_local_size(i: Inst<'_>) -> Option<u64> {
     }
     let name = plain_name(&base);
     let ty = i.ty();
+    // A scalar operand of a vector call (`fmin(float4, float)`) is not
+    // counted here: left to the branches.
+    if ty.is_vector() && i.call_args().iter().any(|a| !a.ty().is_vector()) {
+        return None;
+    }
     if ty.is_float_or_float_vector() {
         if FLOAT_INTRINSICS.iter().any(|(n, _)| *n == name) {
             return Some(1);
