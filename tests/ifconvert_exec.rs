@@ -41,8 +41,14 @@ use std::path::{Path, PathBuf};
 const POLICIES: [Policy; 3] = [Policy::Ipdom, Policy::Markers, Policy::None];
 /// The last: the host's guard form (the access alone keeps a branch), so it
 /// leaves divergent branches and is exempt from the no-divergence check.
-const PIPELINES: [&str; 3] =
-    ["simt-ifconvert", "simt-ifconvert<mode=all;max-cost=none>", "simt-ifconvert<mode=all;max-cost=none;guard=branch>"];
+/// `max-cost=none` in `mode=divergent` keeps uniform branches as islands
+/// wherever it can (partial linearisation, issue 26).
+const PIPELINES: [&str; 4] = [
+    "simt-ifconvert",
+    "simt-ifconvert<max-cost=none>",
+    "simt-ifconvert<mode=all;max-cost=none>",
+    "simt-ifconvert<mode=all;max-cost=none;guard=branch>",
+];
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
@@ -320,6 +326,71 @@ fn cost_model_counts_what_the_pass_emits() {
     eprintln!("ifconvert cost model: {checked} kernels converted, {} miscounts", failures.len());
     assert!(checked > 0);
     assert!(failures.is_empty(), "the cost model miscounts {} times in {checked} kernels:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Partial linearisation (issue 26): generated kernels whose divergent
+/// regions hold a uniform branch are converted with that branch kept (an
+/// island), compute the same on the emulator under every policy, and run
+/// fewer divergent branches than with `partial=off` (which keeps such a
+/// region whole), never more warp-instructions than the original when the
+/// default cost rule chose them.
+#[test]
+fn uniform_branches_stay_inside_converted_regions() {
+    use simt_passes::transform::ifconvert::{plan_function, Options};
+    simt::llvm_init::init();
+    let ctx = Context::create();
+    let n = env_u64("SIMT_IFC_KERNELS", 1000);
+    let (mut with_islands, mut fewer) = (0, 0);
+    let mut failures = Vec::new();
+    for seed in 0..n {
+        let name = format!("g{seed}");
+        let text = kernel_gen::module_ifc(&[(seed, name.clone())]);
+        let module = simt_passes::ir::parse_ir(&ctx, "k", text.as_bytes()).expect("parses");
+        let f =
+            simt_passes::ir::defined_functions(&module).into_iter().find(|f| simt_passes::ir::function_name(*f) == name).expect("kernel");
+        let mut cache = AnalysisCache::new();
+        let opts = Options { max_cost: None, ..Options::default() };
+        let islands =
+            plan_function(cache.get(f), &opts).expect("no profile").map_or(0, |p| p.regions().iter().map(|r| r.islands.len()).sum());
+        if islands == 0 {
+            continue;
+        }
+        with_islands += 1;
+        let (local, groups, args) = kernel_gen::launch(seed);
+        let l = Launch { kernel: name, global: vec![local * groups], local: vec![local], args };
+        let run = |pipeline: &str, p: Policy| -> Result<(Vec<Vec<u8>>, u64), String> {
+            let after = convert(&ctx, &text, pipeline)?;
+            emu_run(&ctx, &after, &l, p).map_err(|e| format!("{pipeline}, {p:?}: {e}"))
+        };
+        let result = (|| -> Result<bool, String> {
+            let mut less = false;
+            for p in POLICIES {
+                let (before, _) = emu_run(&ctx, &text, &l, p)?;
+                let (on, d_on) = run("simt-ifconvert<max-cost=none>", p)?;
+                let (off, d_off) = run("simt-ifconvert<max-cost=none;partial=off>", p)?;
+                if on != before || off != before {
+                    return Err(format!("buffers differ under {p:?}"));
+                }
+                if d_on > d_off {
+                    return Err(format!("{d_on} divergent branches with islands, {d_off} without, under {p:?}"));
+                }
+                less |= d_on < d_off;
+            }
+            Ok(less)
+        })();
+        match result {
+            Ok(less) => fewer += u64::from(less),
+            Err(e) => {
+                let path = fail_dir().join(format!("island-g{seed}.ll"));
+                std::fs::write(&path, &text).expect("write failing kernel");
+                failures.push(format!("seed {seed} ({}): {e}", path.display()));
+            }
+        }
+    }
+    eprintln!("ifconvert islands: {with_islands} of {n} generated kernels have regions with islands, {fewer} run fewer divergent branches");
+    assert!(with_islands > 0, "no generated region kept a uniform branch as an island");
+    assert!(fewer > 0, "islands never removed a divergent branch");
+    assert!(failures.is_empty(), "{} kernels with islands fail:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// Warp widths of the never-worse checks: 1, where no warp can split, and

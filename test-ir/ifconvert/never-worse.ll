@@ -1,4 +1,4 @@
-; The default rule (ifconvert-design.md, "Cost rules"): a region is converted
+; The default rule (ifconvert/design.md, "Cost rules"): a region is converted
 ; only when its predicated form issues no more warp-instructions than the
 ; cheapest path through it. Counted as the emulator issues them (H: the
 ; head's own instructions; the work-item query is free): a min written as an

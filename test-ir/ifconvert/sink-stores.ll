@@ -1,6 +1,6 @@
 ; Stores common to the ends of a region's arms (same pointer value, same
 ; type, nothing after them in the arm touching memory) are made once after
-; the arms, of a select tree of the arms' values (ifconvert.rs, SinkGroup):
+; the arms, of a select tree of the arms' values (ifconvert/sink.rs, SinkGroup):
 ; unguarded when every lane of the region runs one of the arms, guarded by
 ; the predicate of the arms' common dominator otherwise. Expectations by
 ; hand from that rule; every kernel runs before and after on the emulator

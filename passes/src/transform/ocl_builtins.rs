@@ -143,6 +143,120 @@ fn libm<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, name: &str
     b.call(fty, f, &args, "").value()
 }
 
+/// A built-in's name without the `native_`/`half_` prefix, which lowers
+/// alike.
+fn plain_name(base: &str) -> &str {
+    base.strip_prefix("native_").or_else(|| base.strip_prefix("half_")).unwrap_or(base)
+}
+
+/// Floating-point built-ins that become one LLVM intrinsic.
+const FLOAT_INTRINSICS: &[(&str, &str)] = &[
+    ("sqrt", "llvm.sqrt"),
+    ("fabs", "llvm.fabs"),
+    ("fma", "llvm.fma"),
+    ("mad", "llvm.fmuladd"),
+    ("floor", "llvm.floor"),
+    ("ceil", "llvm.ceil"),
+    ("trunc", "llvm.trunc"),
+    ("round", "llvm.round"),
+    ("rint", "llvm.rint"),
+    ("fmin", "llvm.minnum"),
+    ("min", "llvm.minnum"),
+    ("fmax", "llvm.maxnum"),
+    ("max", "llvm.maxnum"),
+    ("copysign", "llvm.copysign"),
+    ("exp", "llvm.exp"),
+    ("exp2", "llvm.exp2"),
+    ("exp10", "llvm.exp10"),
+    ("log", "llvm.log"),
+    ("log2", "llvm.log2"),
+    ("log10", "llvm.log10"),
+    ("sin", "llvm.sin"),
+    ("cos", "llvm.cos"),
+    ("tan", "llvm.tan"),
+    ("asin", "llvm.asin"),
+    ("acos", "llvm.acos"),
+    ("atan", "llvm.atan"),
+    ("sinh", "llvm.sinh"),
+    ("cosh", "llvm.cosh"),
+    ("tanh", "llvm.tanh"),
+    ("pow", "llvm.pow"),
+    ("powr", "llvm.pow"),
+];
+
+/// Floating-point built-ins that become a few instructions, with how many
+/// (`lower` makes them; the tests below check the counts).
+const FLOAT_EXPANDED: &[(&str, u64)] = &[("rsqrt", 2), ("recip", 1), ("divide", 1), ("clamp", 2)];
+
+/// Scalar floating-point built-ins that become a call to the C library.
+const FLOAT_LIBM: &[&str] = &[
+    "fdim",
+    "atan2",
+    "fmod",
+    "hypot",
+    "cbrt",
+    "erf",
+    "erfc",
+    "expm1",
+    "log1p",
+    "asinh",
+    "acosh",
+    "atanh",
+    "lgamma",
+    "tgamma",
+    "remainder",
+];
+
+/// Integer built-ins, with the instructions each becomes (`abs` of an
+/// unsigned value is the value itself).
+const INTEGER: &[(&str, u64)] = &[
+    ("min", 1),
+    ("max", 1),
+    ("clamp", 2),
+    ("abs", 1),
+    ("popcount", 1),
+    ("clz", 1),
+    ("ctz", 1),
+    ("mul24", 1),
+    ("mad24", 2),
+    ("mul_hi", 5),
+    ("rotate", 1),
+    ("select", 2),
+];
+
+/// How many instructions `simt-lower-ocl-builtins` makes of a call to an
+/// OpenCL C built-in that reads and writes no memory and calls nothing
+/// (maths, integer built-ins): `None` for any other call. Clang declares
+/// them `convergent`, but each lane's result depends on its own arguments
+/// only, so `simt-ifconvert` may speculate them as it speculates their
+/// lowered form. A vector call with a scalar operand (`clamp(float4, float,
+/// float)`) is not counted: how it lowers depends on the lowering's version.
+pub fn lane_local_size(i: Inst<'_>) -> Option<u64> {
+    let (base, params) = ocl_call(i)?;
+    if crate::kernel_model::builtin_of(i).is_some() {
+        return None;
+    }
+    let name = plain_name(&base);
+    let ty = i.ty();
+    // A scalar operand of a vector call (`fmin(float4, float)`) is not
+    // counted here: left to the branches.
+    if ty.is_vector() && i.call_args().iter().any(|a| !a.ty().is_vector()) {
+        return None;
+    }
+    if ty.is_float_or_float_vector() {
+        if FLOAT_INTRINSICS.iter().any(|(n, _)| *n == name) {
+            return Some(1);
+        }
+        return FLOAT_EXPANDED.iter().find(|(n, _)| *n == name).map(|&(_, k)| k);
+    }
+    if ty.scalar().is_integer() {
+        let k = INTEGER.iter().find(|(n, _)| *n == name)?.1;
+        let unsigned_abs = name == "abs" && !is_signed(first_param_code(&params));
+        return Some(if unsigned_abs { 0 } else { k });
+    }
+    None
+}
+
 const SEQ_CST: LLVMAtomicOrdering = LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent;
 
 /// The replacement for one call, or an error naming an unsupported built-in.
@@ -222,7 +336,7 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
         return Ok(Lowered::Erase);
     }
 
-    let name = base.strip_prefix("native_").or_else(|| base.strip_prefix("half_")).unwrap_or(base);
+    let name = plain_name(base);
     let intr =
         |b: &mut Builder<'ctx>, name: &str, args: &[Value<'ctx>]| intrinsic(b, m, name, args).ok_or_else(|| unsupported("built-in "));
     if ty.is_float_or_float_vector() {
@@ -235,38 +349,7 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
                 .collect(),
             false => a,
         };
-        let simple = match name {
-            "sqrt" => Some("llvm.sqrt"),
-            "fabs" => Some("llvm.fabs"),
-            "fma" => Some("llvm.fma"),
-            "mad" => Some("llvm.fmuladd"),
-            "floor" => Some("llvm.floor"),
-            "ceil" => Some("llvm.ceil"),
-            "trunc" => Some("llvm.trunc"),
-            "round" => Some("llvm.round"),
-            "rint" => Some("llvm.rint"),
-            "fmin" | "min" => Some("llvm.minnum"),
-            "fmax" | "max" => Some("llvm.maxnum"),
-            "copysign" => Some("llvm.copysign"),
-            "exp" => Some("llvm.exp"),
-            "exp2" => Some("llvm.exp2"),
-            "exp10" => Some("llvm.exp10"),
-            "log" => Some("llvm.log"),
-            "log2" => Some("llvm.log2"),
-            "log10" => Some("llvm.log10"),
-            "sin" => Some("llvm.sin"),
-            "cos" => Some("llvm.cos"),
-            "tan" => Some("llvm.tan"),
-            "asin" => Some("llvm.asin"),
-            "acos" => Some("llvm.acos"),
-            "atan" => Some("llvm.atan"),
-            "sinh" => Some("llvm.sinh"),
-            "cosh" => Some("llvm.cosh"),
-            "tanh" => Some("llvm.tanh"),
-            "pow" | "powr" => Some("llvm.pow"),
-            _ => None,
-        };
-        if let Some(name) = simple {
+        if let Some(&(_, name)) = FLOAT_INTRINSICS.iter().find(|(n, _)| *n == name) {
             return Ok(Lowered::Replace(intr(b, name, &a)?));
         }
         let v = match name {
@@ -280,10 +363,7 @@ fn lower<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, i: Inst<'ctx>, base: &st
                 let lo = intr(b, "llvm.maxnum", &[a[0], a[1]])?;
                 intr(b, "llvm.minnum", &[lo, a[2]])?
             }
-            "fdim" | "atan2" | "fmod" | "hypot" | "cbrt" | "erf" | "erfc" | "expm1" | "log1p" | "asinh" | "acosh" | "atanh" | "lgamma"
-            | "tgamma" | "remainder"
-                if !ty.is_vector() =>
-            {
+            _ if FLOAT_LIBM.contains(&name) && !ty.is_vector() => {
                 let double = ty.kind() == LLVMTypeKind::LLVMDoubleTypeKind;
                 libm(b, m, i, &if double { name.to_string() } else { format!("{name}f") })
             }
@@ -346,6 +426,7 @@ impl crate::pass::DeclaredPass for LowerOclBuiltins {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use llvm_sys::LLVMOpcode;
 
     #[test]
     fn mangled_parameter_codes() {
@@ -354,5 +435,53 @@ mod tests {
         assert_eq!(first_param_code("Dv4_fS_"), Some('f'));
         assert_eq!(first_param_code("ii"), Some('i'));
         assert!(is_signed(Some('i')) && !is_signed(Some('j')) && !is_signed(Some('m')));
+    }
+
+    /// The arguments a built-in of the lists takes.
+    fn arity(name: &str) -> usize {
+        match name {
+            "fma" | "mad" | "clamp" | "mad24" | "select" => 3,
+            "fmin" | "min" | "fmax" | "max" | "copysign" | "pow" | "powr" | "divide" | "mul24" | "mul_hi" | "rotate" => 2,
+            _ => 1,
+        }
+    }
+
+    /// Every built-in of the lists `lane_local_size` reads, called as
+    /// clang calls it (`float`, signed and unsigned `int`): the lowering
+    /// takes it, leaves no call to a `_Z` function, and makes as many
+    /// instructions as `lane_local_size` says, none touching memory or
+    /// calling anything but an intrinsic.
+    #[test]
+    fn lane_local_sizes_are_what_the_lowering_makes() {
+        let mut calls: Vec<(&str, char)> = FLOAT_INTRINSICS.iter().map(|(n, _)| (*n, 'f')).collect();
+        calls.extend(FLOAT_EXPANDED.iter().map(|(n, _)| (*n, 'f')));
+        calls.extend(INTEGER.iter().flat_map(|(n, _)| [(*n, 'i'), (*n, 'j')]));
+        let mut ir = String::from("target triple = \"spir64-unknown-unknown\"\n");
+        for (k, &(name, code)) in calls.iter().enumerate() {
+            let ty = if code == 'f' { "float" } else { "i32" };
+            let n = arity(name);
+            let mangled = format!("_Z{}{name}{}", name.len(), code.to_string().repeat(n));
+            let params: Vec<String> = (0..n).map(|a| format!("{ty} %a{a}")).collect();
+            let args = params.join(", ");
+            ir += &format!("declare {ty} @{mangled}({args}) convergent\n");
+            ir += &format!("define {ty} @f{k}({args}) {{\n  %r = call {ty} @{mangled}({args})\n  ret {ty} %r\n}}\n");
+        }
+        let ctx = inkwell::context::Context::create();
+        let mut m = crate::ir::parse_ir(&ctx, "t", ir.as_bytes()).expect("parses");
+        let size = |f: inkwell::values::FunctionValue<'_>| -> Vec<Option<u64>> {
+            f.get_basic_block_iter().flat_map(instructions).filter(|i| i.is_call()).map(lane_local_size).collect()
+        };
+        let before: Vec<Vec<Option<u64>>> = (0..calls.len()).map(|k| size(m.get_function(&format!("f{k}")).expect("f"))).collect();
+        crate::pipeline::run_by_name(&mut m, "simt-lower-ocl-builtins", false, &mut Vec::new()).expect("lowers");
+        for (k, &(name, code)) in calls.iter().enumerate() {
+            let f = m.get_function(&format!("f{k}")).expect("f");
+            let body: Vec<Inst<'_>> = f.get_basic_block_iter().flat_map(instructions).filter(|i| !i.is_terminator()).collect();
+            let memory = |i: &Inst<'_>| matches!(i.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore);
+            let plain =
+                body.iter().all(|i| !memory(i) && (!i.is_call() || i.called_function_name().is_some_and(|n| n.starts_with("llvm."))));
+            let printed: Vec<String> = body.iter().map(|i| i.value().print()).collect();
+            assert!(plain, "{name} ({code}) lowers to more than plain IR: {printed:?}");
+            assert_eq!(before[k], vec![Some(body.len() as u64)], "{name} ({code}): {printed:?}");
+        }
     }
 }

@@ -28,7 +28,7 @@
 //! (no UB on poison) and in guards whose predicate is false there.
 //!
 //! The same tree gives the value of stores sunk out of a region's arms
-//! (`ifconvert.rs`): a virtual phi whose entries are the edges from the arms.
+//! (`ifconvert/emit.rs`): a virtual phi whose entries are the edges from the arms.
 
 use crate::cfg::BlockId;
 use std::collections::HashMap;
