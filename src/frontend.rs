@@ -123,7 +123,7 @@ pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFron
                 Some([x, y, z]) => format!("simt-lockstep-loops<local-size={x},{y},{z}>,"),
                 None => String::new(),
             };
-            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{lockstep}{wiloops},simt-local-atomics,simt-wiloops-version")
+            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version")
         }
         EngineFront::Emu { check } => {
             run(module, "globaldce,simt-flatten-calls,globaldce", &mut analyses)?;

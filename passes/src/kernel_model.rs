@@ -84,7 +84,8 @@ pub fn classify_call(callee: &str, dim_arg: Option<u64>) -> Option<Builtin> {
             _ => None,
         };
     }
-    if callee.starts_with("llvm.nvvm.barrier") || callee == "llvm.nvvm.bar.sync" {
+    // `simt-warp-exchange`'s warp-level barrier is one too (for `simt-wiloops`).
+    if callee.starts_with("llvm.nvvm.barrier") || callee == "llvm.nvvm.bar.sync" || callee == crate::transform::warp_exchange::WARP_BARRIER {
         return Some(Builtin::Barrier);
     }
     let base = demangled_opencl_name(callee)?;

@@ -9,7 +9,7 @@ use crate::analysis::cache::AnalysisCache;
 use crate::pass::{ModulePass, Opt, PassContext, PassDecl, PassError};
 use crate::transform::{
     check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing,
-    to_nvptx, wiloops, wiloops_version,
+    to_nvptx, warp_exchange, wiloops, wiloops_version,
 };
 use inkwell::module::Module;
 use std::io::Write;
@@ -19,6 +19,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<wiloops::WorkItemLoops>(),
     PassDecl::of::<wiloops_version::WiloopsVersion>(),
     PassDecl::of::<wiloops::flatten::FlattenCalls>(),
+    PassDecl::of::<warp_exchange::WarpExchange>(),
     PassDecl::of::<local_atomics::LocalAtomics>(),
     PassDecl::of::<lockstep::LockstepLoops>(),
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),

@@ -17,5 +17,6 @@ pub mod strip_markers;
 pub mod swp;
 pub mod testing;
 pub mod to_nvptx;
+pub mod warp_exchange;
 pub mod wiloops;
 pub mod wiloops_version;
