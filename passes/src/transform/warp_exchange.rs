@@ -102,7 +102,8 @@ fn warp_call(i: Inst<'_>) -> Option<WarpFn> {
 
 impl DeclaredPass for WarpExchange {
     const NAME: &'static str = NAME;
-    const SUMMARY: &'static str = "CUDA warp functions become writes to a per-warp buffer, a warp barrier and a read (COX, for simt-wiloops)";
+    const SUMMARY: &'static str =
+        "CUDA warp functions become writes to a per-warp buffer, a warp barrier and a read (COX, for simt-wiloops)";
 }
 
 impl ModulePass for WarpExchange {
@@ -237,7 +238,8 @@ fn rewrite<'ctx>(m: &Module<'ctx>, call: Inst<'ctx>, op: WarpFn, counter: Value<
         b.call_function(helper(m, "simt.warp.put"), &[bufs, counter, lane, wide], "warp.row").value()
     });
     let barrier = function_or_declare(m, WARP_BARRIER, Ty::function(Ty::of(ctx.void_type()), &[]));
-    b.call_function(barrier, &[], "");
+    // The barrier names the warp function's line in a divergence error.
+    b.call_function(barrier, &[], "").copy_debug_location(call);
     let result = match op {
         WarpFn::Sync => None,
         WarpFn::Active => Some(b.call_function(helper(m, "simt.warp.active"), &[n], "warp.active").value()),

@@ -206,7 +206,9 @@ fn lower_kernel<'ctx>(
     // Past the budget (or asked to), the linear form: `None` here.
     let region_blocks = if options.linear { None } else { regions(fa, &barrier_ids, REGION_COPY_BUDGET * cfg.blocks().len()) };
     if region_blocks.is_none() && !warp_barriers.is_empty() {
-        return Err("warp functions need the region form, and this kernel is emitted in the linear form (linear, or past the region budget)".into());
+        return Err(
+            "warp functions need the region form, and this kernel is emitted in the linear form (linear, or past the region budget)".into(),
+        );
     }
     let region_sets: Vec<HashSet<BlockId>> = region_blocks.iter().flatten().map(|r| r.blocks.iter().copied().collect()).collect();
     // One slot per work-group is right for a value equal in all work-items
