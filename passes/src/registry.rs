@@ -8,8 +8,8 @@
 use crate::analysis::cache::AnalysisCache;
 use crate::pass::{ModulePass, Opt, PassContext, PassDecl, PassError};
 use crate::transform::{
-    check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing,
-    to_nvptx, warp_exchange, wiloops, wiloops_version,
+    check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, subgroups,
+    swp, testing, to_nvptx, warp_exchange, wiloops, wiloops_version,
 };
 use inkwell::module::Module;
 use std::io::Write;
@@ -20,6 +20,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<wiloops_version::WiloopsVersion>(),
     PassDecl::of::<wiloops::flatten::FlattenCalls>(),
     PassDecl::of::<warp_exchange::WarpExchange>(),
+    PassDecl::of::<subgroups::Subgroups>(),
     PassDecl::of::<local_atomics::LocalAtomics>(),
     PassDecl::of::<lockstep::LockstepLoops>(),
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),

@@ -14,6 +14,7 @@ pub mod ocl_builtins;
 pub mod rpo_layout;
 pub mod select_tree;
 pub mod strip_markers;
+pub mod subgroups;
 pub mod swp;
 pub mod testing;
 pub mod to_nvptx;
