@@ -769,3 +769,22 @@ fn softmax_one_warp_per_row_with_butterfly_shuffles() {
     }
     assert!(got[0] == got[1], "host and emulator differ");
 }
+
+#[test]
+fn warps_of_a_two_dimensional_block_follow_the_linear_thread_id() {
+    // Blocks of 12 x 8: warps straddle rows of x.
+    let (bx, by) = (12usize, 8usize);
+    let id = |t: usize| ((t % bx) * 100 + t / bx) as i32;
+    let mut want = vec![0i32; 2 * 2 * bx * by];
+    for blk in 0..2 {
+        for t in 0..bx * by {
+            let o = 2 * (blk * bx * by + t);
+            want[o] = id(t ^ 5);
+            want[o + 1] = id(t & !31);
+        }
+    }
+    for engine in ENGINES {
+        let r = run("warp_2d.cu", engine, &["--kernel", "warp_2d", "--global", "24,8", "--local", "12,8", "--arg", "buf:i32:384"], 1);
+        assert_eq!(as_i32(&r[0]), want, "{engine}");
+    }
+}

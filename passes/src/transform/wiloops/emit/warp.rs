@@ -18,8 +18,9 @@
 //! ```
 //!
 //! Lanes: linear work-item ids `32w .. min(32w + 32, n)`, the last warp of a
-//! block whose size is not a multiple of 32 being partial; x, y and z are
-//! carried from the warp's first lane (one division per region run).
+//! block whose size is not a multiple of 32 being partial; x is the first
+//! lane's plus the lane's offset where the warp lies in one row of x (one
+//! division per region run), else x, y and z are divided out per lane.
 //!
 //! Limits: the region form only (a kernel past the region budget is refused,
 //! not run in the linear form); no per-work-group slots for uniform values
@@ -131,7 +132,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
     ) -> Result<(BasicBlock<'ctx>, BasicBlock<'ctx>, Value<'ctx>), String> {
         let tag = format!("r{}", r.state);
         let track = r.exit_states.len() > 1 && !r.uniform_exits;
-        let nest = self.open_lanes(&tag, track, first);
+        let nest = self.open_lanes(&tag, track, first, end);
         let body = self.b.insert_block();
         let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
         let state = self.stop_state(&nest, &exits);
@@ -147,11 +148,16 @@ impl<'ctx> Emitter<'_, 'ctx> {
         }
     }
 
-    /// Opens a loop over the lanes from linear id `first`; `ivs` holds the
-    /// linear id and x, y, z. The builder is left in the body.
-    fn open_lanes(&mut self, tag: &str, track_states: bool, first: Value<'ctx>) -> Nest<'ctx> {
+    /// Opens a loop over the lanes `first..end`; `ivs` holds the linear id.
+    /// x, y and z are computed per lane: from the warp's first lane's when
+    /// the warp lies in one row of x (a test the loop does not change, so
+    /// LLVM unswitches on it and the common copy has x affine in the lane,
+    /// which vectorises), else by dividing. The builder is left in the body.
+    fn open_lanes(&mut self, tag: &str, track_states: bool, first: Value<'ctx>, end: Value<'ctx>) -> Nest<'ctx> {
         let pre = self.block(&format!("{tag}.pre"));
         let head = self.block(&format!("{tag}.lane"));
+        let in_row = self.block(&format!("{tag}.row"));
+        let across = self.block(&format!("{tag}.rows"));
         let body = self.block(&format!("{tag}.item"));
         self.b.position_at_end(pre);
         let ls = self.launch().local_size;
@@ -159,14 +165,13 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let row = self.b.int_op(IntOp::UDiv, first, ls[0], "");
         let y0 = self.b.int_op(IntOp::URem, row, ls[1], "");
         let z0 = self.b.int_op(IntOp::UDiv, row, ls[1], "");
+        let span = self.b.int_op(IntOp::Sub, end, first, "");
+        let x_end = self.b.nuw_add(x0, span, "");
+        let one_row = self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntULE, x_end, ls[0], "one.row");
         self.b.br(head);
         self.b.position_at_end(head);
-        let mut ivs = Vec::new();
-        for (name, init) in [("lane", first), ("wi.x", x0), ("wi.y", y0), ("wi.z", z0)] {
-            let phi = self.b.phi(self.i64t, name);
-            add_incoming(phi, init, pre);
-            ivs.push(phi);
-        }
+        let lane = self.b.phi(self.i64t, "lane");
+        add_incoming(lane, first, pre);
         let (mut mins, mut maxs) = (Vec::new(), Vec::new());
         if track_states {
             let (mn, mx) = (self.b.phi(self.i32t, "state.min"), self.b.phi(self.i32t, "state.max"));
@@ -175,17 +180,34 @@ impl<'ctx> Emitter<'_, 'ctx> {
             mins.push(mn);
             maxs.push(mx);
         }
+        self.b.cond_br(one_row, in_row, across);
+        self.b.position_at_end(in_row);
+        let off = self.b.int_op(IntOp::Sub, lane.value(), first, "");
+        let xa = self.b.nuw_add(x0, off, "");
+        self.b.br(body);
+        self.b.position_at_end(across);
+        let xd = self.b.int_op(IntOp::URem, lane.value(), ls[0], "");
+        let t = self.b.int_op(IntOp::UDiv, lane.value(), ls[0], "");
+        let yd = self.b.int_op(IntOp::URem, t, ls[1], "");
+        let zd = self.b.int_op(IntOp::UDiv, t, ls[1], "");
         self.b.br(body);
         self.b.position_at_end(body);
-        self.items = Some(Items { w: ivs[0].value(), x: ivs[1].value(), y: ivs[2].value(), z: ivs[3].value() });
+        let mut xyz = Vec::new();
+        for (name, a, d) in [("wi.x", xa, xd), ("wi.y", y0, yd), ("wi.z", z0, zd)] {
+            let phi = self.b.phi(self.i64t, name);
+            add_incoming(phi, a, in_row);
+            add_incoming(phi, d, across);
+            xyz.push(phi.value());
+        }
+        self.items = Some(Items { w: lane.value(), x: xyz[0], y: xyz[1], z: xyz[2] });
         let latch = self.block(&format!("{tag}.lane.next"));
         let done = self.block(&format!("{tag}.done"));
         self.b.position_at_end(body);
-        Nest { pre, heads: vec![head], ivs, mins, maxs, latches: vec![latch], done }
+        Nest { pre, heads: vec![head], ivs: vec![lane], mins, maxs, latches: vec![latch], done }
     }
 
-    /// Closes a lane loop (the body branches to its latch): the next lane,
-    /// x, y and z carried with wrap-around; with `state`, the least and
+    /// Closes a lane loop (the body branches to its latch): the next lane;
+    /// with `state`, the least and
     /// greatest stop state of the lanes, valid in `done`.
     fn close_lanes(&mut self, nest: &Nest<'ctx>, state: Option<Value<'ctx>>, end: Value<'ctx>) -> Option<(Value<'ctx>, Value<'ctx>)> {
         for &bb in [&nest.latches[0], &nest.done] {
@@ -203,23 +225,11 @@ impl<'ctx> Emitter<'_, 'ctx> {
             add_incoming(nest.maxs[0], mx, nest.latches[0]);
             (mn, mx)
         });
-        let ls = self.launch().local_size;
-        let [lane, x, y, z] = [0, 1, 2, 3].map(|k| nest.ivs[k].value());
-        let (zero, one) = (self.c64(0), self.c64(1));
-        let x1 = self.b.nuw_add(x, one, "");
-        let wrap_x = self.b.icmp(LLVMIntEQ, x1, ls[0], "");
-        let x2 = self.b.select(wrap_x, zero, x1, "");
-        let y1 = self.b.nuw_add(y, self.b.zext(wrap_x, self.i64t, ""), "");
-        let wrap_y = self.b.icmp(LLVMIntEQ, y1, ls[1], "");
-        let y2 = self.b.select(wrap_y, zero, y1, "");
-        let z2 = self.b.nuw_add(z, self.b.zext(wrap_y, self.i64t, ""), "");
-        let lane1 = self.b.nuw_add(lane, one, "");
+        let lane1 = self.b.nuw_add(nest.ivs[0].value(), self.c64(1), "");
         let more = self.b.icmp(LLVMIntULT, lane1, end, "");
         let br = self.b.cond_br(more, nest.heads[0], nest.done);
         br.mark_parallel_loop(self.access_group);
-        for (k, v) in [lane1, x2, y2, z2].into_iter().enumerate() {
-            add_incoming(nest.ivs[k], v, nest.latches[0]);
-        }
+        add_incoming(nest.ivs[0], lane1, nest.latches[0]);
         reduced
     }
 }
