@@ -13,8 +13,11 @@
 // engines run that (the GPU path maps the math to libdevice itself).
 // Only the builtin variables come from clang (__clang_cuda_builtin_vars.h).
 //
-// Limits: the `__*_sync` warp functions are declared for the emulator only
-// (the host engine names them in its error); no textures, surfaces,
+// Warp functions run on all three engines (the host engine through
+// simt-warp-exchange and the warp dispatcher of simt-wiloops, COX's
+// hierarchical collapsing; README "Warp functions on the host").
+// `__reduce_*_sync` use PTX's redux.sync from sm_80 and shuffles below it
+// (simt-run compiles for sm_70). Limits: no textures, surfaces,
 // cooperative groups, half/bfloat types, `printf`, `malloc`, `assert`.
 
 #define __global__ __attribute__((global))
@@ -268,7 +271,7 @@ __SIMT_D long long abs(long long x) { return llabs(x); }
 __SIMT_D float abs(float x) { return fabsf(x); }
 __SIMT_D double abs(double x) { return fabs(x); }
 
-// ---- warp functions (CUDA semantics on the emulator; GPU native) -----------
+// ---- warp functions (CUDA semantics on the host and the emulator) ----------
 __SIMT_D unsigned int __activemask() { return __nvvm_activemask(); }
 __SIMT_D int __all_sync(unsigned int m, int p) { return __nvvm_vote_all_sync(m, p); }
 __SIMT_D int __any_sync(unsigned int m, int p) { return __nvvm_vote_any_sync(m, p); }
@@ -298,6 +301,113 @@ __SIMT_D float __shfl_xor_sync(unsigned int m, float v, int l, int w = 32) {
   return __nvvm_shfl_sync_bfly_f32(m, v, l, ((32 - w) << 8) | 0x1f);
 }
 __SIMT_D void __syncwarp(unsigned int m = 0xffffffffu) { __nvvm_bar_warp_sync(m); }
+
+// The other 32-bit types by their bits; 64-bit ones as two 32-bit halves.
+#define __SIMT_SHFL_AS(T, U)                                                                   \
+  __SIMT_D T __shfl_sync(unsigned int m, T v, int s, int w = 32) {                             \
+    return __builtin_bit_cast(T, __shfl_sync(m, __builtin_bit_cast(U, v), s, w));               \
+  }                                                                                            \
+  __SIMT_D T __shfl_up_sync(unsigned int m, T v, unsigned int d, int w = 32) {                 \
+    return __builtin_bit_cast(T, __shfl_up_sync(m, __builtin_bit_cast(U, v), d, w));            \
+  }                                                                                            \
+  __SIMT_D T __shfl_down_sync(unsigned int m, T v, unsigned int d, int w = 32) {               \
+    return __builtin_bit_cast(T, __shfl_down_sync(m, __builtin_bit_cast(U, v), d, w));          \
+  }                                                                                            \
+  __SIMT_D T __shfl_xor_sync(unsigned int m, T v, int l, int w = 32) {                         \
+    return __builtin_bit_cast(T, __shfl_xor_sync(m, __builtin_bit_cast(U, v), l, w));           \
+  }
+struct __simt_pair { int lo, hi; };
+#define __SIMT_SHFL_PAIR(F, T, K)                                                               \
+  __SIMT_D T F(unsigned int m, T v, K k, int w = 32) {                                         \
+    __simt_pair p = __builtin_bit_cast(__simt_pair, v);                                        \
+    p.lo = F(m, p.lo, k, w);                                                                   \
+    p.hi = F(m, p.hi, k, w);                                                                   \
+    return __builtin_bit_cast(T, p);                                                           \
+  }
+#define __SIMT_SHFL_64(T)                                                                      \
+  __SIMT_SHFL_PAIR(__shfl_sync, T, int)                                                        \
+  __SIMT_SHFL_PAIR(__shfl_up_sync, T, unsigned int)                                            \
+  __SIMT_SHFL_PAIR(__shfl_down_sync, T, unsigned int)                                          \
+  __SIMT_SHFL_PAIR(__shfl_xor_sync, T, int)
+__SIMT_SHFL_AS(unsigned int, int)
+__SIMT_SHFL_64(long long)
+__SIMT_SHFL_64(unsigned long long)
+__SIMT_SHFL_64(double)
+#undef __SIMT_SHFL_AS
+#undef __SIMT_SHFL_PAIR
+#undef __SIMT_SHFL_64
+
+// Lanes: this one's number and the masks of the lanes below/above it.
+__SIMT_D unsigned int __simt_laneid() { return __nvvm_read_ptx_sreg_laneid(); }
+__SIMT_D unsigned int __lanemask_lt() { return (1u << __simt_laneid()) - 1u; }
+__SIMT_D unsigned int __lanemask_le() { return (2u << __simt_laneid()) - 1u; }
+__SIMT_D unsigned int __lanemask_eq() { return 1u << __simt_laneid(); }
+__SIMT_D unsigned int __lanemask_gt() { return ~__lanemask_le(); }
+__SIMT_D unsigned int __lanemask_ge() { return ~__lanemask_lt(); }
+
+// The lanes of `m` whose value equals this lane's; `__match_all_sync`: `m`
+// if all of them hold the same value (and *pred = 1), else 0.
+__SIMT_D unsigned int __match_any_sync(unsigned int m, unsigned int v) { return __nvvm_match_any_sync_i32(m, v); }
+__SIMT_D unsigned int __match_any_sync(unsigned int m, int v) { return __nvvm_match_any_sync_i32(m, v); }
+__SIMT_D unsigned int __match_any_sync(unsigned int m, float v) { return __nvvm_match_any_sync_i32(m, __builtin_bit_cast(int, v)); }
+__SIMT_D unsigned int __match_any_sync(unsigned int m, unsigned long long v) { return __nvvm_match_any_sync_i64(m, v); }
+__SIMT_D unsigned int __match_any_sync(unsigned int m, long long v) { return __nvvm_match_any_sync_i64(m, v); }
+__SIMT_D unsigned int __match_any_sync(unsigned int m, double v) { return __nvvm_match_any_sync_i64(m, __builtin_bit_cast(long long, v)); }
+template <class T> __SIMT_D unsigned int __match_all_sync(unsigned int m, T v, int *pred) {
+  unsigned int same = __match_any_sync(m, v);
+  *pred = same == m;
+  return same == m ? m : 0u;
+}
+
+// __reduce_*_sync: PTX's redux.sync needs sm_80; below, shuffles (a
+// butterfly for a full mask, else one broadcast per lane of the mask). Both
+// give the same result: the operations are associative and commutative.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define __SIMT_REDUCE(NAME, T, OP, BUILTIN)                                                     \
+  __SIMT_D T NAME(unsigned int m, T v) { return BUILTIN(v, m); }
+#else
+#define __SIMT_REDUCE(NAME, T, OP, BUILTIN)                                                     \
+  __SIMT_D T NAME(unsigned int m, T v) {                                                       \
+    if (m == 0xffffffffu) {                                                                    \
+      for (int d = 16; d > 0; d >>= 1) {                                                       \
+        T x = (T)__shfl_xor_sync(m, v, d); /* once: OP names its operands twice */             \
+        v = OP(v, x);                                                                          \
+      }                                                                                        \
+      return v;                                                                                \
+    }                                                                                          \
+    T acc = v;                                                                                 \
+    bool first = true;                                                                         \
+    for (int k = 0; k < 32; k++) {                                                             \
+      if (!(m >> k & 1u)) continue;                                                            \
+      T x = (T)__shfl_sync(m, v, k);                                                           \
+      acc = first ? x : OP(acc, x);                                                            \
+      first = false;                                                                           \
+    }                                                                                          \
+    return acc;                                                                                \
+  }
+#endif
+#define __SIMT_ADD(a, b) ((a) + (b))
+#define __SIMT_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define __SIMT_MAX(a, b) ((a) < (b) ? (b) : (a))
+#define __SIMT_AND(a, b) ((a) & (b))
+#define __SIMT_OR(a, b) ((a) | (b))
+#define __SIMT_XOR(a, b) ((a) ^ (b))
+__SIMT_REDUCE(__reduce_add_sync, unsigned int, __SIMT_ADD, __nvvm_redux_sync_add)
+__SIMT_REDUCE(__reduce_add_sync, int, __SIMT_ADD, __nvvm_redux_sync_add)
+__SIMT_REDUCE(__reduce_min_sync, unsigned int, __SIMT_MIN, __nvvm_redux_sync_umin)
+__SIMT_REDUCE(__reduce_min_sync, int, __SIMT_MIN, __nvvm_redux_sync_min)
+__SIMT_REDUCE(__reduce_max_sync, unsigned int, __SIMT_MAX, __nvvm_redux_sync_umax)
+__SIMT_REDUCE(__reduce_max_sync, int, __SIMT_MAX, __nvvm_redux_sync_max)
+__SIMT_REDUCE(__reduce_and_sync, unsigned int, __SIMT_AND, __nvvm_redux_sync_and)
+__SIMT_REDUCE(__reduce_or_sync, unsigned int, __SIMT_OR, __nvvm_redux_sync_or)
+__SIMT_REDUCE(__reduce_xor_sync, unsigned int, __SIMT_XOR, __nvvm_redux_sync_xor)
+#undef __SIMT_REDUCE
+#undef __SIMT_ADD
+#undef __SIMT_MIN
+#undef __SIMT_MAX
+#undef __SIMT_AND
+#undef __SIMT_OR
+#undef __SIMT_XOR
 
 #undef __SIMT_D
 #undef __SIMT_HD

@@ -122,10 +122,10 @@ pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFron
                 Some([x, y, z]) => format!("simt-lockstep-loops<local-size={x},{y},{z}>,"),
                 None => String::new(),
             };
-            format!("globaldce,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{lockstep}{wiloops},simt-local-atomics,simt-wiloops-version")
+            format!("globaldce,simt-subgroups,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version")
         }
         EngineFront::Emu { check } => {
-            run(module, "globaldce,simt-flatten-calls,globaldce", &mut analyses)?;
+            run(module, "globaldce,simt-subgroups,simt-flatten-calls,globaldce", &mut analyses)?;
             inline_all_but(module, find_kernel(module, kernel)?);
             let mut text = "always-inline,simt-lower-ocl-builtins".to_string();
             if let Some(check) = check {

@@ -88,7 +88,9 @@ pub fn classify_call(callee: &str, dim_arg: Option<u64>) -> Option<Builtin> {
             _ => None,
         };
     }
-    if callee.starts_with("llvm.nvvm.barrier") || callee == "llvm.nvvm.bar.sync" {
+    // `simt-warp-exchange`'s warp-level barrier is one too (for `simt-wiloops`).
+    if callee.starts_with("llvm.nvvm.barrier") || callee == "llvm.nvvm.bar.sync" || callee == crate::transform::warp_exchange::WARP_BARRIER
+    {
         return Some(Builtin::Barrier);
     }
     let base = demangled_opencl_name(callee)?;
@@ -202,9 +204,11 @@ pub fn builtin_of(inst: Inst<'_>) -> Option<Builtin> {
 /// `file:line:col` when the call has a debug location, else its block. The
 /// host engine and the emulator both use it, so their messages agree.
 pub fn describe_barrier(call: Inst<'_>, block_name: &str, ordinal: usize) -> String {
+    let warp = call.called_function().is_some_and(|f| crate::ir::function_name(f) == crate::transform::warp_exchange::WARP_BARRIER);
+    let what = if warp { "warp function (a warp barrier)" } else { "barrier" };
     match crate::ir::debug_location(call) {
-        Some((file, line, col)) => format!("barrier #{ordinal} at {file}:{line}:{col}"),
-        None => format!("barrier #{ordinal} in block {block_name}"),
+        Some((file, line, col)) => format!("{what} #{ordinal} at {file}:{line}:{col}"),
+        None => format!("{what} #{ordinal} in block {block_name}"),
     }
 }
 

@@ -7,8 +7,8 @@
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
-    check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, swp, testing,
-    to_nvptx, wiloops, wiloops_version,
+    check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, subgroups,
+    swp, testing, to_nvptx, warp_exchange, wiloops, wiloops_version,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
@@ -16,6 +16,8 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<wiloops::WorkItemLoops>(),
     PassDecl::of::<wiloops_version::WiloopsVersion>(),
     PassDecl::of::<wiloops::flatten::FlattenCalls>(),
+    PassDecl::of::<warp_exchange::WarpExchange>(),
+    PassDecl::of::<subgroups::Subgroups>(),
     PassDecl::of::<local_atomics::LocalAtomics>(),
     PassDecl::of::<lockstep::LockstepLoops>(),
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),

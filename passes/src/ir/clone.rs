@@ -51,6 +51,13 @@ impl<'ctx> Inst<'ctx> {
         // SAFETY: `raw` is a live instruction; a null location removes it.
         unsafe { LLVMInstructionSetDebugLoc(self.raw(), std::ptr::null_mut()) }
     }
+
+    /// Gives the instruction `from`'s debug location (none if it has none).
+    pub fn copy_debug_location(self, from: Inst<'ctx>) {
+        // SAFETY: both are live instructions of one context; the location
+        // is metadata of that context (or null, which removes it).
+        unsafe { LLVMInstructionSetDebugLoc(self.raw(), llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(from.raw())) }
+    }
 }
 
 impl<'ctx> Detached<'ctx> {

@@ -1041,6 +1041,27 @@ impl<'a> Machine<'a> {
                                     });
                                 });
                             }
+                            WarpOp::MatchAny { wide } => {
+                                let bits = if wide { u64::MAX } else { 0xffff_ffff };
+                                lanes!(mask, full, w, |l| {
+                                    let mine = reg!(r, b, l) & bits;
+                                    let mut m = 0u64;
+                                    lanes!(mask, full, w, |k| {
+                                        if reg!(r, b, k) & bits == mine {
+                                            m |= 1 << k;
+                                        }
+                                    });
+                                    out[l] = m & reg!(r, a, l) & 0xffff_ffff;
+                                });
+                            }
+                            WarpOp::Redux(rop) => lanes!(mask, full, w, |l| {
+                                let members = reg!(r, b, l) & running;
+                                let mut acc = redux_identity(rop);
+                                lanes!(members, 0xffff_ffff, 32, |k| {
+                                    acc = redux_step(rop, acc, reg!(r, a, k) as u32);
+                                });
+                                out[l] = u64::from(acc);
+                            }),
                             _ => lanes!(mask, full, w, |l| {
                                 // PTX ISA, shfl.sync: lanes of 32, `c` holds
                                 // the clamp (bits 0-4) and segment mask (8-12).
@@ -1056,7 +1077,10 @@ impl<'a> Machine<'a> {
                                     WarpOp::ShflBfly => (lane ^ bv, (lane ^ bv) <= max),
                                     _ => (min | (bv & !seg), (min | (bv & !seg)) <= max),
                                 };
-                                let src = if ok { j as usize } else { l };
+                                // A source lane out of range, or not running
+                                // (undefined in CUDA), gives the lane its own
+                                // value, as on the host engine.
+                                let src = if ok && running >> j & 1 == 1 { j as usize } else { l };
                                 out[l] = reg!(r, a, src);
                             }),
                         }
@@ -1612,5 +1636,28 @@ impl check::report::Names for Machine<'_> {
         } else {
             self.describe_addr(addr(region, off))
         }
+    }
+}
+
+/// `redux.sync`'s starting value: what the operation leaves unchanged.
+fn redux_identity(op: ReduxOp) -> u32 {
+    match op {
+        ReduxOp::Min => i32::MAX as u32,
+        ReduxOp::Max => i32::MIN as u32,
+        ReduxOp::UMin | ReduxOp::And => u32::MAX,
+        ReduxOp::Add | ReduxOp::UMax | ReduxOp::Or | ReduxOp::Xor => 0,
+    }
+}
+
+fn redux_step(op: ReduxOp, acc: u32, v: u32) -> u32 {
+    match op {
+        ReduxOp::Add => acc.wrapping_add(v),
+        ReduxOp::Min => (acc as i32).min(v as i32) as u32,
+        ReduxOp::Max => (acc as i32).max(v as i32) as u32,
+        ReduxOp::UMin => acc.min(v),
+        ReduxOp::UMax => acc.max(v),
+        ReduxOp::And => acc & v,
+        ReduxOp::Or => acc | v,
+        ReduxOp::Xor => acc ^ v,
     }
 }

@@ -183,6 +183,7 @@ fn lower_kernel<'ctx>(
     let names = SlotNames::new(k);
     let sites = prepare::split_at_barriers(k, &names);
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = sites.iter().enumerate().map(|(i, s)| (s.block, i as u32 + 1)).collect();
+    let warp_barriers = warp_barrier_ids(&sites);
     if !sites.is_empty() {
         for bb in k.get_basic_block_iter() {
             for i in crate::ir::instructions(bb) {
@@ -204,6 +205,11 @@ fn lower_kernel<'ctx>(
         barrier_ids.iter().map(|(&b, &id)| (cfg.id(b).expect("barrier blocks are reachable"), id)).collect();
     // Past the budget (or asked to), the linear form: `None` here.
     let region_blocks = if options.linear { None } else { regions(fa, &barrier_ids, REGION_COPY_BUDGET * cfg.blocks().len()) };
+    if region_blocks.is_none() && !warp_barriers.is_empty() {
+        return Err(
+            "warp functions need the region form, and this kernel is emitted in the linear form (linear, or past the region budget)".into(),
+        );
+    }
     let region_sets: Vec<HashSet<BlockId>> = region_blocks.iter().flatten().map(|r| r.blocks.iter().copied().collect()).collect();
     // One slot per work-group is right for a value equal in all work-items
     // as long as, within a region, no read of it can follow a write to it:
@@ -218,7 +224,9 @@ fn lower_kernel<'ctx>(
     let since_barrier = prepare::SinceBarrier::new(fa, &barrier_blocks);
     let shareable = |v: Value<'ctx>| {
         // The linear form has no region sets to search (see emit/resume.rs).
-        if region_blocks.is_none() || uniformity.is_divergent(v) || private_addresses.may_hold(v) {
+        // Warps run a region one after another (emit/warp.rs): a later warp
+        // would read what an earlier one wrote.
+        if region_blocks.is_none() || !warp_barriers.is_empty() || uniformity.is_divergent(v) || private_addresses.may_hold(v) {
             return false;
         }
         let Some(def) = v.as_inst().and_then(|i| cfg.id(i.block())) else { return false };
@@ -258,6 +266,7 @@ fn lower_kernel<'ctx>(
 
     let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     match &form {
+        Form::Regions(regions) if !warp_barriers.is_empty() => emitter.emit_warps(regions, &warp_barriers)?,
         Form::Regions(regions) => emitter.emit(regions)?,
         Form::Linear { kernel, resume } => emitter.emit_linear(kernel, resume)?,
     }
@@ -265,6 +274,9 @@ fn lower_kernel<'ctx>(
     barrier_names.extend(sites.iter().map(|s| s.description.clone()));
     barrier_names.push(crate::wg_abi::EXIT_NAME.to_string());
     let ring = if interleave <= 1 {
+        None
+    } else if !warp_barriers.is_empty() {
+        warnings.push("not interleaved: the kernel calls warp functions".into());
         None
     } else if let Form::Regions(regions) = &form {
         let ring = emitter.emit_interleaved(name, regions, interleave as usize)?;
@@ -288,6 +300,14 @@ fn lower_kernel<'ctx>(
     }
     crate::ir::delete_function(k);
     Ok(warnings)
+}
+
+/// The ids of the barriers that are `simt-warp-exchange`'s warp barriers.
+fn warp_barrier_ids(sites: &[prepare::BarrierSite<'_>]) -> HashSet<u32> {
+    let is_warp = |i: crate::ir::Inst<'_>| {
+        i.is_call() && i.called_function().is_some_and(|f| function_name(f) == crate::transform::warp_exchange::WARP_BARRIER)
+    };
+    sites.iter().enumerate().filter(|(_, s)| crate::ir::instructions(s.block).any(is_warp)).map(|(k, _)| k as u32 + 1).collect()
 }
 
 /// Whether the end of `from` (where a demoted value is stored, after its

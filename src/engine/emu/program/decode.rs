@@ -1369,6 +1369,12 @@ impl<'ctx> Dec<'ctx> {
             self.emit(Inst::Trap);
             return Ok(());
         }
+        if name == "llvm.nvvm.bar.warp.sync" {
+            // `__syncwarp`: the lanes of a warp run in lockstep here, so in
+            // converged code every lane's accesses before it are done when
+            // any lane passes it; in divergent code it does not wait.
+            return if self.w == 32 { Ok(()) } else { Err(format!("'{name}' (a CUDA warp function) needs --warp-width 32 (the emulator runs warps of {} lanes)", self.w)) };
+        }
         if let Some(op) = warp_op(&name) {
             // Lane numbers, masks and PTX's clamp/segment operand are those of
             // 32-lane warps.
@@ -1378,7 +1384,9 @@ impl<'ctx> Dec<'ctx> {
             let (d, _) = self.dst(i)?;
             let (a, b, c) = match op {
                 WarpOp::ActiveMask => (d, d, d),
-                WarpOp::VoteAll | WarpOp::VoteAny | WarpOp::VoteUni | WarpOp::VoteBallot => (self.val1(arg(0))?, self.val1(arg(1))?, d),
+                WarpOp::VoteAll | WarpOp::VoteAny | WarpOp::VoteUni | WarpOp::VoteBallot | WarpOp::MatchAny { .. } | WarpOp::Redux(_) => {
+                    (self.val1(arg(0))?, self.val1(arg(1))?, d)
+                }
                 _ => (self.val1(arg(1))?, self.val1(arg(2))?, self.val1(arg(3))?),
             };
             self.emit(Inst::Warp { op, d, a, b, c });
@@ -1651,6 +1659,16 @@ pub fn warp_op(name: &str) -> Option<WarpOp> {
         "vote.any.sync" => WarpOp::VoteAny,
         "vote.uni.sync" => WarpOp::VoteUni,
         "vote.ballot.sync" => WarpOp::VoteBallot,
+        "match.any.sync.i32" => WarpOp::MatchAny { wide: false },
+        "match.any.sync.i64" => WarpOp::MatchAny { wide: true },
+        "redux.sync.add" => WarpOp::Redux(ReduxOp::Add),
+        "redux.sync.min" => WarpOp::Redux(ReduxOp::Min),
+        "redux.sync.max" => WarpOp::Redux(ReduxOp::Max),
+        "redux.sync.umin" => WarpOp::Redux(ReduxOp::UMin),
+        "redux.sync.umax" => WarpOp::Redux(ReduxOp::UMax),
+        "redux.sync.and" => WarpOp::Redux(ReduxOp::And),
+        "redux.sync.or" => WarpOp::Redux(ReduxOp::Or),
+        "redux.sync.xor" => WarpOp::Redux(ReduxOp::Xor),
         _ => {
             match rest.strip_prefix("shfl.sync.")?.strip_suffix(".i32").or_else(|| rest.strip_prefix("shfl.sync.")?.strip_suffix(".f32"))? {
                 "idx" => WarpOp::ShflIdx,

@@ -243,6 +243,25 @@ pub enum WarpOp {
     VoteBallot,
     /// `activemask`: the running lanes.
     ActiveMask,
+    /// `match.any.sync.{i32,i64}`: the running lanes of the member mask `a`
+    /// whose value `b` (its low 32 bits, or all 64) equals the lane's.
+    MatchAny { wide: bool },
+    /// `redux.sync.*`: over the running lanes of the member mask `b`, the
+    /// 32-bit values `a` combined by the operation.
+    Redux(ReduxOp),
+}
+
+/// The operations of `redux.sync` (PTX ISA, sm_80).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduxOp {
+    Add,
+    Min,
+    Max,
+    UMin,
+    UMax,
+    And,
+    Or,
+    Xor,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -27,6 +27,7 @@
 //! - [`resume`]: the linear form, one copy of the kernel entered through a
 //!   resume switch, for kernels whose region copies would be too many;
 //! - [`interleave`]: seed 001's interleaved function;
+//! - [`warp`]: the warp dispatcher (COX) for kernels with warp barriers;
 //! - [`abi`]: what the C ABI fixes (`ctx` fields, parameters, data symbols).
 
 mod abi;
@@ -35,6 +36,7 @@ mod dispatch;
 mod interleave;
 mod nest;
 mod resume;
+mod warp;
 
 use super::layout::{Layout, Slot};
 use crate::ir::{AccessGroup, Builder, Inst, Ty, Value};

@@ -1,0 +1,223 @@
+; simt-warp-exchange's helpers (see warp_exchange.rs): the reading side of
+; each warp function, from the per-warp buffer every lane of the warp wrote
+; its operand to before the warp barrier. `%row` is that buffer (32 x i64,
+; one slot per lane), `%n` the lanes the warp has (32, or fewer in the last
+; warp of a block whose size is not a multiple of 32); lanes at or past `%n`
+; do not exist and never take part. Defined external so that the linker
+; takes them all; the pass makes them internal once linked.
+
+; Two rows of 32 lanes (see @simt.warp.put).
+@simt.warp.xbuf = addrspace(3) global [2 x [32 x i64]] undef, align 8
+
+; The lanes that exist, as a mask.
+define i32 @simt.warp.active(i32 %n) alwaysinline {
+  %n64 = zext i32 %n to i64
+  %one = shl i64 1, %n64
+  %m = sub i64 %one, 1
+  %r = trunc i64 %m to i32
+  ret i32 %r
+}
+
+; Lanes in the warp `warp` of a block of `nx*ny*nz` work-items.
+define i32 @simt.warp.count(i32 %nx, i32 %ny, i32 %nz, i32 %warp) alwaysinline {
+  %xy = mul i32 %nx, %ny
+  %all = mul i32 %xy, %nz
+  %base = shl i32 %warp, 5
+  %left = sub i32 %all, %base
+  %r = call i32 @llvm.umin.i32(i32 %left, i32 32)
+  ret i32 %r
+}
+
+; Writes `%v` to this lane's slot of buffer `counter & 1` (the parity of the
+; warp function's dynamic instance: a lane reads instance k's buffer after
+; the barrier in the same region where it writes instance k+1's, so the two
+; must differ) and returns that buffer.
+define ptr addrspace(3) @simt.warp.put(ptr addrspace(3) %bufs, ptr %counter, i32 %lane, i64 %v) alwaysinline {
+  %k = load i32, ptr %counter
+  %k1 = add i32 %k, 1
+  store i32 %k1, ptr %counter
+  %par = and i32 %k, 1
+  %par64 = zext i32 %par to i64
+  %row = getelementptr inbounds [32 x i64], ptr addrspace(3) %bufs, i64 %par64
+  %l64 = zext i32 %lane to i64
+  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %l64
+  store i64 %v, ptr addrspace(3) %slot
+  ret ptr addrspace(3) %row
+}
+
+; shfl.sync (PTX ISA): `%mode` 0 idx, 1 up, 2 down, 3 bfly; `%b` the lane,
+; delta or xor mask; `%c` the clamp (bits 0-4) and segment mask (bits 8-12).
+; A source lane out of range gives the lane its own value (PTX); so does one
+; that does not exist (past a partial warp's end: undefined in CUDA, this
+; choice is the emulator's too).
+define i64 @simt.warp.shfl(ptr addrspace(3) %row, i32 %mode, i32 %lane, i32 %n, i32 %b, i32 %c) alwaysinline {
+  %bv = and i32 %b, 31
+  %segs = lshr i32 %c, 8
+  %seg = and i32 %segs, 31
+  %nseg = xor i32 %seg, -1
+  %min = and i32 %lane, %seg
+  %clamp = and i32 %c, 31
+  %clampns = and i32 %clamp, %nseg
+  %max = or i32 %min, %clampns
+  %bvns = and i32 %bv, %nseg
+  %ix = or i32 %min, %bvns
+  %ixok = icmp sle i32 %ix, %max
+  %up = sub i32 %lane, %bv
+  %upok = icmp sge i32 %up, %max
+  %dn = add i32 %lane, %bv
+  %dnok = icmp sle i32 %dn, %max
+  %bf = xor i32 %lane, %bv
+  %bfok = icmp sle i32 %bf, %max
+  %is1 = icmp eq i32 %mode, 1
+  %is2 = icmp eq i32 %mode, 2
+  %is3 = icmp eq i32 %mode, 3
+  %j1 = select i1 %is1, i32 %up, i32 %ix
+  %ok1 = select i1 %is1, i1 %upok, i1 %ixok
+  %j2 = select i1 %is2, i32 %dn, i32 %j1
+  %ok2 = select i1 %is2, i1 %dnok, i1 %ok1
+  %j = select i1 %is3, i32 %bf, i32 %j2
+  %ok = select i1 %is3, i1 %bfok, i1 %ok2
+  %src0 = select i1 %ok, i32 %j, i32 %lane
+  %exists = icmp ult i32 %src0, %n
+  %src = select i1 %exists, i32 %src0, i32 %lane
+  %s64 = zext i32 %src to i64
+  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %s64
+  %v = load i64, ptr addrspace(3) %slot
+  ret i64 %v
+}
+
+; The lanes (of those that exist) whose slot's low bit is set.
+define i32 @simt.warp.ballot(ptr addrspace(3) %row, i32 %n) alwaysinline {
+entry:
+  br label %loop
+loop:
+  %l = phi i32 [ 0, %entry ], [ %l1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %l64 = zext i32 %l to i64
+  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %l64
+  %v = load i64, ptr addrspace(3) %slot
+  %v32 = trunc i64 %v to i32
+  %bit = and i32 %v32, 1
+  %sh = shl i32 %bit, %l
+  %acc1 = or i32 %acc, %sh
+  %l1 = add nuw i32 %l, 1
+  %more = icmp ult i32 %l1, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret i32 %acc1
+}
+
+; vote.sync: `%mode` 0 ballot (the ballot within `%mask`), 1 all, 2 any,
+; 3 uni, over the existing lanes named by `%mask`.
+define i32 @simt.warp.vote(ptr addrspace(3) %row, i32 %mode, i32 %n, i32 %mask) alwaysinline {
+  %ballot = call i32 @simt.warp.ballot(ptr addrspace(3) %row, i32 %n)
+  %active = call i32 @simt.warp.active(i32 %n)
+  %members = and i32 %mask, %active
+  %yes = and i32 %ballot, %members
+  %all = icmp eq i32 %yes, %members
+  %none = icmp eq i32 %yes, 0
+  %any = xor i1 %none, true
+  %uni = or i1 %none, %all
+  %is1 = icmp eq i32 %mode, 1
+  %is2 = icmp eq i32 %mode, 2
+  %is3 = icmp eq i32 %mode, 3
+  %b1 = select i1 %is1, i1 %all, i1 %any
+  %b2 = select i1 %is3, i1 %uni, i1 %b1
+  %bool = zext i1 %b2 to i32
+  %ballotm = and i32 %ballot, %mask
+  %is0 = icmp eq i32 %mode, 0
+  %r = select i1 %is0, i32 %ballotm, i32 %bool
+  ret i32 %r
+}
+
+; match.any.sync: the existing lanes named by `%mask` whose value equals `%v`.
+define i32 @simt.warp.match(ptr addrspace(3) %row, i32 %n, i32 %mask, i64 %v) alwaysinline {
+entry:
+  br label %loop
+loop:
+  %l = phi i32 [ 0, %entry ], [ %l1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %l64 = zext i32 %l to i64
+  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %l64
+  %w = load i64, ptr addrspace(3) %slot
+  %eq = icmp eq i64 %w, %v
+  %eqb = zext i1 %eq to i32
+  %sh = shl i32 %eqb, %l
+  %acc1 = or i32 %acc, %sh
+  %l1 = add nuw i32 %l, 1
+  %more = icmp ult i32 %l1, %n
+  br i1 %more, label %loop, label %done
+done:
+  %r = and i32 %acc1, %mask
+  ret i32 %r
+}
+
+; redux.sync over the existing lanes named by `%mask` (their identity when
+; none is): `%mode` 0 add, 1 min, 2 max, 3 umin, 4 umax, 5 and, 6 or, 7 xor.
+define i32 @simt.warp.redux(ptr addrspace(3) %row, i32 %mode, i32 %n, i32 %mask) alwaysinline {
+entry:
+  %is1 = icmp eq i32 %mode, 1
+  %is2 = icmp eq i32 %mode, 2
+  %is3 = icmp eq i32 %mode, 3
+  %is5 = icmp eq i32 %mode, 5
+  %i1 = select i1 %is1, i32 2147483647, i32 0
+  %i2 = select i1 %is2, i32 -2147483648, i32 %i1
+  %i3 = select i1 %is3, i32 -1, i32 %i2
+  %init = select i1 %is5, i32 -1, i32 %i3
+  br label %loop
+loop:
+  %l = phi i32 [ 0, %entry ], [ %l1, %next ]
+  %acc = phi i32 [ %init, %entry ], [ %acc1, %next ]
+  %bitm = lshr i32 %mask, %l
+  %named = and i32 %bitm, 1
+  %skip = icmp eq i32 %named, 0
+  br i1 %skip, label %next, label %take
+take:
+  %l64 = zext i32 %l to i64
+  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %l64
+  %w64 = load i64, ptr addrspace(3) %slot
+  %w = trunc i64 %w64 to i32
+  switch i32 %mode, label %add [ i32 1, label %smin
+                                 i32 2, label %smax
+                                 i32 3, label %umin
+                                 i32 4, label %umax
+                                 i32 5, label %and
+                                 i32 6, label %or
+                                 i32 7, label %xor ]
+add:
+  %r0 = add i32 %acc, %w
+  br label %next
+smin:
+  %r1 = call i32 @llvm.smin.i32(i32 %acc, i32 %w)
+  br label %next
+smax:
+  %r2 = call i32 @llvm.smax.i32(i32 %acc, i32 %w)
+  br label %next
+umin:
+  %r3 = call i32 @llvm.umin.i32(i32 %acc, i32 %w)
+  br label %next
+umax:
+  %r4 = call i32 @llvm.umax.i32(i32 %acc, i32 %w)
+  br label %next
+and:
+  %r5 = and i32 %acc, %w
+  br label %next
+or:
+  %r6 = or i32 %acc, %w
+  br label %next
+xor:
+  %r7 = xor i32 %acc, %w
+  br label %next
+next:
+  %acc1 = phi i32 [ %acc, %loop ], [ %r0, %add ], [ %r1, %smin ], [ %r2, %smax ], [ %r3, %umin ], [ %r4, %umax ], [ %r5, %and ], [ %r6, %or ], [ %r7, %xor ]
+  %l1 = add nuw i32 %l, 1
+  %more = icmp ult i32 %l1, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret i32 %acc1
+}
+
+declare i32 @llvm.umin.i32(i32, i32)
+declare i32 @llvm.smin.i32(i32, i32)
+declare i32 @llvm.smax.i32(i32, i32)
+declare i32 @llvm.umax.i32(i32, i32)

@@ -1,0 +1,235 @@
+//! The warp dispatcher of `simt_wg_K`, for kernels with warp-level barriers
+//! (the warp functions `simt-warp-exchange` turned into exchanges): COX's
+//! hierarchical collapsing (Han et al., 2022). The block-level loop runs
+//! the warps one after another; each warp runs its regions, each a loop over
+//! its lanes, until all of them stop at a block barrier (`__syncthreads`) or
+//! the exit; a warp barrier only needs the lanes of its own warp, so a warp
+//! function under a branch that is uniform per warp but not per block
+//! (`if (threadIdx.x < 32) warp_reduce(v)`) runs in the warps that take it.
+//!
+//! ```text
+//!  dispatch: next (block state) ── exit ─▶ finished: ret 0
+//!     │
+//!  warp w: ─▶ wdispatch: switch ws ──▶ rS.pre ─▶ lanes of w: clone of region S ─▶ rS.done
+//!     ▲          ▲                                                           │
+//!     │          └──────── stop at a warp barrier: ws = stop ◀───────────────┤
+//!     └──── w+1 ◀── warp.next: block stop (least and greatest over warps) ◀──┘
+//!  all warps done: they must agree (else status 1, both ids), next = stop
+//! ```
+//!
+//! Lanes: linear work-item ids `32w .. min(32w + 32, n)`, the last warp of a
+//! block whose size is not a multiple of 32 being partial; x is the first
+//! lane's plus the lane's offset where the warp lies in one row of x (one
+//! division per region run), else x, y and z are divided out per lane.
+//!
+//! Limits: the region form only (a kernel past the region budget is refused,
+//! not run in the linear form); no per-work-group slots for uniform values
+//! (a warp rereads a slot a warp before it wrote), no interleaving. The lanes
+//! of a warp must stop at the same barrier, as work-items of a block must.
+
+use super::*;
+use crate::ir::IntOp;
+use llvm_sys::LLVMIntPredicate::{LLVMIntEQ, LLVMIntULT};
+use std::collections::HashSet;
+
+const WARP: u64 = 32;
+
+impl<'ctx> Emitter<'_, 'ctx> {
+    /// Emits `simt_wg_K` with the warp dispatcher; `warp_barriers` are the
+    /// ids of the warp-level barriers.
+    pub fn emit_warps(&mut self, regions: &[Region<'ctx>], warp_barriers: &HashSet<u32>) -> Result<(), String> {
+        let (dispatch, next) = self.open_dispatch();
+        let finished = self.block("finished");
+        let warps = self.block("warps");
+        let done = self.b.icmp(LLVMIntEQ, next.value(), self.c32(self.exit_state), "");
+        self.b.cond_br(done, finished, warps);
+        self.b.position_at_end(finished);
+        self.b.ret(self.c32(crate::wg_abi::STATUS_OK));
+
+        self.b.position_at_end(warps);
+        let n = self.launch().n_items;
+        let rounded = self.b.nuw_add(n, self.c64(WARP - 1), "");
+        let n_warps = self.b.int_op(IntOp::UDiv, rounded, self.c64(WARP), "warps");
+        let warp = self.block("warp");
+        self.b.br(warp);
+        self.b.position_at_end(warp);
+        let w = self.b.phi(self.i64t, "warp");
+        let (bmin, bmax) = (self.b.phi(self.i32t, "block.min"), self.b.phi(self.i32t, "block.max"));
+        add_incoming(w, self.c64(0), warps);
+        add_incoming(bmin, self.c32(u32::MAX), warps);
+        add_incoming(bmax, self.c32(0), warps);
+        let first = self.b.nuw_mul(w.value(), self.c64(WARP), "lane0");
+        let past = self.b.nuw_add(first, self.c64(WARP), "");
+        let less = self.b.icmp(LLVMIntULT, past, n, "");
+        let end = self.b.select(less, past, n, "lanes.end");
+        let wdispatch = self.block("warp.dispatch");
+        self.b.br(wdispatch);
+        self.b.position_at_end(wdispatch);
+        let ws = self.b.phi(self.i32t, "warp.state");
+        add_incoming(ws, next.value(), warp);
+        // Every state a warp is dispatched to starts a region: the default
+        // is never taken.
+        let sw = self.b.switch(ws.value(), finished, regions.len() as u32);
+        let wnext = self.block("warp.next");
+        self.b.position_at_end(wnext);
+        let stop = self.b.phi(self.i32t, "block.stop");
+
+        for r in regions {
+            let (pre, done, state) = self.emit_lane_region(r, first, end)?;
+            sw.add_case(self.c32(r.state), pre);
+            self.b.position_at_end(done);
+            let mut at_warp: Option<Value<'ctx>> = None;
+            for &s in r.exit_states.iter().filter(|s| warp_barriers.contains(s)) {
+                let is = self.b.icmp(LLVMIntEQ, state, self.c32(s), "");
+                at_warp = Some(match at_warp {
+                    Some(a) => self.b.int_op(IntOp::Or, a, is, ""),
+                    None => is,
+                });
+            }
+            let from = self.b.insert_block();
+            match at_warp {
+                Some(c) => {
+                    self.b.cond_br(c, wdispatch, wnext);
+                    add_incoming(ws, state, from);
+                }
+                None => {
+                    self.b.br(wnext);
+                }
+            }
+            add_incoming(stop, state, from);
+        }
+
+        let last = self.f.get_last_basic_block().expect("the function has blocks");
+        wnext.move_after(last).expect("blocks of the function");
+        self.b.position_at_end(wnext);
+        let lt = self.b.icmp(LLVMIntULT, stop.value(), bmin.value(), "");
+        let new_min = self.b.select(lt, stop.value(), bmin.value(), "");
+        let gt = self.b.icmp(LLVMIntULT, bmax.value(), stop.value(), "");
+        let new_max = self.b.select(gt, stop.value(), bmax.value(), "");
+        let w1 = self.b.nuw_add(w.value(), self.c64(1), "");
+        let more = self.b.icmp(LLVMIntULT, w1, n_warps, "");
+        let all = self.block("warps.done");
+        self.b.cond_br(more, warp, all);
+        add_incoming(w, w1, wnext);
+        add_incoming(bmin, new_min, wnext);
+        add_incoming(bmax, new_max, wnext);
+        self.b.position_at_end(all);
+        let agree = self.check_agreement("warps", new_min, new_max);
+        self.b.position_at_end(agree);
+        self.b.br(dispatch);
+        add_incoming(next, new_min, agree);
+        Ok(())
+    }
+
+    /// One region's loop over the lanes `first..end` of a warp; returns its
+    /// first block, its last (unterminated) and the state its lanes stopped
+    /// at (checked to agree where they may not, as `emit_region` does).
+    fn emit_lane_region(
+        &mut self,
+        r: &Region<'ctx>,
+        first: Value<'ctx>,
+        end: Value<'ctx>,
+    ) -> Result<(BasicBlock<'ctx>, BasicBlock<'ctx>, Value<'ctx>), String> {
+        let tag = format!("r{}", r.state);
+        let track = r.exit_states.len() > 1 && !r.uniform_exits;
+        let nest = self.open_lanes(&tag, track, first, end);
+        let body = self.b.insert_block();
+        let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
+        let state = self.stop_state(&nest, &exits);
+        let reduced = self.close_lanes(&nest, track.then_some(state.value()), end);
+        self.b.position_at_end(nest.done);
+        match reduced {
+            Some((min, max)) => Ok((nest.pre, self.check_agreement(&tag, min, max), min)),
+            // One exit state, or exits taken alike by all lanes: the last
+            // lane's, from the latch, which dominates `done`.
+            None if !r.exit_states.is_empty() => Ok((nest.pre, nest.done, state.value())),
+            // No lane leaves the region: `done` is unreachable.
+            None => Ok((nest.pre, nest.done, self.c32(self.exit_state))),
+        }
+    }
+
+    /// Opens a loop over the lanes `first..end`; `ivs` holds the linear id.
+    /// x, y and z are computed per lane: from the warp's first lane's when
+    /// the warp lies in one row of x (a test the loop does not change, so
+    /// LLVM unswitches on it and the common copy has x affine in the lane,
+    /// which vectorises), else by dividing. The builder is left in the body.
+    fn open_lanes(&mut self, tag: &str, track_states: bool, first: Value<'ctx>, end: Value<'ctx>) -> Nest<'ctx> {
+        let pre = self.block(&format!("{tag}.pre"));
+        let head = self.block(&format!("{tag}.lane"));
+        let in_row = self.block(&format!("{tag}.row"));
+        let across = self.block(&format!("{tag}.rows"));
+        let body = self.block(&format!("{tag}.item"));
+        self.b.position_at_end(pre);
+        let ls = self.launch().local_size;
+        let x0 = self.b.int_op(IntOp::URem, first, ls[0], "");
+        let row = self.b.int_op(IntOp::UDiv, first, ls[0], "");
+        let y0 = self.b.int_op(IntOp::URem, row, ls[1], "");
+        let z0 = self.b.int_op(IntOp::UDiv, row, ls[1], "");
+        let span = self.b.int_op(IntOp::Sub, end, first, "");
+        let x_end = self.b.nuw_add(x0, span, "");
+        let one_row = self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntULE, x_end, ls[0], "one.row");
+        self.b.br(head);
+        self.b.position_at_end(head);
+        let lane = self.b.phi(self.i64t, "lane");
+        add_incoming(lane, first, pre);
+        let (mut mins, mut maxs) = (Vec::new(), Vec::new());
+        if track_states {
+            let (mn, mx) = (self.b.phi(self.i32t, "state.min"), self.b.phi(self.i32t, "state.max"));
+            add_incoming(mn, self.c32(u32::MAX), pre);
+            add_incoming(mx, self.c32(0), pre);
+            mins.push(mn);
+            maxs.push(mx);
+        }
+        self.b.cond_br(one_row, in_row, across);
+        self.b.position_at_end(in_row);
+        let off = self.b.int_op(IntOp::Sub, lane.value(), first, "");
+        let xa = self.b.nuw_add(x0, off, "");
+        self.b.br(body);
+        self.b.position_at_end(across);
+        let xd = self.b.int_op(IntOp::URem, lane.value(), ls[0], "");
+        let t = self.b.int_op(IntOp::UDiv, lane.value(), ls[0], "");
+        let yd = self.b.int_op(IntOp::URem, t, ls[1], "");
+        let zd = self.b.int_op(IntOp::UDiv, t, ls[1], "");
+        self.b.br(body);
+        self.b.position_at_end(body);
+        let mut xyz = Vec::new();
+        for (name, a, d) in [("wi.x", xa, xd), ("wi.y", y0, yd), ("wi.z", z0, zd)] {
+            let phi = self.b.phi(self.i64t, name);
+            add_incoming(phi, a, in_row);
+            add_incoming(phi, d, across);
+            xyz.push(phi.value());
+        }
+        self.items = Some(Items { w: lane.value(), x: xyz[0], y: xyz[1], z: xyz[2] });
+        let latch = self.block(&format!("{tag}.lane.next"));
+        let done = self.block(&format!("{tag}.done"));
+        self.b.position_at_end(body);
+        Nest { pre, heads: vec![head], ivs: vec![lane], mins, maxs, latches: vec![latch], done }
+    }
+
+    /// Closes a lane loop (the body branches to its latch): the next lane;
+    /// with `state`, the least and
+    /// greatest stop state of the lanes, valid in `done`.
+    fn close_lanes(&mut self, nest: &Nest<'ctx>, state: Option<Value<'ctx>>, end: Value<'ctx>) -> Option<(Value<'ctx>, Value<'ctx>)> {
+        for &bb in [&nest.latches[0], &nest.done] {
+            let last = self.f.get_last_basic_block().expect("the function has blocks");
+            bb.move_after(last).expect("blocks of the function");
+        }
+        self.b.position_at_end(nest.latches[0]);
+        let reduced = state.map(|st| {
+            let (min, max) = (nest.mins[0].value(), nest.maxs[0].value());
+            let lt = self.b.icmp(LLVMIntULT, st, min, "");
+            let mn = self.b.select(lt, st, min, "");
+            let gt = self.b.icmp(LLVMIntULT, max, st, "");
+            let mx = self.b.select(gt, st, max, "");
+            add_incoming(nest.mins[0], mn, nest.latches[0]);
+            add_incoming(nest.maxs[0], mx, nest.latches[0]);
+            (mn, mx)
+        });
+        let lane1 = self.b.nuw_add(nest.ivs[0].value(), self.c64(1), "");
+        let more = self.b.icmp(LLVMIntULT, lane1, end, "");
+        let br = self.b.cond_br(more, nest.heads[0], nest.done);
+        br.mark_parallel_loop(self.access_group);
+        add_incoming(nest.ivs[0], lane1, nest.latches[0]);
+        reduced
+    }
+}
