@@ -475,13 +475,18 @@ pub(super) fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Uni
             b.br(h);
         }
     }
+    // Work-items skip the body only under a divergent branch.
+    let skips = p.control.is_some();
     b.position_at_end(ulatch);
     let updates: Vec<Inst<'ctx>> = header_phis
         .iter()
         .zip(&carried)
         .map(|(&hp, &c)| {
             let u = b.phi(hp.ty(), "lockstep.update");
-            u.add_incoming(&[(c.value(), ubody), (incoming(hp, p.latch), p.latch)]);
+            u.add_incoming(&[(incoming(hp, p.latch), p.latch)]);
+            if skips {
+                u.add_incoming(&[(c.value(), ubody)]);
+            }
             u
         })
         .collect();
@@ -491,7 +496,10 @@ pub(super) fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Uni
         .map(|(l, xp)| {
             l.map(|l| {
                 let u = b.phi(xp.ty(), "lockstep.lastupd");
-                u.add_incoming(&[(l.value(), ubody), (incoming(*xp, p.latch), p.latch)]);
+                u.add_incoming(&[(incoming(*xp, p.latch), p.latch)]);
+                if skips {
+                    u.add_incoming(&[(l.value(), ubody)]);
+                }
                 u
             })
         })
@@ -575,25 +583,39 @@ fn join_values<'ctx>(b: &mut Builder<'ctx>, movable: &[BasicBlock<'ctx>], j: Bas
             if outside.is_empty() {
                 continue;
             }
-            b.position_at_end(j);
-            if let Some(first) = instructions(j).next() {
-                b.position_before(first);
-            }
-            let phi = b.phi(i.ty(), "lockstep.joined");
-            for &q in &preds {
-                // Defined in the guard: there on both of its ways to J.
-                let has = q == blk || movable.first() == Some(&q) && blk != q && c.guard.as_ref().is_some_and(|g| g.g == blk);
-                phi.add_incoming(&[(if has { i.value() } else { i.ty().poison() }, q)]);
-            }
+            // Arithmetic on values from before `x` is computed there, for
+            // all (a slot the vectoriser cannot see through otherwise).
+            let joined = if liftable(i.value(), movable, 4) {
+                hoist(b, i.value(), c.x, movable)
+            } else {
+                b.position_at_end(j);
+                if let Some(first) = instructions(j).next() {
+                    b.position_before(first);
+                }
+                let phi = b.phi(i.ty(), "lockstep.joined");
+                for &q in &preds {
+                    // Defined in the guard: there on both of its ways to J.
+                    let has = q == blk || movable.first() == Some(&q) && blk != q && c.guard.as_ref().is_some_and(|g| g.g == blk);
+                    phi.add_incoming(&[(if has { i.value() } else { i.ty().poison() }, q)]);
+                }
+                phi.value()
+            };
             for u in outside {
                 for k in 0..u.num_operands() {
                     if u.operand(k) == i.value() {
-                        u.set_operand(k, phi.value());
+                        u.set_operand(k, joined);
                     }
                 }
             }
         }
     }
+}
+
+/// Whether `v` is speculatable code over values from outside `movable`
+/// (within `depth` operations), so it can be computed before them.
+fn liftable<'ctx>(v: Value<'ctx>, movable: &[BasicBlock<'ctx>], depth: u32) -> bool {
+    let Some(i) = v.as_inst().filter(|i| movable.contains(&i.block())) else { return true };
+    depth > 0 && !i.is_phi() && speculatable(i) && i.operands().all(|op| op.as_block().is_none() && liftable(op, movable, depth - 1))
 }
 
 /// `v` built again at `b`'s position from work-item ids and uniform values,
