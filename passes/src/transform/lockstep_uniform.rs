@@ -27,9 +27,14 @@
 //!  X: phis [.., g], [.., T]                br c', H, U.latch   (c' = c again)
 //!                                  H…T: the body, k = m; T ──▶ U.latch
 //!                                  U.latch: br (m + st P n), U.body, U.exit
-//!                                  U.exit: each work-item on to OUT, Xg or X,
-//!                                          the way x and g sent it
+//!                                  U.exit: barrier; each work-item on to OUT,
+//!                                          Xg or X, the way x and g sent it
 //! ```
+//!
+//! The barrier in U.exit (pocl puts one at the latch instead, once per
+//! step) ends the step's region at a barrier on both ways out of the
+//! latch: without it the region holds the code after the loop too, and its
+//! work-item loop, branching to two different tails, is not vectorised.
 //!
 //! Legality: `s`, `st`, `n` uniform and available at `x` (or built from
 //! speculatable code in g/e, copied there), so `m`, the group's trip count
@@ -537,6 +542,12 @@ pub(super) fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Uni
         })
         .collect();
 
+    // A second barrier as the loop ends: the step's region then ends at a
+    // barrier either way, without the code after the loop in it (with it,
+    // the work-item loop holds a branch to two different tails and is not
+    // vectorised: mm3_1 and covar of scripts/bench). Once per loop.
+    b.position_at_end(uexit);
+    barrier(module, &mut b, p.opencl);
     // 3. The old loop hangs off the new one.
     let t_br = terminator(p.latch).expect("a terminated latch");
     b.position_before(t_br);
