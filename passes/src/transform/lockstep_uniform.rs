@@ -57,7 +57,11 @@
 //!   (stride 0) or consecutive (stride = the access's size), at least one
 //!   is consecutive, none is private memory (per-work-item arrays, whose
 //!   slots are a work-item's size apart), the local size in x is at least 8
-//!   (one AVX vector of floats), and the body holds at least 4 instructions
+//!   (one AVX vector of floats), the divergent branch, if any, is a bounds
+//!   check (compares of a work-item value with a uniform one, joined by
+//!   and/or: a triangle `j1 <= j2` leaves whole work-groups idle, each
+//!   still stepping through the loop: covar of scripts/bench ran 2x slower),
+//!   and the body holds at least 4 instructions
 //!   plus 2 per carried value (each carried value costs a slot load and
 //!   store per step). Strides come from `affine_guard::linear` over the
 //!   address's GEP indices, `sext`/`zext` taken as the identity (a guess
@@ -254,8 +258,13 @@ fn plan<'ctx>(
             Some(Control { x: bb(x), cond, into_on_true, out: bb(out), guard })
         }
     };
-    if rule == UniformRule::Contiguous && !worth_it(fa, &blocks, bb(h), iv, local_size, td) {
-        return None;
+    if rule == UniformRule::Contiguous {
+        if !worth_it(fa, &blocks, bb(h), iv, local_size, td) {
+            return None;
+        }
+        if control.as_ref().is_some_and(|c| !bounds_check(fa, c.cond, 6)) {
+            return None;
+        }
     }
     Some(UniformPlan {
         control,
@@ -312,7 +321,14 @@ fn control(fa: &FunctionAnalyses<'_>, p: BlockId, h: BlockId) -> Option<Option<(
 }
 
 /// The rule `contiguous` (see the header).
-fn worth_it<'ctx>(fa: &FunctionAnalyses<'ctx>, blocks: &[BasicBlock<'ctx>], h: BasicBlock<'ctx>, iv: Inst<'ctx>, local_size: [u64; 3], td: &TargetData) -> bool {
+fn worth_it<'ctx>(
+    fa: &FunctionAnalyses<'ctx>,
+    blocks: &[BasicBlock<'ctx>],
+    h: BasicBlock<'ctx>,
+    iv: Inst<'ctx>,
+    local_size: [u64; 3],
+    td: &TargetData,
+) -> bool {
     if local_size[0] < 8 {
         return false;
     }
@@ -343,6 +359,24 @@ fn worth_it<'ctx>(fa: &FunctionAnalyses<'ctx>, blocks: &[BasicBlock<'ctx>], h: B
         }
     }
     consecutive && work >= 4 + 2 * carried
+}
+
+/// Whether `c` is a bounds check: `and`/`or` (or their `select` forms) of
+/// compares between a divergent and a uniform value. Such a check leaves
+/// whole work-groups in or out but at the edge of the range; a compare of
+/// two ids (`j1 <= j2`, a triangle) leaves whole groups idle, each still
+/// stepping through the loop.
+fn bounds_check<'ctx>(fa: &FunctionAnalyses<'ctx>, c: Value<'ctx>, depth: u32) -> bool {
+    let divergent = |v: Value<'ctx>| fa.uniformity().is_divergent(v);
+    let Some(i) = c.as_inst().filter(|_| divergent(c) && depth > 0) else { return true };
+    match i.opcode() {
+        LLVMOpcode::LLVMICmp => divergent(i.operand(0)) != divergent(i.operand(1)),
+        LLVMOpcode::LLVMAnd | LLVMOpcode::LLVMOr | LLVMOpcode::LLVMXor => {
+            bounds_check(fa, i.operand(0), depth - 1) && bounds_check(fa, i.operand(1), depth - 1)
+        }
+        LLVMOpcode::LLVMSelect => (0..3).all(|k| bounds_check(fa, i.operand(k), depth - 1)),
+        _ => false,
+    }
 }
 
 /// How many bytes `ptr` moves from one work-item to the next in x, when
@@ -420,7 +454,8 @@ pub(super) fn apply<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, p: &Uni
         None => vec![],
     };
     let top = p.control.as_ref().map_or(e, |c| c.x);
-    let (start, step, bound) = (hoist(&mut b, p.start, top, &movable), hoist(&mut b, p.step, top, &movable), hoist(&mut b, p.bound, top, &movable));
+    let (start, step, bound) =
+        (hoist(&mut b, p.start, top, &movable), hoist(&mut b, p.step, top, &movable), hoist(&mut b, p.bound, top, &movable));
     let u = p.control.as_ref().and_then(|c| c.guard.as_ref()).map(|gd| {
         let u = hoist(&mut b, gd.cond, top, &movable);
         b.position_before(terminator(top).expect("a terminated block"));
@@ -699,7 +734,11 @@ fn dispatch<'ctx>(
         for phi in instructions(t).take_while(|i| i.is_phi()) {
             let mut acc: Option<Value<'ctx>> = None;
             for &(to, from, when) in ways.iter().filter(|w| w.0 == t).rev() {
-                let v = if from == p.latch { fin[&phi] } else { phi.incoming().into_iter().find(|&(_, bb)| bb == from).map(|(v, _)| v).expect("an entry") };
+                let v = if from == p.latch {
+                    fin[&phi]
+                } else {
+                    phi.incoming().into_iter().find(|&(_, bb)| bb == from).map(|(v, _)| v).expect("an entry")
+                };
                 acc = Some(match acc {
                     None => v,
                     Some(a) => b.select(when, v, a, ""),
