@@ -61,6 +61,11 @@
 //! the local size known (the span must be a constant), and at least one
 //! nonzero coefficient (a uniform loop needs no lockstep).
 //!
+//! `uniform=off|contiguous|any` (default `contiguous`): loops whose trip
+//! count is the same for every work-item get the same treatment, with a
+//! rule for when it pays (`lockstep_uniform.rs`); only in kernels where no
+//! grid-stride loop was taken.
+//!
 //! Limits: only the rotated `for` form with its guard (clang's at -O1 and
 //! up); `i += st` with `st` uniform (not `i *= 2`); starts decreasing in a
 //! local id are not taken. Every work-item now waits for the slowest, which
