@@ -348,7 +348,7 @@ fn worth_it<'ctx>(
                 }
             };
             work += 1;
-            if ptr.ty().pointer_address_space() == Some(0) {
+            if ptr.address_space() == Some(0) {
                 return false;
             }
             match x_stride(fa, ptr, td, 6) {
