@@ -61,6 +61,11 @@
 //! the local size known (the span must be a constant), and at least one
 //! nonzero coefficient (a uniform loop needs no lockstep).
 //!
+//! `uniform=off|contiguous|any` (default `contiguous`): loops whose trip
+//! count is the same for every work-item get the same treatment, with a
+//! rule for when it pays (`lockstep_uniform.rs`); only in kernels where no
+//! grid-stride loop was taken.
+//!
 //! Limits: only the rotated `for` form with its guard (clang's at -O1 and
 //! up); `i += st` with `st` uniform (not `i *= 2`); starts decreasing in a
 //! local id are not taken. Every work-item now waits for the slowest, which
@@ -77,6 +82,7 @@ use crate::ir::globals::function_or_declare;
 use crate::ir::{defined_functions, instructions, negated_predicate, swapped_predicate, terminator, Builder, Inst, IntOp, Ty, Value};
 use crate::kernel_model::{builtin_of, is_kernel, Builtin};
 use crate::pass::{DeclaredPass, ModulePass, PassContext, PassError, Preserved};
+use crate::transform::lockstep_uniform::{self, UniformRule};
 use crate::transform::loop_copy::{LoopCopy, Place};
 use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
@@ -88,6 +94,9 @@ use std::collections::HashMap;
 pub struct LockstepLoops {
     /// The work-group size the kernel will run with (the span of `delta`).
     pub local_size: Option<[u64; 3]>,
+    /// Which loops of a work-group-uniform trip count go in lockstep too
+    /// (`lockstep_uniform.rs`).
+    pub uniform: UniformRule,
 }
 
 impl DeclaredPass for LockstepLoops {
@@ -95,12 +104,22 @@ impl DeclaredPass for LockstepLoops {
     const SUMMARY: &'static str =
         "grid-stride loops become work-group-uniform loops with a barrier on top, so the work-item loop runs inside them (host)";
     const OPTIONS: &'static [(&'static str, &'static str)] =
-        &[("local-size=X,Y,Z", "the work-group size of the launch (required: without it no loop is changed)")];
+        &[
+            ("local-size=X,Y,Z", "the work-group size of the launch (required: without it no loop is changed)"),
+            (
+                "uniform=off|contiguous|any",
+                "loops whose trip count is the same for all work-items: none, those whose addresses are uniform or consecutive across the local id x (default), all that are legal",
+            ),
+        ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
         match key {
             "local-size" => {
                 self.local_size = Some(crate::pass::parse_local_size(value)?);
+                Ok(())
+            }
+            "uniform" => {
+                self.uniform = UniformRule::parse(value)?;
                 Ok(())
             }
             _ => Err(crate::pass::unknown_option::<Self>(key)),
@@ -110,8 +129,9 @@ impl DeclaredPass for LockstepLoops {
 
 impl ModulePass for LockstepLoops {
     fn name(&self) -> String {
+        let uniform = if self.uniform == UniformRule::default() { String::new() } else { format!(";uniform={}", self.uniform.name()) };
         match self.local_size {
-            Some([x, y, z]) => format!("{}<local-size={x},{y},{z}>", Self::NAME),
+            Some([x, y, z]) => format!("{}<local-size={x},{y},{z}{uniform}>", Self::NAME),
             None => Self::NAME.into(),
         }
     }
@@ -121,8 +141,20 @@ impl ModulePass for LockstepLoops {
         let mut changed = 0;
         for f in defined_functions(cx.module()).into_iter().filter(|&f| is_kernel(f)) {
             let plans = find_plans(cx.analyses(f), local_size);
+            let grid_stride = !plans.is_empty();
             for p in plans {
                 apply(cx.module(), f, &p);
+                changed += 1;
+            }
+            if grid_stride {
+                continue;
+            }
+            // One uniform loop at a time, each found on the function as the
+            // last one left it (the analyses are recomputed: the CFG changed).
+            let loops = cx.analyses(f).loops().loops().count();
+            for _ in 0..loops {
+                let Some(p) = lockstep_uniform::find(cx.analyses(f), local_size, self.uniform) else { break };
+                lockstep_uniform::apply(cx.module(), f, &p);
                 changed += 1;
             }
         }
@@ -294,7 +326,7 @@ fn plan<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &crate::analysis::loops::Loop, lo
 
 /// Barriers and convergent operations: work-items would meet them in other
 /// company once the loop runs in lockstep.
-fn synchronizes(i: Inst<'_>) -> bool {
+pub(super) fn synchronizes(i: Inst<'_>) -> bool {
     if i.opcode() != LLVMOpcode::LLVMCall {
         return false;
     }
@@ -313,7 +345,7 @@ fn synchronizes(i: Inst<'_>) -> bool {
 /// Whether `i` can run where it would not have: no memory access, no
 /// division, no call but to the work-item builtins (which read only the
 /// launch).
-fn speculatable(i: Inst<'_>) -> bool {
+pub(super) fn speculatable(i: Inst<'_>) -> bool {
     use LLVMOpcode::*;
     match i.opcode() {
         LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMFAdd | LLVMFSub | LLVMFMul
@@ -327,7 +359,7 @@ fn speculatable(i: Inst<'_>) -> bool {
 /// Whether `v`, defined in the loop `blocks`, is speculatable code over
 /// values from outside it, `depth` levels deep: it can be computed again
 /// before the loop.
-fn hoistable(fa: &FunctionAnalyses<'_>, v: Value<'_>, blocks: &[BlockId], depth: u32) -> bool {
+pub(super) fn hoistable(fa: &FunctionAnalyses<'_>, v: Value<'_>, blocks: &[BlockId], depth: u32) -> bool {
     let Some(i) = v.as_inst() else { return true };
     let inside = fa.cfg.id(i.block()).is_some_and(|b| blocks.contains(&b));
     if !inside {
@@ -337,7 +369,7 @@ fn hoistable(fa: &FunctionAnalyses<'_>, v: Value<'_>, blocks: &[BlockId], depth:
 }
 
 /// Whether `v` (outside the loop) may be used at the end of block `g`.
-fn available_at(fa: &FunctionAnalyses<'_>, v: Value<'_>, g: BlockId) -> bool {
+pub(super) fn available_at(fa: &FunctionAnalyses<'_>, v: Value<'_>, g: BlockId) -> bool {
     match v.as_inst() {
         None => true,
         Some(i) => fa.cfg.id(i.block()).is_some_and(|d| fa.dom().dominates(d.0, g.0)),
@@ -347,7 +379,7 @@ fn available_at(fa: &FunctionAnalyses<'_>, v: Value<'_>, g: BlockId) -> bool {
 /// For a conditional branch on `icmp`, which has `x` as one operand, the
 /// predicate P and other operand `n` such that control goes to `stay` iff
 /// `x P n`.
-fn stay_test<'ctx>(br: Inst<'ctx>, x: Value<'ctx>, stay: BasicBlock<'ctx>) -> Option<(LLVMIntPredicate, Value<'ctx>)> {
+pub(super) fn stay_test<'ctx>(br: Inst<'ctx>, x: Value<'ctx>, stay: BasicBlock<'ctx>) -> Option<(LLVMIntPredicate, Value<'ctx>)> {
     let cond = br.branch_condition().as_inst().filter(|c| c.opcode() == LLVMOpcode::LLVMICmp)?;
     let succ = br.successors();
     let mut p = cond.icmp_predicate();
@@ -595,7 +627,7 @@ fn terminator_before_moved(bb: BasicBlock<'_>) {
 
 /// `v` where the end of `guard` can use it: itself, or (for code in the
 /// loop that `hoistable` accepted) a copy made before the guard's branch.
-fn hoist<'ctx>(b: &mut Builder<'ctx>, v: Value<'ctx>, guard: BasicBlock<'ctx>, blocks: &[BasicBlock<'ctx>]) -> Value<'ctx> {
+pub(super) fn hoist<'ctx>(b: &mut Builder<'ctx>, v: Value<'ctx>, guard: BasicBlock<'ctx>, blocks: &[BasicBlock<'ctx>]) -> Value<'ctx> {
     let Some(i) = v.as_inst().filter(|i| blocks.contains(&i.block())) else { return v };
     let mut c = i.clone_detached();
     for k in 0..c.num_operands() {
@@ -715,7 +747,7 @@ fn builtin_call<'ctx>(module: &Module<'ctx>, b: &mut Builder<'ctx>, opencl: bool
 }
 
 /// A work-group barrier in the kernel's dialect.
-fn barrier<'ctx>(module: &Module<'ctx>, b: &mut Builder<'ctx>, opencl: bool) {
+pub(super) fn barrier<'ctx>(module: &Module<'ctx>, b: &mut Builder<'ctx>, opencl: bool) {
     let ctx = module.get_context();
     let i32t = Ty::of(ctx.i32_type());
     let fty = Ty::function(Ty::of(ctx.void_type()), &[i32t]);

@@ -7,6 +7,7 @@ pub mod ifconvert;
 pub mod lcssa;
 pub mod local_atomics;
 pub mod lockstep;
+pub mod lockstep_uniform;
 pub mod loop_copy;
 pub mod memdse;
 pub mod memfwd;
