@@ -8,10 +8,14 @@
 //!   values): one copy per work-item in `ctx.scratch`, each allocation's
 //!   copies contiguous (structure of arrays), so that work-item `w` of a
 //!   group of `n` finds allocation `a` at `scratch + offset(a)·n + w·size(a)`
-//!   and consecutive work-items touch consecutive addresses; except the
+//!   and consecutive work-items touch consecutive addresses, except that
+//!   arrays indexed alike in all work-items interleave their copies
+//!   (`innermost.rs`: element `e` at `scratch + offset(a)·n + (e·n + w)·s`,
+//!   `s` the element size); except the
 //!   allocas whose values never cross a barrier, which stay allocas of the
 //!   work-group function, one copy for all its work-items.
 
+use super::innermost::Innermost;
 use super::prepare::Demoted;
 use crate::ir::{instructions, Inst, Value};
 use inkwell::targets::TargetData;
@@ -37,6 +41,8 @@ pub struct Layout<'ctx> {
     /// Allocas and their slots.
     pub slots: Vec<(Inst<'ctx>, Slot)>,
     pub scratch_per_item: u64,
+    /// The per-work-item arrays laid out with the work-item index innermost.
+    pub innermost: Innermost<'ctx>,
     pub local_bytes: u64,
 }
 
@@ -52,8 +58,9 @@ pub fn compute<'ctx>(
     kernel: FunctionValue<'ctx>,
     demoted: &[Demoted<'ctx>],
     region_local: &HashSet<Inst<'ctx>>,
+    innermost: Innermost<'ctx>,
 ) -> Result<Layout<'ctx>, String> {
-    let mut layout = Layout::default();
+    let mut layout = Layout { innermost, ..Layout::default() };
     let mut local = 0u64;
     for g in local_globals_used(kernel) {
         let ty = g.global_value_type();

@@ -65,6 +65,7 @@
 mod emit;
 pub mod flatten;
 pub mod groups;
+mod innermost;
 mod layout;
 mod prepare;
 mod region_local;
@@ -215,6 +216,13 @@ fn lower_kernel<'ctx>(
     // Before demotion adds its slots: those cross barriers by construction.
     let region_local = region_local::region_local_allocas(fa, &barrier_blocks);
     let private_addresses = private_addresses(fa, &region_local);
+    let per_item: Vec<crate::ir::Inst<'ctx>> = if barrier_blocks.is_empty() {
+        Vec::new()
+    } else {
+        cfg.blocks().iter().flat_map(|&b| crate::ir::instructions(b)).filter(|i| i.is_alloca() && !region_local.contains(i)).collect()
+    };
+    // Before demotion, whose loads the uniformity analysis does not know.
+    let innermost = innermost::choose(td, uniformity, &per_item);
     let since_barrier = prepare::SinceBarrier::new(fa, &barrier_blocks);
     let shareable = |v: Value<'ctx>| {
         // The linear form has no region sets to search (see emit/resume.rs).
@@ -254,7 +262,7 @@ fn lower_kernel<'ctx>(
         }
     };
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = barrier_ids.into_iter().map(|(b, id)| (cfg.block(b), id)).collect();
-    let layout = layout::compute(td, k, &demoted, &region_local)?;
+    let layout = layout::compute(td, k, &demoted, &region_local, innermost)?;
 
     let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     match &form {

@@ -53,7 +53,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
             let base = view.slot_base[&a];
             let addr = match slot {
                 Slot::PerItem { size, .. } => {
-                    let idx = self.b.nuw_mul(w, self.c64(size), "");
+                    // Interleaved arrays (`innermost.rs`): element 0 of work-item w.
+                    let stride = self.layout.innermost.elem.get(&a).copied().unwrap_or(size);
+                    let idx = self.b.nuw_mul(w, self.c64(stride), "");
                     self.b.inbounds_gep(self.i8t, base, &[idx], "private")
                 }
                 Slot::Shared { .. } | Slot::Stack { .. } => base,
@@ -200,6 +202,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
                     vmap.insert(i.value(), v);
                     return Ok(());
                 }
+                if let Some(&(elem, align)) = self.layout.innermost.memsets.get(&i) {
+                    return self.interleaved_memset(i, elem, align, vmap);
+                }
                 let callee = i.callee();
                 if callee.as_function().is_some() && callee.name_bytes().starts_with(b"llvm.lifetime.") {
                     // Their operand must be an alloca, and allocas became
@@ -212,6 +217,11 @@ impl<'ctx> Emitter<'_, 'ctx> {
                         i.value().print()
                     ));
                 }
+            }
+            LLVMOpcode::LLVMGetElementPtr if self.layout.innermost.geps.contains_key(&i) => {
+                let v = self.interleaved_gep(i, vmap)?;
+                vmap.insert(i.value(), v);
+                return Ok(());
             }
             _ => {}
         }
@@ -245,7 +255,61 @@ impl<'ctx> Emitter<'_, 'ctx> {
         {
             c.set_access_group(self.access_group);
         }
+        if let Some(&elem) = self.layout.innermost.accesses.get(&i) {
+            // Interleaved, the address is a multiple of the element size
+            // past an aligned base, and no more.
+            let align = u64::from(c.value().alignment()).min(elem).max(1);
+            c.set_alignment(align as u32);
+        }
         vmap.insert(i.value(), c.value());
+        Ok(())
+    }
+
+    /// A GEP into an interleaved array (`innermost.rs`): its byte offset `o`
+    /// becomes `o·L` from the mapped base, `L` the work-group's size.
+    fn interleaved_gep(&self, i: Inst<'ctx>, vmap: &HashMap<Value<'ctx>, Value<'ctx>>) -> Result<Value<'ctx>, String> {
+        let off = &self.layout.innermost.geps[&i];
+        let base = self.map_value(i.operand(0), vmap)?;
+        let mut bytes = self.c64(off.constant as u64);
+        for &(k, stride) in &off.terms {
+            let idx = self.b.int_cast(self.map_value(i.operand(k), vmap)?, self.i64t, true, "");
+            let term = self.b.int_op(IntOp::Mul, idx, self.c64(stride as u64), "");
+            bytes = self.b.int_op(IntOp::Add, bytes, term, "");
+        }
+        let scaled = self.b.int_op(IntOp::Mul, bytes, self.launch().n_items, "");
+        let name = String::from_utf8_lossy(&i.value().name_bytes()).into_owned();
+        Ok(self.b.gep_with_flags(self.i8t, base, &[scaled], &name, i.value().gep_no_wrap_flags()))
+    }
+
+    /// A `memset` of an interleaved array: one store of the byte pattern per
+    /// element, each `s·L` bytes after the last.
+    fn interleaved_memset(
+        &mut self,
+        i: Inst<'ctx>,
+        elem: u64,
+        align: u64,
+        vmap: &HashMap<Value<'ctx>, Value<'ctx>>,
+    ) -> Result<(), String> {
+        let dest = self.map_value(i.operand(0), vmap)?;
+        let len = i.operand(2).const_u64().expect("innermost.rs takes constant lengths");
+        let ctx = self.module.get_context();
+        let ity = Ty::of(match elem {
+            1 => ctx.i8_type(),
+            2 => ctx.i16_type(),
+            4 => ctx.i32_type(),
+            _ => ctx.i64_type(),
+        });
+        let byte = self.b.int_cast(self.map_value(i.operand(1), vmap)?, ity, false, "");
+        let ones = (0..elem).fold(0u64, |acc, _| (acc << 8) | 1);
+        let pattern = self.b.int_op(IntOp::Mul, byte, ity.const_int(ones), "");
+        let step = self.b.int_op(IntOp::Mul, self.c64(elem), self.launch().n_items, "");
+        for e in 0..len / elem {
+            let at = self.b.int_op(IntOp::Mul, step, self.c64(e), "");
+            let addr = self.b.inbounds_gep(self.i8t, dest, &[at], "");
+            let st = self.b.store(pattern, addr);
+            st.set_alignment(align as u32);
+            st.set_access_group(self.access_group);
+        }
         Ok(())
     }
 

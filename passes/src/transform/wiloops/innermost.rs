@@ -1,0 +1,199 @@
+//! Private arrays laid out with the work-item index innermost (pocl's
+//! context arrays, `WorkitemLoops`: every private variable that crosses a
+//! barrier becomes an array over the work-items).
+//!
+//! A private array `T x[N]` that lives across a barrier has one copy per
+//! work-item in `ctx.scratch`. Kept whole (array of structures), work-item
+//! `w`'s element `e` is at `base + w·N·s + e·s`: consecutive work-items'
+//! `x[j]` are `N·s` bytes apart, so a vectorised work-item loop gathers and
+//! scatters them, and one that is not vectorised walks `N` cache lines per
+//! step of `j` for the work-items of a line. Interleaved (this module),
+//! element `e` of work-item `w` is at `base + (e·L + w)·s`, `L` the
+//! work-group's size: `x[j]` at a `j` equal in all work-items is one
+//! contiguous run over the work-items, a plain vector load or store.
+//!
+//! Every address into the array is `alloca + o` with `o` a byte offset made
+//! by GEPs; if every access is `s` bytes at an `o` that is a multiple of `s`
+//! (`e = o / s`), the interleaved address is `base + w·s + o·L`: linear in
+//! `o`, so the alloca maps to `base + w·s` and each GEP on it to a GEP of
+//! `o_gep · L` bytes (`emit/clone.rs`).
+//!
+//! **The choice.** An array is interleaved when that is possible (above:
+//! every use a load, a store, a GEP, a cast or a lifetime marker, all
+//! accesses of one power-of-two size `s`, every GEP offset a multiple of
+//! `s`) and every GEP index into it is uniform (the same in all
+//! work-items): then each access is unit-stride across work-items. An array
+//! indexed by a divergent index (`x[lid % 4]`, `x[data[i]]`) keeps the whole
+//! layout: there both layouts gather, and the whole one keeps a work-item's
+//! elements in the same cache lines. Scalars (demoted values) are the same
+//! in both layouts.
+
+use crate::analysis::uniformity::Uniformity;
+use crate::ir::{Inst, Value};
+use inkwell::targets::TargetData;
+use llvm_sys::LLVMOpcode;
+use std::collections::{HashMap, HashSet};
+
+/// A GEP's byte offset from its base: `constant + Σ sext(operand k)·stride`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GepOffset {
+    pub constant: i64,
+    /// Operand index and the bytes one unit of it adds.
+    pub terms: Vec<(u32, i64)>,
+}
+
+/// The interleaved arrays of a kernel and what emitting them needs.
+#[derive(Clone, Debug, Default)]
+pub struct Innermost<'ctx> {
+    /// Interleaved allocas and their element size `s`.
+    pub elem: HashMap<Inst<'ctx>, u64>,
+    /// Every GEP on their addresses (directly or through casts and GEPs).
+    pub geps: HashMap<Inst<'ctx>, GepOffset>,
+    /// Every load and store of them, with the alignment their addresses
+    /// keep once interleaved (the element size or the alloca's, if less).
+    pub accesses: HashMap<Inst<'ctx>, u64>,
+    /// Every `memset` of them (constant length, at most [`MAX_MEMSET_STORES`]
+    /// elements; clang fills `float c[16] = {0}` with one), with the element
+    /// size and the alignment: emitted as one store per element.
+    pub memsets: HashMap<Inst<'ctx>, (u64, u64)>,
+}
+
+/// The most elements a `memset` of an interleaved array may cover: each
+/// becomes a store.
+pub const MAX_MEMSET_STORES: u64 = 64;
+
+/// Chooses the interleaved arrays among `allocas`; to be called before
+/// values are demoted (the uniformity analysis knows only the kernel's own
+/// values, and demotion adds loads).
+pub fn choose<'ctx>(td: &TargetData, uniformity: &Uniformity, allocas: &[Inst<'ctx>]) -> Innermost<'ctx> {
+    let mut out = Innermost::default();
+    for &a in allocas {
+        if let Some(found) = examine(td, uniformity, a) {
+            let align = found.elem.min(u64::from(a.value().alignment()).max(1));
+            out.elem.insert(a, found.elem);
+            out.geps.extend(found.geps);
+            out.accesses.extend(found.accesses.into_iter().map(|i| (i, align)));
+            out.memsets.extend(found.memsets.into_iter().map(|i| (i, (found.elem, align))));
+        }
+    }
+    out
+}
+
+struct Found<'ctx> {
+    elem: u64,
+    geps: Vec<(Inst<'ctx>, GepOffset)>,
+    accesses: Vec<Inst<'ctx>>,
+    memsets: Vec<Inst<'ctx>>,
+}
+
+fn examine<'ctx>(td: &TargetData, uniformity: &Uniformity, a: Inst<'ctx>) -> Option<Found<'ctx>> {
+    let count = a.operand(0).is_constant_int().then(|| a.operand(0).const_u64()).flatten()?;
+    let total = a.allocated_type().alloc_size(td).checked_mul(count)?;
+    let mut geps = Vec::new();
+    let mut accesses = Vec::new();
+    let mut memsets = Vec::new();
+    let mut sizes = HashSet::new();
+    let mut work = vec![a.value()];
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                LLVMOpcode::LLVMLoad if u.operand(0) == v => {
+                    sizes.insert(access_size(td, u.ty())?);
+                    accesses.push(u);
+                }
+                LLVMOpcode::LLVMStore if u.operand(1) == v && u.operand(0) != v => {
+                    sizes.insert(access_size(td, u.operand(0).ty())?);
+                    accesses.push(u);
+                }
+                LLVMOpcode::LLVMGetElementPtr if u.operand(0) == v => {
+                    let off = decompose(td, u.value())?;
+                    if off.terms.iter().any(|&(k, _)| uniformity.is_divergent(u.operand(k))) {
+                        return None;
+                    }
+                    geps.push((u, off));
+                    work.push(u.value());
+                }
+                LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => work.push(u.value()),
+                LLVMOpcode::LLVMCall if is_intrinsic(u, "llvm.lifetime.") => {}
+                LLVMOpcode::LLVMCall if is_intrinsic(u, "llvm.memset.") && u.operand(0) == v && u.operand(2).const_u64().is_some()
+                    // Not volatile: that would ask for the one call.
+                    && u.operand(3).const_u64() == Some(0) =>
+                {
+                    memsets.push(u)
+                }
+                _ => return None,
+            }
+        }
+    }
+    let elem = match sizes.into_iter().collect::<Vec<_>>()[..] {
+        [s] if s.is_power_of_two() => s as i64,
+        _ => return None,
+    };
+    let multiple = |x: i64| x % elem == 0;
+    let aligned = geps.iter().all(|(_, o)| multiple(o.constant) && o.terms.iter().all(|&(_, st)| multiple(st)));
+    let fills = memsets.iter().all(|m| {
+        let len = m.operand(2).const_u64().unwrap_or(1);
+        elem <= 8 && multiple(len as i64) && len / elem as u64 <= MAX_MEMSET_STORES
+    });
+    (aligned && fills && total % elem as u64 == 0).then_some(Found { elem: elem as u64, geps, accesses, memsets })
+}
+
+/// The bytes a load or store of `ty` covers, when that is also its
+/// allocation size (no padding whose bytes another element would own).
+fn access_size(td: &TargetData, ty: crate::ir::Ty<'_>) -> Option<u64> {
+    let s = ty.store_size(td);
+    (ty.is_sized() && !ty.is_vector() && s == ty.alloc_size(td) && s > 0).then_some(s)
+}
+
+/// `gep`'s byte offset as a constant plus index terms; `None` for vector GEPs
+/// and offsets that overflow.
+fn decompose(td: &TargetData, gep: Value<'_>) -> Option<GepOffset> {
+    if gep.ty().is_vector() {
+        return None;
+    }
+    let mut ty = gep.gep_source_element_type();
+    let mut out = GepOffset { constant: 0, terms: Vec::new() };
+    for k in 1..gep.num_operands() {
+        let idx = gep.operand(k);
+        if idx.ty().is_vector() {
+            return None;
+        }
+        let (stride, next) = if k == 1 {
+            (ty.alloc_size(td), ty)
+        } else if ty.is_struct() {
+            let f = u32::try_from(idx.const_u64()?).ok()?;
+            out.constant = out.constant.checked_add(ty.field_offset(td, f) as i64)?;
+            ty = ty.struct_field(f);
+            continue;
+        } else if ty.is_array() {
+            let e = ty.element_type();
+            (e.alloc_size(td), e)
+        } else {
+            return None;
+        };
+        ty = next;
+        let stride = i64::try_from(stride).ok()?;
+        if idx.is_constant_int() {
+            out.constant = out.constant.checked_add(const_sext(td, idx)?.checked_mul(stride)?)?;
+        } else {
+            out.terms.push((k, stride));
+        }
+    }
+    Some(out)
+}
+
+/// An integer constant, sign-extended to 64 bits (as GEPs read indices).
+fn const_sext(td: &TargetData, c: Value<'_>) -> Option<i64> {
+    let bits = c.ty().size_in_bits(td);
+    let shift = 64u32.checked_sub(u32::try_from(bits).ok()?)?;
+    Some(((c.const_u64()? << shift) as i64) >> shift)
+}
+
+fn is_intrinsic(call: Inst<'_>, prefix: &str) -> bool {
+    let callee = call.callee();
+    callee.as_function().is_some() && callee.name_bytes().starts_with(prefix.as_bytes())
+}
