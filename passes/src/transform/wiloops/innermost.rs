@@ -52,15 +52,29 @@ pub struct Innermost<'ctx> {
     /// Every load and store of them, with the alignment their addresses
     /// keep once interleaved (the element size or the alloca's, if less).
     pub accesses: HashMap<Inst<'ctx>, u64>,
-    /// Every `memset` of them (constant length, at most [`MAX_MEMSET_STORES`]
-    /// elements; clang fills `float c[16] = {0}` with one), with the element
-    /// size and the alignment: emitted as one store per element.
-    pub memsets: HashMap<Inst<'ctx>, (u64, u64)>,
+    /// Every `memset`, `memcpy` and `memmove` of them (constant length, at
+    /// most [`MAX_BYTE_OP_ELEMENTS`] elements; clang fills `int c[8] = {0}`
+    /// with a memset and copies a private array to a buffer with a memcpy):
+    /// emitted as one store (memset) or load and store per element.
+    pub byte_ops: HashMap<Inst<'ctx>, ByteOp>,
 }
 
-/// The most elements a `memset` of an interleaved array may cover: each
-/// becomes a store.
-pub const MAX_MEMSET_STORES: u64 = 64;
+/// How to emit one `memset`/`memcpy`/`memmove` that touches an interleaved
+/// array: `elem` bytes at a time; the interleaved side (the destination,
+/// or the source of a copy from one) steps `elem·L` bytes with alignment
+/// `align`, the other side `elem` bytes with alignment 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ByteOp {
+    pub elem: u64,
+    pub align: u64,
+    /// Which pointer operand (0 the destination, 1 a copy's source) is
+    /// into the interleaved array.
+    pub interleaved_operand: u32,
+}
+
+/// The most elements a byte operation on an interleaved array may cover:
+/// each becomes a store (and a load).
+pub const MAX_BYTE_OP_ELEMENTS: u64 = 64;
 
 /// Chooses the interleaved arrays among `allocas`; to be called before
 /// values are demoted (the uniformity analysis knows only the kernel's own
@@ -73,7 +87,7 @@ pub fn choose<'ctx>(td: &TargetData, uniformity: &Uniformity, allocas: &[Inst<'c
             out.elem.insert(a, found.elem);
             out.geps.extend(found.geps);
             out.accesses.extend(found.accesses.into_iter().map(|i| (i, align)));
-            out.memsets.extend(found.memsets.into_iter().map(|i| (i, (found.elem, align))));
+            out.byte_ops.extend(found.byte_ops.into_iter().map(|(i, k)| (i, ByteOp { elem: found.elem, align, interleaved_operand: k })));
         }
     }
     out
@@ -83,7 +97,7 @@ struct Found<'ctx> {
     elem: u64,
     geps: Vec<(Inst<'ctx>, GepOffset)>,
     accesses: Vec<Inst<'ctx>>,
-    memsets: Vec<Inst<'ctx>>,
+    byte_ops: Vec<(Inst<'ctx>, u32)>,
 }
 
 fn examine<'ctx>(td: &TargetData, uniformity: &Uniformity, a: Inst<'ctx>) -> Option<Found<'ctx>> {
@@ -91,7 +105,7 @@ fn examine<'ctx>(td: &TargetData, uniformity: &Uniformity, a: Inst<'ctx>) -> Opt
     let total = a.allocated_type().alloc_size(td).checked_mul(count)?;
     let mut geps = Vec::new();
     let mut accesses = Vec::new();
-    let mut memsets = Vec::new();
+    let mut byte_ops = Vec::new();
     let mut sizes = HashSet::new();
     let mut work = vec![a.value()];
     let mut seen = HashSet::new();
@@ -119,12 +133,7 @@ fn examine<'ctx>(td: &TargetData, uniformity: &Uniformity, a: Inst<'ctx>) -> Opt
                 }
                 LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => work.push(u.value()),
                 LLVMOpcode::LLVMCall if is_intrinsic(u, "llvm.lifetime.") => {}
-                LLVMOpcode::LLVMCall if is_intrinsic(u, "llvm.memset.") && u.operand(0) == v && u.operand(2).const_u64().is_some()
-                    // Not volatile: that would ask for the one call.
-                    && u.operand(3).const_u64() == Some(0) =>
-                {
-                    memsets.push(u)
-                }
+                LLVMOpcode::LLVMCall if byte_op_on(u, v).is_some() => byte_ops.push((u, byte_op_on(u, v).expect("checked"))),
                 _ => return None,
             }
         }
@@ -135,11 +144,11 @@ fn examine<'ctx>(td: &TargetData, uniformity: &Uniformity, a: Inst<'ctx>) -> Opt
     };
     let multiple = |x: i64| x % elem == 0;
     let aligned = geps.iter().all(|(_, o)| multiple(o.constant) && o.terms.iter().all(|&(_, st)| multiple(st)));
-    let fills = memsets.iter().all(|m| {
+    let fills = byte_ops.iter().all(|(m, _)| {
         let len = m.operand(2).const_u64().unwrap_or(1);
-        elem <= 8 && multiple(len as i64) && len / elem as u64 <= MAX_MEMSET_STORES
+        elem <= 8 && multiple(len as i64) && len / elem as u64 <= MAX_BYTE_OP_ELEMENTS
     });
-    (aligned && fills && total % elem as u64 == 0).then_some(Found { elem: elem as u64, geps, accesses, memsets })
+    (aligned && fills && total % elem as u64 == 0).then_some(Found { elem: elem as u64, geps, accesses, byte_ops })
 }
 
 /// The bytes a load or store of `ty` covers, when that is also its
@@ -191,6 +200,41 @@ fn const_sext(td: &TargetData, c: Value<'_>) -> Option<i64> {
     let bits = c.ty().size_in_bits(td);
     let shift = 64u32.checked_sub(u32::try_from(bits).ok()?)?;
     Some(((c.const_u64()? << shift) as i64) >> shift)
+}
+
+/// Which operand of `call` is `v`, if `call` is a non-volatile `memset`
+/// of `v`, or a `memcpy`/`memmove` between `v` and memory that is no
+/// private array (a buffer, local memory: whose bytes are not interleaved),
+/// with a constant length.
+fn byte_op_on<'ctx>(call: Inst<'ctx>, v: Value<'ctx>) -> Option<u32> {
+    let non_volatile = call.num_operands() > 4 && call.operand(3).const_u64() == Some(0);
+    if !non_volatile || call.operand(2).const_u64().is_none() {
+        return None;
+    }
+    if is_intrinsic(call, "llvm.memset.") {
+        return (call.operand(0) == v && call.operand(1) != v).then_some(0);
+    }
+    if !is_intrinsic(call, "llvm.memcpy.") && !is_intrinsic(call, "llvm.memmove.") {
+        return None;
+    }
+    let k = [0u32, 1].into_iter().find(|&k| call.operand(k) == v)?;
+    not_private(call.operand(1 - k)).then_some(k)
+}
+
+/// Whether pointer `p` is, through GEPs and casts, a kernel argument, a
+/// global or a loaded pointer: never the address of an `alloca`.
+fn not_private(mut p: Value<'_>) -> bool {
+    loop {
+        if p.is_argument() || p.is_global_variable() {
+            return true;
+        }
+        let Some(i) = p.as_inst() else { return false };
+        match i.opcode() {
+            LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => p = i.operand(0),
+            LLVMOpcode::LLVMLoad => return true,
+            _ => return false,
+        }
+    }
 }
 
 fn is_intrinsic(call: Inst<'_>, prefix: &str) -> bool {

@@ -6,6 +6,7 @@
 //! loop counters, and branches to barriers to the region's stop blocks.
 
 use super::*;
+use crate::transform::wiloops::innermost::ByteOp;
 use crate::ir::{instructions, IntOp};
 use crate::kernel_model::{builtin_of, Builtin};
 use llvm_sys::LLVMOpcode;
@@ -202,8 +203,8 @@ impl<'ctx> Emitter<'_, 'ctx> {
                     vmap.insert(i.value(), v);
                     return Ok(());
                 }
-                if let Some(&(elem, align)) = self.layout.innermost.memsets.get(&i) {
-                    return self.interleaved_memset(i, elem, align, vmap);
+                if let Some(&op) = self.layout.innermost.byte_ops.get(&i) {
+                    return self.interleaved_byte_op(i, op, vmap);
                 }
                 let callee = i.callee();
                 if callee.as_function().is_some() && callee.name_bytes().starts_with(b"llvm.lifetime.") {
@@ -281,34 +282,53 @@ impl<'ctx> Emitter<'_, 'ctx> {
         Ok(self.b.gep_with_flags(self.i8t, base, &[scaled], &name, i.value().gep_no_wrap_flags()))
     }
 
-    /// A `memset` of an interleaved array: one store of the byte pattern per
-    /// element, each `s·L` bytes after the last.
-    fn interleaved_memset(
-        &mut self,
-        i: Inst<'ctx>,
-        elem: u64,
-        align: u64,
-        vmap: &HashMap<Value<'ctx>, Value<'ctx>>,
-    ) -> Result<(), String> {
-        let dest = self.map_value(i.operand(0), vmap)?;
-        let len = i.operand(2).const_u64().expect("innermost.rs takes constant lengths");
+    /// A `memset`, `memcpy` or `memmove` on an interleaved array: one store
+    /// (of the byte pattern, or of a load from the other side) per element,
+    /// stepping `s·L` bytes on the interleaved side and `s` on the other.
+    /// A copy's other side is never a private array (`innermost.rs`), so
+    /// the two do not overlap and element order does not matter.
+    fn interleaved_byte_op(&mut self, i: Inst<'ctx>, op: ByteOp, vmap: &HashMap<Value<'ctx>, Value<'ctx>>) -> Result<(), String> {
         let ctx = self.module.get_context();
-        let ity = Ty::of(match elem {
+        let ity = Ty::of(match op.elem {
             1 => ctx.i8_type(),
             2 => ctx.i16_type(),
             4 => ctx.i32_type(),
             _ => ctx.i64_type(),
         });
-        let byte = self.b.int_cast(self.map_value(i.operand(1), vmap)?, ity, false, "");
-        let ones = (0..elem).fold(0u64, |acc, _| (acc << 8) | 1);
-        let pattern = self.b.int_op(IntOp::Mul, byte, ity.const_int(ones), "");
-        let step = self.b.int_op(IntOp::Mul, self.c64(elem), self.launch().n_items, "");
-        for e in 0..len / elem {
-            let at = self.b.int_op(IntOp::Mul, step, self.c64(e), "");
-            let addr = self.b.inbounds_gep(self.i8t, dest, &[at], "");
-            let st = self.b.store(pattern, addr);
-            st.set_alignment(align as u32);
-            st.set_access_group(self.access_group);
+        let dest = self.map_value(i.operand(0), vmap)?;
+        let len = i.operand(2).const_u64().expect("innermost.rs takes constant lengths");
+        let set = op.interleaved_operand == 0 && i.operand(1).ty().is_integer();
+        let pattern = if set {
+            let byte = self.b.int_cast(self.map_value(i.operand(1), vmap)?, ity, false, "");
+            let ones = (0..op.elem).fold(0u64, |acc, _| (acc << 8) | 1);
+            Some(self.b.int_op(IntOp::Mul, byte, ity.const_int(ones), ""))
+        } else {
+            None
+        };
+        let src = if set { dest } else { self.map_value(i.operand(1), vmap)? };
+        let wide = self.b.int_op(IntOp::Mul, self.c64(op.elem), self.launch().n_items, "");
+        let narrow = self.c64(op.elem);
+        let group = self.access_group;
+        for e in 0..len / op.elem {
+            let at = |this: &Self, base: Value<'ctx>, interleaved: bool| {
+                let off = this.b.int_op(IntOp::Mul, if interleaved { wide } else { narrow }, this.c64(e), "");
+                this.b.inbounds_gep(this.i8t, base, &[off], "")
+            };
+            let align = |interleaved: bool| if interleaved { op.align as u32 } else { 1 };
+            let value = match pattern {
+                Some(p) => p,
+                None => {
+                    let from = at(self, src, op.interleaved_operand == 1);
+                    let ld = self.b.load(ity, from, "");
+                    ld.set_alignment(align(op.interleaved_operand == 1));
+                    ld.set_access_group(group);
+                    ld.value()
+                }
+            };
+            let to = at(self, dest, op.interleaved_operand == 0);
+            let st = self.b.store(value, to);
+            st.set_alignment(align(op.interleaved_operand == 0));
+            st.set_access_group(group);
         }
         Ok(())
     }
