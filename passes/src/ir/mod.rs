@@ -19,7 +19,8 @@
 //! - `edit`: types, an instruction builder and in-place edits on the handles.
 //! - `build`: arithmetic, comparisons, casts, GEPs, branches and switches on
 //!   that builder; `clone`: detached instruction clones; `loop_metadata`:
-//!   access groups and parallel loops; `function`: functions, pass pipelines.
+//!   access groups and parallel loops; `alias_scope`: scoped no-alias
+//!   metadata; `function`: functions, pass pipelines.
 //!   `build_ops`: more types, constants and builder operations.
 //! - [`globals`]: functions, declarations, global variables.
 //! - [`link`]: parsing into a context, linking, emptying a module, LLVM's passes.
@@ -27,6 +28,7 @@
 //! - `types`, `consts`, `inspect`: walking types and layouts, reading
 //!   constants and globals, and what instructions say beyond their operands.
 
+mod alias_scope;
 pub mod block;
 mod bridge;
 mod build;
@@ -47,6 +49,7 @@ pub(crate) mod names;
 mod types;
 pub mod value;
 
+pub use alias_scope::AliasScope;
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use bridge::pointer_address_space;
 pub use build::{FloatOp, IntOp};

@@ -3,7 +3,9 @@
 //! - **local memory** (`__local` / `__shared__` variables, addrspace 3): at
 //!   fixed offsets in the work-group's `ctx.local_mem` block, so different
 //!   cores can run different work-groups at once; after them, one slot per
-//!   work-group for each value that is uniform and live across a barrier;
+//!   work-group for each value that is uniform and live across a barrier
+//!   (used by the interleaved function only: `simt_wg_K` keeps these in
+//!   `alloca`s, see [`Slot::Shared`]);
 //! - **private memory** (every `alloca`, including the slots of demoted
 //!   values): one copy per work-item in `ctx.scratch`, each allocation's
 //!   copies contiguous (structure of arrays), so that work-item `w` of a
@@ -27,8 +29,12 @@ pub enum Slot {
     /// Bytes from the start of the allocation's array, per work-item, and the
     /// size of one copy.
     PerItem { offset: u64, size: u64 },
-    /// Offset in local memory of the one per-work-group copy.
-    Shared { local_offset: u64 },
+    /// The one per-work-group copy of a uniform value: an `alloca` of the
+    /// work-group function (which runs one work-group from start to end, so
+    /// SROA turns it into registers), or in the interleaved function, which
+    /// has several work-groups in flight, at `local_offset` in each one's
+    /// local memory.
+    Shared { local_offset: u64, size: u64, align: u64 },
     /// A private array no value of which crosses a barrier
     /// (`region_local.rs`): one `alloca` of the work-group function, which
     /// the work-items reuse in turn.
@@ -93,7 +99,7 @@ pub fn compute<'ctx>(
                 layout.slots.push((i, Slot::Stack { size, align }));
             } else if shared.contains(&i.value()) {
                 local = align_to(local, align);
-                layout.slots.push((i, Slot::Shared { local_offset: local }));
+                layout.slots.push((i, Slot::Shared { local_offset: local, size, align }));
                 local += size;
             } else {
                 per_item = align_to(per_item, align);

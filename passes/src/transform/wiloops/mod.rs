@@ -69,6 +69,7 @@ mod innermost;
 mod layout;
 mod prepare;
 mod region_local;
+mod scopes;
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::cfg::{BlockId, Cfg};
@@ -264,7 +265,9 @@ fn lower_kernel<'ctx>(
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = barrier_ids.into_iter().map(|(b, id)| (cfg.block(b), id)).collect();
     let layout = layout::compute(td, k, &demoted, &region_local, innermost)?;
 
+    let roots = scopes::Roots::new(&layout, &demoted);
     let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
+    emitter.set_roots(roots);
     match &form {
         Form::Regions(regions) => emitter.emit(regions)?,
         Form::Linear { kernel, resume } => emitter.emit_linear(kernel, resume)?,

@@ -38,7 +38,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
         for (a, slot) in self.layout.slots.clone() {
             if let Slot::Shared { .. } = slot {
                 let base = self.view().slot_base[&a];
-                snapshots.insert(a.value(), self.load(a.allocated_type(), base, "uniform"));
+                let v = self.load(a.allocated_type(), base, "uniform");
+                self.tag_access(v.as_inst().expect("a load"), a.value());
+                snapshots.insert(a.value(), v);
             }
         }
         self.snapshots = snapshots;
@@ -255,6 +257,10 @@ impl<'ctx> Emitter<'_, 'ctx> {
             && !self.on_stack_slot(i)
         {
             c.set_access_group(self.access_group);
+        }
+        if matches!(c.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore) {
+            let ptr = i.operand(if c.opcode() == LLVMOpcode::LLVMStore { 1 } else { 0 });
+            self.tag_access(c, ptr);
         }
         if let Some(&elem) = self.layout.innermost.accesses.get(&i) {
             // Interleaved, the address is a multiple of the element size
