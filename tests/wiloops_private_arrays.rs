@@ -3,9 +3,9 @@
 //! `passes/src/transform/wiloops/innermost.rs`), run on the host engine at
 //! several local sizes, in the region and the linear form, and checked
 //! against a plain-Rust model of the kernel and against the emulator. The
-//! kernel (`test-ir/wiloops/Inputs/private_arrays.cl`) has int, long and
-//! char arrays indexed alike in all work-items (two filled by memsets) and
-//! an int array indexed by `lid % 4`.
+//! kernel (`test-ir/wiloops/Inputs/private_arrays.cl`) has int and long
+//! arrays that are interleaved (one zeroed by a memset), int, long and char
+//! arrays walked by loops, and an int array indexed by `lid % 4`.
 
 use std::path::Path;
 use std::process::Command;
@@ -17,15 +17,26 @@ fn run(engine: &str, dir: &Path, global: usize, local: usize, extra: &[&str]) {
     let out_buf = format!("buf:i32:{}", global * 16);
     let in_buf = format!("buf:i32:{global}=rand:7");
     let args = [
-        KERNEL, "--cl-std", "CL1.2", "--kernel", "private_arrays", "--global", &g, "--local", &l, "--arg", &in_buf, "--arg",
-        &out_buf, "--arg", &tile, "--engine", engine, "--dump",
+        KERNEL,
+        "--cl-std",
+        "CL1.2",
+        "--kernel",
+        "private_arrays",
+        "--global",
+        &g,
+        "--local",
+        &l,
+        "--arg",
+        &in_buf,
+        "--arg",
+        &out_buf,
+        "--arg",
+        &tile,
+        "--engine",
+        engine,
+        "--dump",
     ];
-    let out = Command::new(env!("CARGO_BIN_EXE_simt-run"))
-        .args(args)
-        .arg(dir)
-        .args(extra)
-        .output()
-        .expect("simt-run runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_simt-run")).args(args).arg(dir).args(extra).output().expect("simt-run runs");
     assert!(out.status.success(), "simt-run {args:?} {extra:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
@@ -42,6 +53,8 @@ fn model(input: &[i32], local: usize) -> Vec<i32> {
         let mut wide = vec![[0i64; 4]; local];
         let mut flags = vec![[0i8; 16]; local];
         let mut hist = vec![[0i32, 1, 2, 3]; local];
+        let mut p = vec![[0i32; 4]; local];
+        let mut q: Vec<[i64; 2]> = (0..local).map(|l| [(g0 + l) as i64, -((g0 + l) as i64) * 3]).collect();
         for (l, w) in wide.iter_mut().enumerate() {
             *w = [((g0 + l) as i64) << 20; 4];
         }
@@ -57,6 +70,8 @@ fn model(input: &[i32], local: usize) -> Vec<i32> {
                 }
                 flags[l][round as usize * 5] = (tile[(l + 1) % local] & 127) as i8;
                 hist[l][l % 4] = hist[l][l % 4].wrapping_add(tile[(l + 1) % local]);
+                p[l][round as usize & 3] = p[l][round as usize & 3].wrapping_add(tile[(l + 2) % local]);
+                q[l][round as usize & 1] += tile[(l + 3) % local] as i64;
             }
         }
         for l in 0..local {
@@ -66,6 +81,10 @@ fn model(input: &[i32], local: usize) -> Vec<i32> {
                 o[8 + j] = ((wide[l][j] - (((g0 + l) as i64) << 20)) as i32).wrapping_add(hist[l][j]);
             }
             o[12] = flags[l].iter().fold(0i32, |f, &x| f.wrapping_mul(3).wrapping_add(x as i32));
+            let pl = p[l];
+            o[13] =
+                pl[0].wrapping_add(3i32.wrapping_mul(pl[1])).wrapping_add(5i32.wrapping_mul(pl[2])).wrapping_add(7i32.wrapping_mul(pl[3]));
+            o[14] = (q[l][0] - 2 * q[l][1]) as i32;
         }
     }
     out

@@ -19,14 +19,27 @@
 //! `o_gep · L` bytes (`emit/clone.rs`).
 //!
 //! **The choice.** An array is interleaved when that is possible (above:
-//! every use a load, a store, a GEP, a cast or a lifetime marker, all
-//! accesses of one power-of-two size `s`, every GEP offset a multiple of
-//! `s`) and every GEP index into it is uniform (the same in all
-//! work-items): then each access is unit-stride across work-items. An array
-//! indexed by a divergent index (`x[lid % 4]`, `x[data[i]]`) keeps the whole
-//! layout: there both layouts gather, and the whole one keeps a work-item's
-//! elements in the same cache lines. Scalars (demoted values) are the same
-//! in both layouts.
+//! every use a load, a store, a GEP, a cast, a lifetime marker or a
+//! constant-length `memset`/`memcpy`/`memmove` with memory that is no
+//! private array, all accesses of one power-of-two size `s`, every GEP
+//! offset a multiple of `s`), when every GEP index into it is uniform (the
+//! same in all work-items), and when every access sits directly in its
+//! region's work-item loop (in no loop of the kernel, or only in loops that
+//! hold a barrier, which become the dispatcher's). Then the work-item loop
+//! is the innermost loop around each access, the one LLVM vectorises, and
+//! each access is one unit-stride run across work-items.
+//!
+//! Otherwise the array keeps the whole layout. An index that differs
+//! between work-items (`x[lid % 4]`) gathers in both layouts, and the whole
+//! one keeps a work-item's elements in the same cache lines. An access in a
+//! barrier-free loop of the kernel makes that loop the innermost: LLVM
+//! vectorises along it, or unrolls it and packs its iterations (SLP), and
+//! wants one work-item's elements contiguous. gemm_regblock's `c[j] +=
+//! a[t] * Bs[kk + t][j]` is that case: whole, its k step is 32
+//! `fmuladd.v8f32` on two `<8 x float>` loads of `c`; interleaved, it was
+//! 16 `fmuladd.v16f32` between 16 scalar loads and 16 scalar stores of the
+//! elements, 256 bytes apart (the `-O3` IR, BENCHMARKS.md). Scalars
+//! (demoted values) are the same in both layouts.
 
 use crate::analysis::uniformity::Uniformity;
 use crate::ir::{Inst, Value};
@@ -79,10 +92,20 @@ pub const MAX_BYTE_OP_ELEMENTS: u64 = 64;
 /// Chooses the interleaved arrays among `allocas`; to be called before
 /// values are demoted (the uniformity analysis knows only the kernel's own
 /// values, and demotion adds loads).
-pub fn choose<'ctx>(td: &TargetData, uniformity: &Uniformity, allocas: &[Inst<'ctx>]) -> Innermost<'ctx> {
+///
+/// `in_item_loop` says whether an access sits directly in its region's
+/// work-item loop: in no loop of the kernel, or only in loops that hold a
+/// barrier (those become the dispatcher's).
+pub fn choose<'ctx>(
+    td: &TargetData,
+    uniformity: &Uniformity,
+    allocas: &[Inst<'ctx>],
+    in_item_loop: &dyn Fn(Inst<'ctx>) -> bool,
+) -> Innermost<'ctx> {
     let mut out = Innermost::default();
     for &a in allocas {
-        if let Some(found) = examine(td, uniformity, a) {
+        let Some(found) = examine(td, uniformity, a) else { continue };
+        if found.accesses.iter().chain(found.byte_ops.iter().map(|(i, _)| i)).all(|&i| in_item_loop(i)) {
             let align = found.elem.min(u64::from(a.value().alignment()).max(1));
             out.elem.insert(a, found.elem);
             out.geps.extend(found.geps);

@@ -223,7 +223,12 @@ fn lower_kernel<'ctx>(
         cfg.blocks().iter().flat_map(|&b| crate::ir::instructions(b)).filter(|i| i.is_alloca() && !region_local.contains(i)).collect()
     };
     // Before demotion, whose loads the uniformity analysis does not know.
-    let innermost = innermost::choose(td, uniformity, &per_item);
+    let barrier_set: HashSet<BlockId> = barrier_blocks.iter().copied().collect();
+    let in_item_loop = |i: crate::ir::Inst<'ctx>| match cfg.id(i.block()).and_then(|b| loops.innermost(b)) {
+        None => true,
+        Some(l) => loops.get(l).blocks.iter().any(|b| barrier_set.contains(b)),
+    };
+    let innermost = innermost::choose(td, uniformity, &per_item, &in_item_loop);
     let since_barrier = prepare::SinceBarrier::new(fa, &barrier_blocks);
     let shareable = |v: Value<'ctx>| {
         // The linear form has no region sets to search (see emit/resume.rs).

@@ -6,9 +6,9 @@
 //! loop counters, and branches to barriers to the region's stop blocks.
 
 use super::*;
-use crate::transform::wiloops::innermost::ByteOp;
 use crate::ir::{instructions, IntOp};
 use crate::kernel_model::{builtin_of, Builtin};
+use crate::transform::wiloops::innermost::ByteOp;
 use llvm_sys::LLVMOpcode;
 use std::collections::{BTreeMap, HashMap};
 
@@ -328,6 +328,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
                     let ld = self.b.load(ity, from, "");
                     ld.set_alignment(align(op.interleaved_operand == 1));
                     ld.set_access_group(group);
+                    self.tag_access(ld, i.operand(1));
                     ld.value()
                 }
             };
@@ -335,6 +336,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
             let st = self.b.store(value, to);
             st.set_alignment(align(op.interleaved_operand == 0));
             st.set_access_group(group);
+            self.tag_access(st, i.operand(0));
         }
         Ok(())
     }
