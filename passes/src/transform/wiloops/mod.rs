@@ -15,9 +15,14 @@
 //!    private memory; every private allocation gets one copy per work-item in
 //!    the scratch area (structure of arrays), except arrays no value of which
 //!    crosses a barrier (`region_local.rs`, seed 001's clean-up step), which
-//!    stay one `alloca` reused by the work-items in turn. Values the uniformity analysis
+//!    stay one `alloca` reused by the work-items in turn; arrays indexed
+//!    alike in all work-items outside the kernel's barrier-free loops
+//!    interleave their copies, the work-item index innermost (`innermost.rs`,
+//!    pocl's context arrays). Values the uniformity analysis
 //!    proves equal in all work-items (and not carried out of a loop that
-//!    work-items leave in different iterations) get one per-work-group slot.
+//!    work-items leave in different iterations) get one per-work-group slot,
+//!    an `alloca` that SROA makes a register. Cloned loads and stores carry
+//!    no-alias scopes telling slots from the kernel's memory (`scopes.rs`).
 //!    Local memory variables move to the per-work-group block `ctx.local_mem`.
 //! 3. **Work-item loops.** Each region is wrapped in a z/y/x loop nest over the
 //!    work-items, the innermost marked parallel for the vectorizer; a
