@@ -5,7 +5,8 @@
 ; no min/max state reductions and there is no agreement check; the state
 ; phi of its x latch goes to the dispatcher. (A divergent loop keeps both:
 ; corpus-shapes.test, VARY.) The loop counter %i is
-; uniform and live across the barrier: one per-work-group slot in local memory,
+; uniform and live across the barrier: one per-work-group slot (an alloca of
+; simt_wg_k, which SROA makes a register),
 ; read once before the region's work-item loop (%uniform) and written by each
 ; work-item after the header's phi (the same value). Its only use that needs
 ; the slot is the latch's `add`, after the barrier; %i.next is used only where
@@ -18,7 +19,7 @@
 
 ; SLOT: @simt_wg_k_scratch_per_item = constant i64 0
 ; SLOT-LABEL: define i32 @simt_wg_k(
-; SLOT: %[[SLOT:[0-9]+]] = getelementptr inbounds i8, ptr %local.mem, i64 0
+; SLOT: %[[SLOT:private.wg[0-9]*]] = alloca [4 x i8], align 4
 ; SLOT: r1.pre:
 ; SLOT-NEXT: %[[I:uniform[0-9]*]] = load i32, ptr %[[SLOT]]
 ; SLOT: store i32 %{{[0-9]+}}, ptr %[[SLOT]]

@@ -17,7 +17,7 @@
 ; CORPUS: @simt_wg_region_private_scratch_per_item = constant i64 8
 ; CORPUS: define i32 @simt_wg_region_private(
 ; CORPUS-NEXT: entry:
-; CORPUS-NEXT: %private.wg = alloca [32 x i8], align 4
+; CORPUS: %private.wg{{[0-9]*}} = alloca [32 x i8], align 4
 
 ; GLOBALS: @simt_wg_k_scratch_per_item = constant i64 16
 ; CHECK-LABEL: define i32 @simt_wg_k(ptr %0, ptr %1)
@@ -26,7 +26,7 @@
 ; CHECK-NOT: alloca
 ; CHECK: r0.item:
 ; CHECK: store i32 %v, ptr %private.wg, align 4{{$}}
-; CHECK: store i32 %v, ptr %private, align 4, !llvm.access.group
+; CHECK: store i32 %v, ptr %private, align 4, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}, !llvm.access.group
 ; CHECK: r1.item:
 ; CHECK: store i32 %w, ptr %private.wg, align 4{{$}}
 ; @k2: after the barrier only element 0 is refilled and element 1 is read:

@@ -16,7 +16,7 @@
 ; CHECK: finished:
 ; CHECK-NEXT: ret i32 0
 ; CHECK-NOT: state.min
-; CHECK: store i64 %v, ptr %private{{[0-9]*}}, align 4, !llvm.access.group [[AG:![0-9]+]]
+; CHECK: store i64 %v, ptr %private{{[0-9]*}}, align 4, !alias.scope [[SCRATCH:![0-9]+]], !noalias [[UNIFORM:![0-9]+]], !llvm.access.group [[AG:![0-9]+]]
 ; CHECK: r0.x.next:
 ; CHECK: br i1 {{.*}}, label %r0.x, label %r0.y.next, !llvm.loop [[LOOP:![0-9]+]]
 ; CHECK: r2.item:

@@ -16,7 +16,7 @@
 
 ; CHECK: @simt_wg_k_scratch_per_item = constant i64 0
 ; CHECK-LABEL: define i32 @simt_wg_k(
-; CHECK: %[[SLOT:[0-9]+]] = getelementptr inbounds i8, ptr %local.mem, i64 0
+; CHECK: %[[SLOT:private.wg[0-9]*]] = alloca [4 x i8], align 4
 ; The region from the entry: the header's phi (1) goes to the body as an SSA
 ; value and to the slot.
 ; CHECK: r0.body{{[0-9]+}}:

@@ -22,7 +22,8 @@
 //! - `edit`: an instruction builder and in-place edits on the handles.
 //! - `build`: arithmetic, comparisons, casts, GEPs, branches and switches on
 //!   that builder; `clone`: detached instruction clones; `loop_metadata`:
-//!   access groups and parallel loops; `function`: functions, pass pipelines.
+//!   access groups and parallel loops; `alias_scope`: scoped no-alias
+//!   metadata; `function`: functions, pass pipelines.
 //!   `build_ops`: more builder operations; `build_float`: float arithmetic
 //!   and comparisons, conversions, splats.
 //! - [`globals`]: functions, declarations, global variables, linkage.
@@ -32,6 +33,7 @@
 //!   instructions say beyond their operands.
 //! - `process`: LLVM's version, fatal-error handler and `cl::opt` options.
 
+mod alias_scope;
 pub mod block;
 mod bridge;
 mod build;
@@ -54,6 +56,7 @@ mod process;
 mod ty;
 pub mod value;
 
+pub use alias_scope::AliasScope;
 pub use block::{edge_kinds, successors, terminator, EdgeKind};
 pub use build::{FloatOp, IntOp};
 pub use build_float::FloatBin;

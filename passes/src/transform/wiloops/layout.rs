@@ -3,15 +3,21 @@
 //! - **local memory** (`__local` / `__shared__` variables, addrspace 3): at
 //!   fixed offsets in the work-group's `ctx.local_mem` block, so different
 //!   cores can run different work-groups at once; after them, one slot per
-//!   work-group for each value that is uniform and live across a barrier;
+//!   work-group for each value that is uniform and live across a barrier
+//!   (used by the interleaved function only: `simt_wg_K` keeps these in
+//!   `alloca`s, see [`Slot::Shared`]);
 //! - **private memory** (every `alloca`, including the slots of demoted
 //!   values): one copy per work-item in `ctx.scratch`, each allocation's
 //!   copies contiguous (structure of arrays), so that work-item `w` of a
 //!   group of `n` finds allocation `a` at `scratch + offset(a)·n + w·size(a)`
-//!   and consecutive work-items touch consecutive addresses; except the
+//!   and consecutive work-items touch consecutive addresses, except that
+//!   arrays indexed alike in all work-items interleave their copies
+//!   (`innermost.rs`: element `e` at `scratch + offset(a)·n + (e·n + w)·s`,
+//!   `s` the element size); except the
 //!   allocas whose values never cross a barrier, which stay allocas of the
 //!   work-group function, one copy for all its work-items.
 
+use super::innermost::Innermost;
 use super::prepare::Demoted;
 use crate::ir::{instructions, Inst, Value};
 use crate::kernel_model::LOCAL_ADDRESS_SPACE;
@@ -24,8 +30,12 @@ pub enum Slot {
     /// Bytes from the start of the allocation's array, per work-item, and the
     /// size of one copy.
     PerItem { offset: u64, size: u64 },
-    /// Offset in local memory of the one per-work-group copy.
-    Shared { local_offset: u64 },
+    /// The one per-work-group copy of a uniform value: an `alloca` of the
+    /// work-group function (which runs one work-group from start to end, so
+    /// SROA turns it into registers), or in the interleaved function, which
+    /// has several work-groups in flight, at `local_offset` in each one's
+    /// local memory.
+    Shared { local_offset: u64, size: u64, align: u64 },
     /// A private array no value of which crosses a barrier
     /// (`region_local.rs`): one `alloca` of the work-group function, which
     /// the work-items reuse in turn.
@@ -38,6 +48,8 @@ pub struct Layout<'ctx> {
     /// Allocas and their slots.
     pub slots: Vec<(Inst<'ctx>, Slot)>,
     pub scratch_per_item: u64,
+    /// The per-work-item arrays laid out with the work-item index innermost.
+    pub innermost: Innermost<'ctx>,
     pub local_bytes: u64,
 }
 
@@ -51,8 +63,9 @@ pub fn compute<'ctx>(
     kernel: FunctionValue<'ctx>,
     demoted: &[Demoted<'ctx>],
     region_local: &HashSet<Inst<'ctx>>,
+    innermost: Innermost<'ctx>,
 ) -> Result<Layout<'ctx>, String> {
-    let mut layout = Layout::default();
+    let mut layout = Layout { innermost, ..Layout::default() };
     let mut local = 0u64;
     for g in local_globals_used(kernel) {
         let ty = g.global_value_type();
@@ -85,7 +98,7 @@ pub fn compute<'ctx>(
                 layout.slots.push((i, Slot::Stack { size, align }));
             } else if shared.contains(&i.value()) {
                 local = align_to(local, align);
-                layout.slots.push((i, Slot::Shared { local_offset: local }));
+                layout.slots.push((i, Slot::Shared { local_offset: local, size, align }));
                 local += size;
             } else {
                 per_item = align_to(per_item, align);

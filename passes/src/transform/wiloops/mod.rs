@@ -15,9 +15,14 @@
 //!    private memory; every private allocation gets one copy per work-item in
 //!    the scratch area (structure of arrays), except arrays no value of which
 //!    crosses a barrier (`region_local.rs`, seed 001's clean-up step), which
-//!    stay one `alloca` reused by the work-items in turn. Values the uniformity analysis
+//!    stay one `alloca` reused by the work-items in turn; arrays indexed
+//!    alike in all work-items outside the kernel's barrier-free loops
+//!    interleave their copies, the work-item index innermost (`innermost.rs`,
+//!    pocl's context arrays). Values the uniformity analysis
 //!    proves equal in all work-items (and not carried out of a loop that
-//!    work-items leave in different iterations) get one per-work-group slot.
+//!    work-items leave in different iterations) get one per-work-group slot,
+//!    an `alloca` that SROA makes a register. Cloned loads and stores carry
+//!    no-alias scopes telling slots from the kernel's memory (`scopes.rs`).
 //!    Local memory variables move to the per-work-group block `ctx.local_mem`.
 //! 3. **Work-item loops.** Each region is wrapped in a z/y/x loop nest over the
 //!    work-items, the innermost marked parallel for the vectorizer; a
@@ -65,9 +70,11 @@
 mod emit;
 pub mod flatten;
 pub mod groups;
+mod innermost;
 mod layout;
 mod prepare;
 mod region_local;
+mod scopes;
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::cfg::{BlockId, Cfg};
@@ -221,6 +228,18 @@ fn lower_kernel<'ctx>(
     // Before demotion adds its slots: those cross barriers by construction.
     let region_local = region_local::region_local_allocas(fa, &barrier_blocks);
     let private_addresses = private_addresses(fa, &region_local);
+    let per_item: Vec<crate::ir::Inst<'ctx>> = if barrier_blocks.is_empty() {
+        Vec::new()
+    } else {
+        cfg.blocks().iter().flat_map(|&b| crate::ir::instructions(b)).filter(|i| i.is_alloca() && !region_local.contains(i)).collect()
+    };
+    // Before demotion, whose loads the uniformity analysis does not know.
+    let barrier_set: HashSet<BlockId> = barrier_blocks.iter().copied().collect();
+    let in_item_loop = |i: crate::ir::Inst<'ctx>| match cfg.id(i.block()).and_then(|b| loops.innermost(b)) {
+        None => true,
+        Some(l) => loops.get(l).blocks.iter().any(|b| barrier_set.contains(b)),
+    };
+    let innermost = innermost::choose(td, uniformity, &per_item, &in_item_loop);
     let since_barrier = prepare::SinceBarrier::new(fa, &barrier_blocks);
     let shareable = |v: Value<'ctx>| {
         // The linear form has no region sets to search (see emit/resume.rs).
@@ -262,9 +281,11 @@ fn lower_kernel<'ctx>(
         }
     };
     let barrier_ids: HashMap<BasicBlock<'ctx>, u32> = barrier_ids.into_iter().map(|(b, id)| (cfg.block(b), id)).collect();
-    let layout = layout::compute(td, k, &demoted, &region_local)?;
+    let layout = layout::compute(td, k, &demoted, &region_local, innermost)?;
 
+    let roots = scopes::Roots::new(&layout, &demoted);
     let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
+    emitter.set_roots(roots);
     match &form {
         Form::Regions(regions) if !warp_barriers.is_empty() => emitter.emit_warps(regions, &warp_barriers)?,
         Form::Regions(regions) => emitter.emit(regions)?,

@@ -104,12 +104,15 @@ impl<'ctx> Emitter<'_, 'ctx> {
             let v = if g.address_space() == Some(0) { at } else { self.b.addrspace_cast(at, g.ty(), "") };
             locals.insert(g, v);
         }
-        // Private memory: per work-item slices of scratch, or one slot in local memory.
+        // Private memory: per work-item slices of scratch; uniform slots in
+        // allocas, or (interleaved: several work-groups in flight) in each
+        // work-group's local memory; one-copy arrays in allocas.
         let mut slot_base = HashMap::new();
         for (a, slot) in self.layout.slots.clone() {
             let base = match slot {
                 Slot::PerItem { offset, .. } => self.byte_at(scratch, self.b.nuw_mul(self.c64(offset), self.launch().n_items, "")),
-                Slot::Shared { local_offset } => self.byte_at(local_mem, self.c64(local_offset)),
+                Slot::Shared { local_offset, .. } if base.is_some() => self.byte_at(local_mem, self.c64(local_offset)),
+                Slot::Shared { size, align, .. } => self.entry_alloca(size, align),
                 Slot::Stack { size, align } => self.entry_alloca(size, align),
             };
             slot_base.insert(a, base);

@@ -8,6 +8,7 @@
 use super::*;
 use crate::ir::{instructions, IntOp};
 use crate::kernel_model::{builtin_of, Builtin};
+use crate::transform::wiloops::innermost::ByteOp;
 use llvm_sys::LLVMOpcode;
 use std::collections::{BTreeMap, HashMap};
 
@@ -37,7 +38,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
         for (a, slot) in self.layout.slots.clone() {
             if let Slot::Shared { .. } = slot {
                 let base = self.view().slot_base[&a];
-                snapshots.insert(a.value(), self.load(a.allocated_type(), base, "uniform"));
+                let v = self.load(a.allocated_type(), base, "uniform");
+                self.tag_access(v.as_inst().expect("a load"), a.value());
+                snapshots.insert(a.value(), v);
             }
         }
         self.snapshots = snapshots;
@@ -53,7 +56,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
             let base = view.slot_base[&a];
             let addr = match slot {
                 Slot::PerItem { size, .. } => {
-                    let idx = self.b.nuw_mul(w, self.c64(size), "");
+                    // Interleaved arrays (`innermost.rs`): element 0 of work-item w.
+                    let stride = self.layout.innermost.elem.get(&a).copied().unwrap_or(size);
+                    let idx = self.b.nuw_mul(w, self.c64(stride), "");
                     self.b.inbounds_gep(self.i8t, base, &[idx], "private")
                 }
                 Slot::Shared { .. } | Slot::Stack { .. } => base,
@@ -200,6 +205,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
                     vmap.insert(i.value(), v);
                     return Ok(());
                 }
+                if let Some(&op) = self.layout.innermost.byte_ops.get(&i) {
+                    return self.interleaved_byte_op(i, op, vmap);
+                }
                 let callee = i.callee();
                 if callee.as_function().is_some() && callee.name_bytes().starts_with(b"llvm.lifetime.") {
                     // Their operand must be an alloca, and allocas became
@@ -212,6 +220,11 @@ impl<'ctx> Emitter<'_, 'ctx> {
                         i.value().print()
                     ));
                 }
+            }
+            LLVMOpcode::LLVMGetElementPtr if self.layout.innermost.geps.contains_key(&i) => {
+                let v = self.interleaved_gep(i, vmap)?;
+                vmap.insert(i.value(), v);
+                return Ok(());
             }
             _ => {}
         }
@@ -245,7 +258,86 @@ impl<'ctx> Emitter<'_, 'ctx> {
         {
             c.set_access_group(self.access_group);
         }
+        if matches!(c.opcode(), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore) {
+            let ptr = i.operand(if c.opcode() == LLVMOpcode::LLVMStore { 1 } else { 0 });
+            self.tag_access(c, ptr);
+        }
+        if let Some(&elem) = self.layout.innermost.accesses.get(&i) {
+            // Interleaved, the address is a multiple of the element size
+            // past an aligned base, and no more.
+            let align = u64::from(c.value().alignment()).min(elem).max(1);
+            c.set_alignment(align as u32);
+        }
         vmap.insert(i.value(), c.value());
+        Ok(())
+    }
+
+    /// A GEP into an interleaved array (`innermost.rs`): its byte offset `o`
+    /// becomes `o·L` from the mapped base, `L` the work-group's size.
+    fn interleaved_gep(&self, i: Inst<'ctx>, vmap: &HashMap<Value<'ctx>, Value<'ctx>>) -> Result<Value<'ctx>, String> {
+        let off = &self.layout.innermost.geps[&i];
+        let base = self.map_value(i.operand(0), vmap)?;
+        let mut bytes = self.c64(off.constant as u64);
+        for &(k, stride) in &off.terms {
+            let idx = self.b.int_cast(self.map_value(i.operand(k), vmap)?, self.i64t, true, "");
+            let term = self.b.int_op(IntOp::Mul, idx, self.c64(stride as u64), "");
+            bytes = self.b.int_op(IntOp::Add, bytes, term, "");
+        }
+        let scaled = self.b.int_op(IntOp::Mul, bytes, self.launch().n_items, "");
+        let name = String::from_utf8_lossy(&i.value().name_bytes()).into_owned();
+        Ok(self.b.gep_with_flags(self.i8t, base, &[scaled], &name, i.value().gep_no_wrap_flags()))
+    }
+
+    /// A `memset`, `memcpy` or `memmove` on an interleaved array: one store
+    /// (of the byte pattern, or of a load from the other side) per element,
+    /// stepping `s·L` bytes on the interleaved side and `s` on the other.
+    /// A copy's other side is never a private array (`innermost.rs`), so
+    /// the two do not overlap and element order does not matter.
+    fn interleaved_byte_op(&mut self, i: Inst<'ctx>, op: ByteOp, vmap: &HashMap<Value<'ctx>, Value<'ctx>>) -> Result<(), String> {
+        let ctx = self.module.get_context();
+        let ity = Ty::of(match op.elem {
+            1 => ctx.i8_type(),
+            2 => ctx.i16_type(),
+            4 => ctx.i32_type(),
+            _ => ctx.i64_type(),
+        });
+        let dest = self.map_value(i.operand(0), vmap)?;
+        let len = i.operand(2).const_u64().expect("innermost.rs takes constant lengths");
+        let set = op.interleaved_operand == 0 && i.operand(1).ty().is_integer();
+        let pattern = if set {
+            let byte = self.b.int_cast(self.map_value(i.operand(1), vmap)?, ity, false, "");
+            let ones = (0..op.elem).fold(0u64, |acc, _| (acc << 8) | 1);
+            Some(self.b.int_op(IntOp::Mul, byte, ity.const_int(ones), ""))
+        } else {
+            None
+        };
+        let src = if set { dest } else { self.map_value(i.operand(1), vmap)? };
+        let wide = self.b.int_op(IntOp::Mul, self.c64(op.elem), self.launch().n_items, "");
+        let narrow = self.c64(op.elem);
+        let group = self.access_group;
+        for e in 0..len / op.elem {
+            let at = |this: &Self, base: Value<'ctx>, interleaved: bool| {
+                let off = this.b.int_op(IntOp::Mul, if interleaved { wide } else { narrow }, this.c64(e), "");
+                this.b.inbounds_gep(this.i8t, base, &[off], "")
+            };
+            let align = |interleaved: bool| if interleaved { op.align as u32 } else { 1 };
+            let value = match pattern {
+                Some(p) => p,
+                None => {
+                    let from = at(self, src, op.interleaved_operand == 1);
+                    let ld = self.b.load(ity, from, "");
+                    ld.set_alignment(align(op.interleaved_operand == 1));
+                    ld.set_access_group(group);
+                    self.tag_access(ld, i.operand(1));
+                    ld.value()
+                }
+            };
+            let to = at(self, dest, op.interleaved_operand == 0);
+            let st = self.b.store(value, to);
+            st.set_alignment(align(op.interleaved_operand == 0));
+            st.set_access_group(group);
+            self.tag_access(st, i.operand(0));
+        }
         Ok(())
     }
 

@@ -39,7 +39,8 @@ mod resume;
 mod warp;
 
 use super::layout::{Layout, Slot};
-use crate::ir::{AccessGroup, Builder, Inst, Ty, Value};
+use super::scopes::{Root, Roots};
+use crate::ir::{AccessGroup, AliasScope, Builder, Inst, Ty, Value};
 use crate::wg_abi::{Scalar, CTX_FIELDS};
 use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
@@ -98,6 +99,11 @@ pub struct Emitter<'a, 'ctx> {
     /// Rematerialized values by block of the new function: a block
     /// recomputes each at most once (its later uses follow the copy).
     remat: std::cell::RefCell<HashMap<(Value<'ctx>, BasicBlock<'ctx>), Value<'ctx>>>,
+    /// Where the kernel's addresses point, for `scopes`.
+    roots: Option<Roots<'ctx>>,
+    /// This function's no-alias scopes: the scratch and the uniform slots
+    /// (`super::scopes`).
+    scopes: [AliasScope<'ctx>; 2],
 }
 
 /// The launch-wide values, as read at the start of the function.
@@ -168,6 +174,28 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             fixed_local_size,
             snapshots: HashMap::new(),
             remat: Default::default(),
+            roots: None,
+            scopes: {
+                let s = AliasScope::domain(module, "simt-wiloops slots", &["scratch", "uniform"]);
+                [s[0], s[1]]
+            },
+        }
+    }
+
+    /// Gives the emitter the roots of the kernel's addresses: from then on
+    /// cloned loads and stores carry no-alias scopes (`super::scopes`).
+    pub fn set_roots(&mut self, roots: Roots<'ctx>) {
+        self.roots = Some(roots);
+    }
+
+    /// The scopes of a load or store whose kernel address is `ptr`.
+    pub(super) fn tag_access(&self, access: Inst<'ctx>, ptr: Value<'ctx>) {
+        let [scratch, uniform] = self.scopes;
+        match self.roots.as_ref().and_then(|r| r.of(ptr)) {
+            Some(Root::Scratch) => access.set_alias_scopes(&[scratch], &[uniform]),
+            Some(Root::Uniform) => access.set_alias_scopes(&[uniform], &[scratch]),
+            Some(Root::Outside) => access.set_alias_scopes(&[], &[scratch, uniform]),
+            None => {}
         }
     }
 
