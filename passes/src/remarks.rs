@@ -204,17 +204,104 @@ pub fn to_yaml(r: &Remark) -> String {
     s + "...\n"
 }
 
-/// A scalar written plain when YAML reads it back as the same string, else
-/// single-quoted (a quote doubled), as LLVM quotes numbers and punctuation.
+/// A scalar quoted as LLVM's YAML writer quotes it (`yaml::needsQuotes`,
+/// strings kept strings): plain when safe, single quotes (a quote doubled)
+/// around a number, a bool, `null`, edge spaces, a leading indicator or an
+/// unsafe character, double quotes around control characters and UTF-8.
 fn yaml_scalar(value: &str) -> String {
-    let plain = value.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && value.chars().all(|c| c.is_ascii_alphanumeric() || "_.$-".contains(c))
-        && !["true", "false", "null", "yes", "no", "on", "off", "y", "n"].contains(&value.to_ascii_lowercase().as_str());
-    if plain {
-        value.to_string()
-    } else {
-        format!("'{}'", value.replace('\'', "''"))
+    #[derive(PartialEq, PartialOrd)]
+    enum Quote {
+        None,
+        Single,
+        Double,
     }
+    impl Quote {
+        fn max_with(self, other: Quote) -> Quote {
+            if other > self {
+                other
+            } else {
+                self
+            }
+        }
+    }
+    let bytes = value.as_bytes();
+    let mut need = Quote::None;
+    if value.is_empty()
+        || bytes[0].is_ascii_whitespace()
+        || bytes[bytes.len() - 1].is_ascii_whitespace()
+        || ["null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE"].contains(&value)
+        || yaml_numeric(value)
+        || "-?:\\,[]{}#&*!|>'\"%@`".as_bytes().contains(&bytes[0])
+    {
+        need = Quote::Single;
+    }
+    for &c in bytes {
+        if c.is_ascii_alphanumeric() || b"_-^., \t".contains(&c) {
+            continue;
+        }
+        if c <= 0x1f || c == 0x7f || c >= 0x80 {
+            need = Quote::Double;
+            break;
+        }
+        need = need.max_with(Quote::Single);
+    }
+    match need {
+        Quote::None => value.to_string(),
+        Quote::Single => format!("'{}'", value.replace('\'', "''")),
+        Quote::Double => {
+            let mut s = String::from("\"");
+            for c in value.chars() {
+                match c {
+                    '"' => s += "\\\"",
+                    '\\' => s += "\\\\",
+                    '\n' => s += "\\n",
+                    '\r' => s += "\\r",
+                    '\t' => s += "\\t",
+                    c if (c as u32) < 0x20 || c == '\u{7f}' => s += &format!("\\x{:02X}", c as u32),
+                    c => s.push(c),
+                }
+            }
+            s + "\""
+        }
+    }
+}
+
+/// YAML's number forms, as LLVM's `yaml::isNumeric`: `.nan`, `[-+].inf`,
+/// `0o` octal, `0x` hex and `[-+]? (\. [0-9]+ | [0-9]+ (\. [0-9]*)?) ([eE] [-+]? [0-9]+)?`.
+fn yaml_numeric(s: &str) -> bool {
+    if [".nan", ".NaN", ".NAN"].contains(&s) {
+        return true;
+    }
+    let tail = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if [".inf", ".Inf", ".INF"].contains(&tail) {
+        return true;
+    }
+    let all = |t: &str, ok: fn(char) -> bool| !t.is_empty() && t.chars().all(ok);
+    if let Some(oct) = s.strip_prefix("0o") {
+        return all(oct, |c| ('0'..='7').contains(&c));
+    }
+    if let Some(hex) = s.strip_prefix("0x") {
+        return all(hex, |c| c.is_ascii_hexdigit());
+    }
+    let digits = |t: &str| t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let mut rest = tail;
+    let int = digits(rest);
+    rest = &rest[int..];
+    if let Some(after) = rest.strip_prefix('.') {
+        let frac = digits(after);
+        if int == 0 && frac == 0 {
+            return false;
+        }
+        rest = &after[frac..];
+    } else if int == 0 {
+        return false;
+    }
+    if let Some(exp) = rest.strip_prefix(['e', 'E']) {
+        let exp = exp.strip_prefix(['-', '+']).unwrap_or(exp);
+        let n = digits(exp);
+        return n > 0 && n == exp.len();
+    }
+    rest.is_empty()
 }
 
 #[cfg(test)]
@@ -238,6 +325,27 @@ mod tests {
             "--- !Missed\nPass:            simt-swp\nName:            NotPipelined\nFunction:        k\nArgs:\n  - String:          'loop '\n  - Loop:            '%5'\n  - String:          ' not pipelined: '\n  - Reason:          'it''s 1 stage'\n...\n"
         );
         assert_eq!(remark().message(), "loop %5 not pipelined: it's 1 stage");
+    }
+
+    #[test]
+    fn scalars_are_quoted_as_llvm_quotes_them() {
+        for (value, written) in [
+            ("bound varies in the loop", "bound varies in the loop"),
+            ("simt-swp", "simt-swp"),
+            ("11", "'11'"),
+            ("-3.5e2", "'-3.5e2'"),
+            ("0x1F", "'0x1F'"),
+            ("1a", "1a"),
+            ("true", "'true'"),
+            ("", "''"),
+            (" in ", "' in '"),
+            ("%loop", "'%loop'"),
+            ("a/b", "'a/b'"),
+            ("a:b", "'a:b'"),
+            ("two\nlines", "\"two\\nlines\""),
+        ] {
+            assert_eq!(yaml_scalar(value), written, "{value:?}");
+        }
     }
 
     #[test]

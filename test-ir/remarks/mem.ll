@@ -47,6 +47,16 @@
 ; RUN: %simt-opt -passes='simt-memfwd,simt-memdse' -pass-remarks-output=%t.yaml -pass-remarks-filter=memdse -disable-output %s
 ; RUN: FileCheck %s --check-prefix=FILTER --implicit-check-not=simt-memfwd < %t.yaml
 ; FILTER: Pass:            simt-memdse
+;
+; The same through opt with the plugin, LLVM's instcombine after (it
+; has nothing to remark here).
+; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-memfwd,simt-memdse,instcombine' -pass-remarks='simt-mem' -disable-output %s 2>&1 | FileCheck %s --check-prefix=TEXT --implicit-check-not=remark:
+; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-memfwd,simt-memdse' -disable-output %s 2>&1 | count 0
+; RUN: %simt-opt -passes='simt-memfwd,simt-memdse' -pass-remarks-output=%t.yaml -disable-output %s
+; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-memfwd,simt-memdse' -pass-remarks-output=%t.opt.yaml -disable-output %s
+; RUN: diff %t.yaml %t.opt.yaml
+; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-memfwd,simt-memdse' -pass-remarks-output=%t.opt.yaml -pass-remarks-filter=memdse -disable-output %s
+; RUN: FileCheck %s --check-prefix=FILTER --implicit-check-not=simt-memfwd < %t.opt.yaml
 
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 

@@ -37,16 +37,24 @@
 ; YAML-NEXT: Pass:            simt-swp
 ; YAML-NEXT: Name:            NotPipelined
 ; YAML-NEXT: Function:        stride2
-; YAML:        - Reason:          'exit test is not on a counter of step 1'
+; YAML:        - Reason:          exit test is not on a counter of step 1
 ; YAML:      --- !Missed
 ; YAML:      Function:        until_zero
-; YAML:        - Reason:          'bound varies in the loop'
+; YAML:        - Reason:          bound varies in the loop
 ; LLVM's own reader takes the file.
 ; RUN: llvm-remarkutil yaml2bitstream %t.yaml -o %t.bitstream
 ; RUN: llvm-remarkutil count --group-by=function %t.yaml | FileCheck %s --check-prefix=COUNT
 ; COUNT-DAG: saxpy,1
 ; COUNT-DAG: stride2,1
 ; COUNT-DAG: until_zero,1
+;
+; The same through opt with the plugin: the remarks go through LLVM's
+; diagnostics, so opt's own flags print them and its YAML stream is the same.
+; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-swp<machine=itanium2>' -pass-remarks=simt-swp -pass-remarks-missed=simt-swp -disable-output %s 2>&1 | FileCheck %s --check-prefix=TEXT
+; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-swp<machine=itanium2>' -pass-remarks=swp -disable-output %s 2>&1 | FileCheck %s --check-prefix=PASSED --implicit-check-not=remark:
+; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-swp<machine=itanium2>' -disable-output %s 2>&1 | count 0
+; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-swp<machine=itanium2>' -pass-remarks-output=%t.opt.yaml -disable-output %s
+; RUN: diff %t.yaml %t.opt.yaml
 
 define void @saxpy(ptr noalias %x, ptr noalias %y, float %a, i32 %n) {
 entry:
