@@ -48,6 +48,10 @@
 ; COUNT-DAG: stride2,1
 ; COUNT-DAG: until_zero,1
 ;
+; A file that cannot be made is an error naming it (exit 1), as opt's.
+; RUN: not %simt-opt -passes='simt-swp<machine=itanium2>' -pass-remarks-output=%t.nodir/r.yaml -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOFILE
+; NOFILE: simt-opt: {{.*}}.nodir/r.yaml: error: No such file or directory
+;
 ; The same through opt with the plugin: the remarks go through LLVM's
 ; diagnostics, so opt's own flags print them and its YAML stream is the same.
 ; RUN: %opt -load-pass-plugin=%simt_plugin -passes='simt-swp<machine=itanium2>' -pass-remarks=simt-swp -pass-remarks-missed=simt-swp -disable-output %s 2>&1 | FileCheck %s --check-prefix=TEXT
