@@ -19,6 +19,10 @@
 //!
 //! Inside someone else's pipeline (the plugin in `opt`), [`run_by_name`] runs
 //! one element the same way.
+//!
+//! Our passes' optimisation remarks go to the sink in
+//! [`RunOptions::remarks`] ([`crate::remarks`]), each pass's context knowing
+//! its name; with none, a pass's remark costs it one check.
 
 use crate::analysis::cache::AnalysisCache;
 use crate::analysis::preserved::Preserved;
