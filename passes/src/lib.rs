@@ -64,6 +64,7 @@ pub mod pass;
 pub mod pipeline;
 pub mod printers;
 pub mod registry;
+pub mod remarks;
 pub mod sched;
 pub mod transform;
 pub mod wg_abi;

@@ -49,6 +49,7 @@
 //! test) all come from those declarations.
 
 use crate::analysis::cache::{AnalysisCache, FunctionAnalyses};
+use crate::remarks::{Arg, Remark, RemarkKind, RemarkSink};
 // Beside the cache that reads them; re-exported here because every pass
 // names them with the pass types.
 pub use crate::analysis::preserved::{AnalysisKind, Preserved};
@@ -78,13 +79,21 @@ pub struct PassContext<'a, 'ctx> {
     module: &'a mut Module<'ctx>,
     analyses: &'a mut AnalysisCache<'ctx>,
     out: &'a mut dyn Write,
+    /// The running pass's name without options, and where its remarks go.
+    remarks: Option<(String, &'a mut dyn RemarkSink)>,
 }
 
 impl<'a, 'ctx> PassContext<'a, 'ctx> {
     /// `out` is where printers and remarks go (stderr in `simt-opt`, like
     /// `opt`'s).
     pub fn new(module: &'a mut Module<'ctx>, analyses: &'a mut AnalysisCache<'ctx>, out: &'a mut dyn Write) -> Self {
-        PassContext { module, analyses, out }
+        PassContext { module, analyses, out, remarks: None }
+    }
+
+    /// The same context with remarks of the pass `pass` (its name without
+    /// options) going to `sink`.
+    pub fn with_remarks(self, pass: &str, sink: &'a mut dyn RemarkSink) -> Self {
+        PassContext { remarks: Some((pass.to_string(), sink)), ..self }
     }
 
     /// The module, to read.
@@ -103,9 +112,22 @@ impl<'a, 'ctx> PassContext<'a, 'ctx> {
         self.analyses.get(function)
     }
 
-    /// The stream for printers and remarks.
+    /// The stream for printers and the passes' own reports.
     pub fn out(&mut self) -> &mut dyn Write {
         self.out
+    }
+
+    /// An optimisation remark about `function` ([`crate::remarks`]): `args`
+    /// makes the message only when someone listens for `kind` from this pass,
+    /// so a remark costs one check when remarks are off.
+    pub fn remark(&mut self, kind: RemarkKind, name: &str, function: FunctionValue<'ctx>, args: impl FnOnce() -> Vec<Arg>) {
+        let Some((pass, sink)) = &mut self.remarks else { return };
+        if !sink.wants(kind, pass) {
+            return;
+        }
+        let remark =
+            Remark { kind, pass: pass.clone(), name: name.to_string(), function: crate::ir::function_name(function), args: args() };
+        sink.emit(&remark);
     }
 }
 

@@ -19,13 +19,19 @@
 //!
 //! Inside someone else's pipeline (the plugin in `opt`), [`run_by_name`] runs
 //! one element the same way.
+//!
+//! Our passes' optimisation remarks go to the sink in
+//! [`RunOptions::remarks`] ([`crate::remarks`]), each pass's context knowing
+//! its name; with none, a pass's remark costs it one check.
 
 use crate::analysis::cache::AnalysisCache;
 use crate::analysis::preserved::Preserved;
 use crate::pass::{ModulePass, PassContext, PassError};
 use crate::registry;
+use crate::remarks::RemarkSink;
 use inkwell::module::Module;
 use inkwell::targets::TargetMachine;
+use std::cell::RefCell;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -173,6 +179,10 @@ pub struct RunOptions {
     /// each of our passes (to the run's `diag`), and LLVM's own lines for
     /// its passes (on stderr), as `opt` prints them.
     pub debug_pass_manager: bool,
+    /// Where our passes' optimisation remarks go (`-pass-remarks` and
+    /// friends, [`crate::remarks`]); `None` costs the passes nothing.
+    /// LLVM's passes report theirs through LLVM's own options.
+    pub remarks: Option<RefCell<Box<dyn RemarkSink>>>,
 }
 
 /// The environment variable that turns on [`RunOptions::verify_analyses`]
@@ -201,6 +211,7 @@ impl RunOptions {
             print_after_all: false,
             print_after: Vec::new(),
             debug_pass_manager: false,
+            remarks: None,
         }
     }
 }
@@ -266,7 +277,14 @@ fn run_ours<'ctx>(
     if opts.debug_pass_manager {
         let _ = writeln!(diag, "Running pass: {} on [module]", pass.name());
     }
-    let preserved: Preserved = pass.run(&mut PassContext::new(module, analyses, diag))?;
+    let bare = pass.name().split('<').next().unwrap_or_default().to_string();
+    let mut sink = opts.remarks.as_ref().map(RefCell::borrow_mut);
+    let mut cx = PassContext::new(module, analyses, diag);
+    if let Some(sink) = sink.as_deref_mut() {
+        cx = cx.with_remarks(&bare, sink.as_mut());
+    }
+    let preserved: Preserved = pass.run(&mut cx)?;
+    drop(sink);
     analyses.invalidate(preserved);
     if let Err(message) = crate::ir::verify(module) {
         return Err(PipelineError::BrokenAfter { pass: pass.name(), message });
@@ -274,7 +292,6 @@ fn run_ours<'ctx>(
     if opts.verify_analyses {
         analyses.verify(module, preserved).map_err(|message| PipelineError::StaleAnalysis { pass: pass.name(), message })?;
     }
-    let bare = pass.name().split('<').next().unwrap_or_default().to_string();
     if opts.print_after_all || opts.print_after.iter().any(|p| *p == pass.name() || *p == bare) {
         let _ = write!(diag, "; *** IR Dump After {} on [module] ***\n{}", pass.name(), module.print_to_string().to_string_lossy());
     }
@@ -287,8 +304,19 @@ fn run_ours<'ctx>(
 /// `verify_analyses` the check that the pass kept what it claims. Printers
 /// write to `out`. The answer is whether the module may have changed.
 pub fn run_by_name(module: &mut Module<'_>, element: &str, verify_analyses: bool, out: &mut dyn Write) -> Result<bool, PipelineError> {
+    run_by_name_with_remarks(module, element, verify_analyses, out, None)
+}
+
+/// [`run_by_name`] with the pass's remarks going to `remarks`.
+pub fn run_by_name_with_remarks(
+    module: &mut Module<'_>,
+    element: &str,
+    verify_analyses: bool,
+    out: &mut dyn Write,
+    remarks: Option<Box<dyn RemarkSink>>,
+) -> Result<bool, PipelineError> {
     let pass = registry::build(element)?;
-    let opts = RunOptions { verify_analyses, ..RunOptions::quiet() };
+    let opts = RunOptions { verify_analyses, remarks: remarks.map(RefCell::new), ..RunOptions::quiet() };
     let preserved = run_ours(module, pass.as_ref(), &opts, out, &mut AnalysisCache::new())?;
     Ok(!preserved.is_all())
 }

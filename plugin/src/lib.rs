@@ -17,13 +17,17 @@
 //! way: unwinding into LLVM's C++ frames would be undefined behaviour.
 //! Printers (`print<simt-uniformity>`) write to stderr, where `opt`'s own
 //! `print<...>` passes write. `SIMT_VERIFY_ANALYSES=1` checks each pass's
-//! preserved-analyses claim as `simt-opt` does.
+//! preserved-analyses claim as `simt-opt` does. Remarks of simt's passes go
+//! to LLVM's diagnostics (the shim builds `OptimizationRemark`s), so `opt`'s
+//! `-pass-remarks=simt-swp` prints them and `-pass-remarks-output` writes
+//! them with LLVM's own.
 //!
 //! The library links the same `libLLVM-22.so` as `opt-22` and `clang-22`
 //! (llvm-sys's `prefer-dynamic`): with a second, static LLVM in the process
 //! the module would belong to the other copy's types.
 
 use llvm_sys::prelude::LLVMModuleRef;
+use simt_passes::remarks::{Remark, RemarkKind, RemarkSink};
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -41,6 +45,69 @@ pub struct PassPluginLibraryInfo {
 extern "C" {
     /// shim.cpp: registers the callbacks with a `llvm::PassBuilder`.
     fn simt_plugin_register(pass_builder: *mut c_void);
+    /// shim.cpp: whether LLVM's diagnostics take a remark of `kind` from `pass`.
+    fn simt_plugin_remark_wanted(module: LLVMModuleRef, kind: c_int, pass: *const c_char) -> bool;
+    /// shim.cpp: hands a remark to LLVM's diagnostics.
+    #[allow(clippy::too_many_arguments)]
+    fn simt_plugin_remark_emit(
+        module: LLVMModuleRef,
+        kind: c_int,
+        pass: *const c_char,
+        name: *const c_char,
+        function: *const c_char,
+        keys: *const *const c_char,
+        values: *const *const c_char,
+        n: usize,
+    );
+}
+
+/// Remarks of simt's passes, handed to LLVM's diagnostics: `opt`'s
+/// `-pass-remarks*` flags and its `-pass-remarks-output` stream apply to
+/// them as to LLVM's own passes.
+struct LlvmRemarks {
+    module: LLVMModuleRef,
+}
+
+fn kind_code(kind: RemarkKind) -> c_int {
+    match kind {
+        RemarkKind::Passed => 0,
+        RemarkKind::Missed => 1,
+        RemarkKind::Analysis => 2,
+    }
+}
+
+/// Text for C; a NUL inside (no name of ours has one) becomes a space.
+fn c_text(s: &str) -> CString {
+    CString::new(s.replace('\0', " ")).unwrap_or_default()
+}
+
+impl RemarkSink for LlvmRemarks {
+    fn wants(&self, kind: RemarkKind, pass: &str) -> bool {
+        // SAFETY: the module is the one LLVM lent for this pass's run.
+        unsafe { simt_plugin_remark_wanted(self.module, kind_code(kind), c_text(pass).as_ptr()) }
+    }
+
+    fn emit(&mut self, r: &Remark) {
+        let keys: Vec<CString> = r.args.iter().map(|a| c_text(&a.key)).collect();
+        let values: Vec<CString> = r.args.iter().map(|a| c_text(&a.value)).collect();
+        let key_ptrs: Vec<*const c_char> = keys.iter().map(|k| k.as_ptr()).collect();
+        let value_ptrs: Vec<*const c_char> = values.iter().map(|v| v.as_ptr()).collect();
+        let (pass, name, function) = (c_text(&r.pass), c_text(&r.name), c_text(&r.function));
+        // SAFETY: every pointer is to a live NUL-terminated string for the
+        // call, the arrays hold `n` of them, and the module is LLVM's lent one.
+        unsafe {
+            simt_plugin_remark_emit(
+                self.module,
+                kind_code(r.kind),
+                pass.as_ptr(),
+                name.as_ptr(),
+                function.as_ptr(),
+                key_ptrs.as_ptr(),
+                value_ptrs.as_ptr(),
+                r.args.len(),
+            )
+        }
+    }
 }
 
 /// The entry point LLVM's `PassPlugin::Load` looks up. Defined here, not in
@@ -91,12 +158,19 @@ pub unsafe extern "C" fn simt_plugin_run(module: LLVMModuleRef, text: *const c_c
     // SAFETY: the shim passes a StringRef's data and size.
     let text = unsafe { element(text, len) };
     let verify_analyses = simt_passes::pipeline::verify_analyses_from_env();
+    // No sink when LLVM takes no remark of this pass: then a remark costs the
+    // pass one check, as in simt-opt.
+    let remarks = LlvmRemarks { module };
+    let bare = text.split('<').next().unwrap_or_default();
+    let wanted = [RemarkKind::Passed, RemarkKind::Missed, RemarkKind::Analysis].into_iter().any(|k| remarks.wants(k, bare));
+    let sink: Option<Box<dyn RemarkSink>> = if wanted { Some(Box::new(remarks)) } else { None };
     let run = || {
         // SAFETY: LLVM's pass manager lends the module to this pass alone
         // for the duration of the call.
         unsafe {
             simt_passes::ir::with_borrowed_module(module, |m| {
-                simt_passes::pipeline::run_by_name(m, text, verify_analyses, &mut std::io::stderr()).map_err(|e| e.to_string())
+                simt_passes::pipeline::run_by_name_with_remarks(m, text, verify_analyses, &mut std::io::stderr(), sink)
+                    .map_err(|e| e.to_string())
             })
         }
     };

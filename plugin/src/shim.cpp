@@ -6,6 +6,8 @@
 // exceptions, and the Rust side catches every panic and returns it as an
 // error message.
 
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -130,6 +132,47 @@ void registerCallbacks(PassBuilder &PB) {
 }
 
 } // namespace
+
+// Remarks of simt's passes go through LLVM's own diagnostics, so opt's
+// -pass-remarks{,-missed,-analysis} print them and -pass-remarks-output (with
+// -pass-remarks-filter) streams them, exactly as LLVM's passes' remarks.
+// Kind: 0 passed, 1 missed, 2 analysis (lib.rs's RemarkKind order).
+extern "C" bool simt_plugin_remark_wanted(LLVMModuleRef M, int Kind, const char *Pass) {
+  LLVMContext &C = unwrap(M)->getContext();
+  if (C.getLLVMRemarkStreamer())
+    return true;
+  const DiagnosticHandler *H = C.getDiagHandlerPtr();
+  switch (Kind) {
+  case 0:
+    return H->isPassedOptRemarkEnabled(Pass);
+  case 1:
+    return H->isMissedOptRemarkEnabled(Pass);
+  default:
+    return H->isAnalysisRemarkEnabled(Pass);
+  }
+}
+
+extern "C" void simt_plugin_remark_emit(LLVMModuleRef M, int Kind, const char *Pass, const char *Name, const char *Function,
+                                        const char *const *Keys, const char *const *Values, size_t N) {
+  const llvm::Function *F = unwrap(M)->getFunction(Function);
+  if (!F)
+    return;
+  auto Send = [&](DiagnosticInfoOptimizationBase &R) {
+    for (size_t I = 0; I < N; ++I)
+      R << DiagnosticInfoOptimizationBase::Argument(Keys[I], StringRef(Values[I]));
+    F->getContext().diagnose(R);
+  };
+  if (Kind == 0) {
+    OptimizationRemark R(Pass, Name, F);
+    Send(R);
+  } else if (Kind == 1) {
+    OptimizationRemarkMissed R(Pass, Name, F);
+    Send(R);
+  } else {
+    OptimizationRemarkAnalysis R(Pass, Name, F);
+    Send(R);
+  }
+}
 
 // Called from the Rust side's llvmGetPassPluginInfo (a cdylib exports only
 // Rust's own symbols).

@@ -9,6 +9,8 @@ use simt::input::ModuleInput;
 use simt::lower::{self, TargetSpec};
 use simt::pipeline::{self, RunOptions};
 use simt::{argv, llvm_init, output};
+use simt_passes::remarks::{PassPattern, RemarkSink, RemarkStreamer};
+use std::cell::RefCell;
 use std::io::IsTerminal;
 
 const TOOL: &str = "simt-opt";
@@ -68,15 +70,24 @@ struct Args {
     /// Name each pass as it starts (LLVM's also name the analyses they run).
     #[arg(long = "debug-pass-manager")]
     debug_pass_manager: bool,
-    /// LLVM optimisation remarks of passes matching the regex, as in opt.
-    #[arg(long = "pass-remarks")]
+    /// Print the optimisation remarks of passes (simt's and LLVM's) whose
+    /// name matches the regex, as opt does (e.g. `simt-swp`).
+    #[arg(long = "pass-remarks", value_name = "REGEX")]
     pass_remarks: Option<String>,
     /// Remarks on missed optimisations of matching passes.
-    #[arg(long = "pass-remarks-missed")]
+    #[arg(long = "pass-remarks-missed", value_name = "REGEX")]
     pass_remarks_missed: Option<String>,
     /// Analysis remarks of matching passes.
-    #[arg(long = "pass-remarks-analysis")]
+    #[arg(long = "pass-remarks-analysis", value_name = "REGEX")]
     pass_remarks_analysis: Option<String>,
+    /// Write every remark of simt's passes to FILE as YAML, in LLVM's
+    /// format (LLVM's passes' remarks do not go there).
+    #[arg(long = "pass-remarks-output", value_name = "FILE")]
+    pass_remarks_output: Option<String>,
+    /// Only the remarks of passes matching the regex go to
+    /// -pass-remarks-output.
+    #[arg(long = "pass-remarks-filter", value_name = "REGEX")]
+    pass_remarks_filter: Option<String>,
     /// List simt's passes and their options.
     #[arg(long = "print-passes")]
     print_passes: bool,
@@ -121,6 +132,8 @@ const LONG_NAMES: &[&str] = &[
     "pass-remarks",
     "pass-remarks-missed",
     "pass-remarks-analysis",
+    "pass-remarks-output",
+    "pass-remarks-filter",
     "mtriple",
     "march",
     "stats",
@@ -229,9 +242,14 @@ fn run(args: &Args) -> Result<(), ToolError> {
             print_after_all: args.print_after_all,
             print_after: args.print_after.clone(),
             debug_pass_manager: args.debug_pass_manager,
+            remarks: remark_streamer(args)?.map(|s| RefCell::new(Box::new(s) as Box<dyn RemarkSink>)),
         };
         let mut stderr = std::io::stderr();
         let timings = pipeline::run(&mut module, &steps, tm.as_ref(), &opts, &mut stderr)?;
+        if let Some(sink) = &opts.remarks {
+            let path = args.pass_remarks_output.clone().unwrap_or_else(|| "<stderr>".into());
+            sink.borrow_mut().finish().map_err(|e| ToolError::Io { path, message: format!("writing remarks: {e}") })?;
+        }
         if args.time_passes {
             diag::eprint(&pipeline::timing_report(TOOL, &timings));
         }
@@ -255,6 +273,26 @@ fn run(args: &Args) -> Result<(), ToolError> {
         None => module.write_bitcode_to_memory().as_slice().to_vec(),
     };
     output::write_output(&args.output, &bytes)
+}
+
+/// The remark flags as a sink for simt's passes; `None` when no flag asks
+/// for remarks, so the passes build none.
+fn remark_streamer(args: &Args) -> Result<Option<RemarkStreamer>, ToolError> {
+    let pattern = |flag: &str, value: &Option<String>| {
+        value.as_deref().map(PassPattern::new).transpose().map_err(|e| ToolError::Usage(format!("error: -{flag}: {e}")))
+    };
+    let mut streamer = RemarkStreamer {
+        passed: pattern("pass-remarks", &args.pass_remarks)?,
+        missed: pattern("pass-remarks-missed", &args.pass_remarks_missed)?,
+        analysis: pattern("pass-remarks-analysis", &args.pass_remarks_analysis)?,
+        filter: pattern("pass-remarks-filter", &args.pass_remarks_filter)?,
+        ..RemarkStreamer::default()
+    };
+    if let Some(path) = &args.pass_remarks_output {
+        let file = std::fs::File::create(path).map_err(|e| ToolError::Io { path: path.clone(), message: e.to_string() })?;
+        streamer.yaml = Some(Box::new(std::io::BufWriter::new(file)));
+    }
+    Ok(streamer.is_on().then_some(streamer))
 }
 
 /// `triple` with its architecture replaced by `-march`'s (LLVM's target

@@ -31,12 +31,14 @@
 //! Soundness rests on the chains, which `passes/tests/memdeps_oracle.rs`
 //! checks by execution; this pass is checked by running kernels before and
 //! after it (`tests/memdse_exec.rs`).
+//! `-pass-remarks=simt-memdse`: one remark per function that lost stores.
 
 use crate::analysis::memdeps::dataflow::Config;
 use crate::analysis::memdeps::model::{Def, Ref};
 use crate::analysis::memdeps::MemDeps;
 use crate::ir::{defined_functions, function_name, Inst};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
+use crate::remarks::{Arg, RemarkKind};
 use inkwell::module::Module;
 use llvm_sys::LLVMOpcode;
 use std::collections::HashSet;
@@ -87,6 +89,16 @@ impl ModulePass for MemDse {
             }
             if self.stats && removed > 0 {
                 report += &format!("simt-memdse: '{}': removed {removed} dead stores\n", function_name(f));
+            }
+            if removed > 0 {
+                cx.remark(RemarkKind::Passed, "DeadStoresRemoved", f, || {
+                    vec![
+                        Arg::new("Function", function_name(f)),
+                        Arg::text(": removed "),
+                        Arg::new("NumStores", removed),
+                        Arg::text(" dead stores"),
+                    ]
+                });
             }
         }
         cx.out().write_all(report.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;

@@ -67,6 +67,7 @@
 //! generated kernels and the corpus before and after the pass on the host
 //! engine and the emulator (`tests/memfwd_exec.rs`), where a wrong shift
 //! put in on purpose ([`Flaw`]) is seen.
+//! `-pass-remarks=simt-memfwd`: one remark per function that lost loads.
 
 use crate::analysis::memdeps::dataflow::{byte_defs, ByteDefs};
 use crate::analysis::memdeps::intervals::Interval;
@@ -76,6 +77,7 @@ use crate::cfg::BlockId;
 use crate::function_cfg::FunctionCfg;
 use crate::ir::{data_layout_of, data_layout_string, defined_functions, function_name, Builder, Inst, IntOp, Ty, Value};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
+use crate::remarks::{Arg, RemarkKind};
 use inkwell::basic_block::BasicBlock;
 use inkwell::targets::{ByteOrdering, TargetData};
 use llvm_sys::LLVMOpcode;
@@ -203,6 +205,16 @@ impl ModulePass for MemFwd {
             if self.stats {
                 report += &format!("simt-memfwd: '{}': forwarded {n} loads ({joined} through a phi)\n", function_name(f));
             }
+            cx.remark(RemarkKind::Passed, "LoadsForwarded", f, || {
+                vec![
+                    Arg::new("Function", function_name(f)),
+                    Arg::text(": forwarded "),
+                    Arg::new("NumLoads", n),
+                    Arg::text(" loads ("),
+                    Arg::new("NumThroughPhi", joined),
+                    Arg::text(" through a phi)"),
+                ]
+            });
         }
         cx.out().write_all(report.as_bytes()).map_err(|e| PassError::Output { pass: self.name(), message: e.to_string() })?;
         // Instructions only: blocks and edges stay.

@@ -26,12 +26,14 @@
 //! `bound - start (+ 1)`, assumed not to overflow, as the `nsw`/`nuw`
 //! counters clang emits), values used after the loop only by phis of the exit block (made
 //! here when the loop is the exit's only predecessor), and more than one
-//! stage. Others are left alone (`-pass-remarks`-like notes go
-//! to the pass output).
+//! stage. Others are left alone. Remarks (`-pass-remarks=simt-swp`): each
+//! loop pipelined and its II, each one left and why (`-pass-remarks-missed`);
+//! `SIMT_SWP_NOTES=1` prints the same as notes on the pass output.
 
 use crate::analysis::loop_ddg::body_graph;
 use crate::ir::{defined_functions, instructions, negated_predicate, swapped_predicate, Builder, Inst, IntOp, SlotNames, Value};
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
+use crate::remarks::{Arg, RemarkKind};
 use crate::sched::automaton::Automaton;
 use crate::sched::bundle::Bundler;
 use crate::sched::kernel::Kernel;
@@ -90,11 +92,34 @@ impl ModulePass for Swp {
                 let header = names.of_block(body).to_string();
                 let fname = crate::ir::function_name(f);
                 match pipeline(cx.module_mut(), &m, &a, body, &names) {
-                    Ok(stages) => {
+                    Ok((stages, ii)) => {
                         notes += &format!("simt-swp: {fname}: loop {header}: pipelined, {stages} stages\n");
+                        cx.remark(RemarkKind::Passed, "Pipelined", f, || {
+                            vec![
+                                Arg::new("Function", &fname),
+                                Arg::text(": loop "),
+                                Arg::new("Loop", &header),
+                                Arg::text(" pipelined with II "),
+                                Arg::new("II", ii),
+                                Arg::text(" ("),
+                                Arg::new("Stages", stages),
+                                Arg::text(" stages)"),
+                            ]
+                        });
                         changed = true;
                     }
-                    Err(why) => notes += &format!("simt-swp: {fname}: loop {header}: not pipelined: {why}\n"),
+                    Err(why) => {
+                        notes += &format!("simt-swp: {fname}: loop {header}: not pipelined: {why}\n");
+                        cx.remark(RemarkKind::Missed, "NotPipelined", f, || {
+                            vec![
+                                Arg::new("Function", &fname),
+                                Arg::text(": loop "),
+                                Arg::new("Loop", &header),
+                                Arg::text(" not pipelined: "),
+                                Arg::new("Reason", why),
+                            ]
+                        });
+                    }
                 }
             }
         }
@@ -115,14 +140,15 @@ enum Src<'c> {
     Body { x: usize, delta: u32 },
 }
 
-/// Pipelines the loop `body` of the module (`_module` says it changes).
+/// Pipelines the loop `body` of the module (`_module` says it changes);
+/// the answer is the stage count and the II, or why it was left alone.
 fn pipeline<'c>(
     _module: &mut inkwell::module::Module<'c>,
     m: &Machine,
     a: &Automaton,
     body: BasicBlock<'c>,
     names: &SlotNames,
-) -> Result<u32, String> {
+) -> Result<(u32, u32), String> {
     let f = body.get_parent().ok_or("no function")?;
     let term = crate::ir::terminator(body).ok_or("no terminator")?;
     let preds: Vec<BasicBlock<'c>> =
@@ -192,6 +218,7 @@ fn pipeline<'c>(
     let (g, op_inst) = body_graph(body, names, m, Some(&facts))?;
     let k = Kernel::build(m, a, &g, Bundler::Cyclic).map_err(|e| e.to_string())?;
     let stages = k.schedule.stage_count();
+    let ii = k.schedule.ii;
     if stages < 2 {
         return Err("one stage: nothing to overlap".into());
     }
@@ -472,7 +499,7 @@ fn pipeline<'c>(
         p.add_incoming(&[(nv, epilogue)]);
     }
     bld.br(exit);
-    Ok(s)
+    Ok((s, ii))
 }
 
 /// The source of a value leaving the loop, read by a virtual use of the
