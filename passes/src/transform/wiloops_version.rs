@@ -75,6 +75,7 @@ use crate::ir::{
     IntOp, Value,
 };
 use crate::pass::{ModulePass, PassContext, PassError, Preserved};
+use crate::remarks::{Arg, RemarkKind};
 use crate::transform::loop_copy::{LoopCopy, Place};
 use inkwell::basic_block::BasicBlock;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
@@ -184,9 +185,22 @@ impl ModulePass for WiloopsVersion {
                             (n, true) => format!("versioned on {n} guard(s), and split where it holds"),
                         };
                         notes += &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): {how}\n");
+                        cx.remark(RemarkKind::Passed, "Versioned", f, || {
+                            vec![Arg::text(format!("{fname}: work-item loop %")), Arg::new("Loop", &header), Arg::text(format!(": {how}"))]
+                        });
                         changed = true;
                     }
-                    Err(why) => notes += &format!("simt-wiloops-version: {fname}: loop %{header}: not versioned: {why}\n"),
+                    Err(why) => {
+                        notes += &format!("simt-wiloops-version: {fname}: loop %{header}: not versioned: {why}\n");
+                        cx.remark(RemarkKind::Missed, "NotVersioned", f, || {
+                            vec![
+                                Arg::text(format!("{fname}: work-item loop %")),
+                                Arg::new("Loop", &header),
+                                Arg::text(": not versioned: "),
+                                Arg::new("Reason", &why),
+                            ]
+                        });
+                    }
                 }
             }
         }

@@ -74,6 +74,7 @@ use crate::analysis::predicates::Predicates;
 use crate::cfg::{BlockId, Cfg};
 use crate::ir::{defined_functions, target_triple, Inst, Ty};
 use crate::pass::{unknown_option, ModulePass, PassContext, PassError, Preserved};
+use crate::remarks::{Arg, RemarkKind};
 use crate::transform::select_tree::Arms;
 use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
@@ -156,8 +157,40 @@ impl ModulePass for IfConvert {
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut preserved = Preserved::all();
         for f in defined_functions(cx.module()) {
-            let plan = plan_function(cx.analyses(f), &self.0)
+            let fa = cx.analyses(f);
+            let (plan, kept) = plan_function_explained(fa, &self.0)
                 .map_err(|message| PassError::Unsupported { pass: "simt-ifconvert".into(), message })?;
+            // Remarks name blocks as the IR before conversion does.
+            let name = |b: BlockId| fa.cfg.block(b).get_name().to_string_lossy().into_owned();
+            let kept: Vec<(String, String)> = kept.into_iter().map(|(b, why)| (name(b), why)).collect();
+            let done: Vec<(String, usize, (i64, i64))> =
+                plan.iter().flat_map(|p| &p.regions).map(|r| (name(r.head), r.body.len(), r.cost)).collect();
+            let fname = crate::ir::function_name(f);
+            for (head, why) in kept {
+                cx.remark(RemarkKind::Missed, "BranchKept", f, || {
+                    vec![
+                        Arg::text(format!("{fname}: divergent branch in %")),
+                        Arg::new("Block", head),
+                        Arg::text(" kept: "),
+                        Arg::new("Reason", why),
+                    ]
+                });
+            }
+            for (head, blocks, (branchy, predicated)) in done {
+                cx.remark(RemarkKind::Passed, "Converted", f, || {
+                    vec![
+                        Arg::text(format!("{fname}: divergent branch in %")),
+                        Arg::new("Block", head),
+                        Arg::text(" converted: "),
+                        Arg::new("Blocks", blocks),
+                        Arg::text(" blocks, "),
+                        Arg::new("PredicatedCost", predicated),
+                        Arg::text(" warp-instructions predicated against "),
+                        Arg::new("BranchyCost", branchy),
+                        Arg::text(" if every warp split"),
+                    ]
+                });
+            }
             let Some(plan) = plan else { continue };
             apply_plan(cx.module_mut(), &plan);
             preserved = Preserved::none();
@@ -298,14 +331,23 @@ impl<'ctx> Plan<'ctx> {
 /// Chooses the regions of one function; `None` when there is nothing to do;
 /// `Err` when the profile covers another version of the function.
 pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options) -> Result<Option<Plan<'ctx>>, String> {
+    plan_function_explained(fa, opts).map(|(plan, _)| plan)
+}
+
+/// [`plan_function`], and each branch it considered and kept, with why.
+pub fn plan_function_explained<'ctx>(
+    fa: &FunctionAnalyses<'ctx>,
+    opts: &Options,
+) -> Result<(Option<Plan<'ctx>>, Vec<(BlockId, String)>), String> {
     let mut target = Target::of(fa);
     target.guard = opts.guard.unwrap_or(target.guard);
     let counts = profile_of(fa, opts)?;
-    let regions = choose_regions(fa, opts, target, counts);
+    let mut kept = Vec::new();
+    let regions = choose_regions(fa, opts, target, counts, &mut kept);
     if regions.is_empty() {
-        return Ok(None);
+        return Ok((None, kept));
     }
-    Ok(Some(Plan { blocks: Blocks::of(fa), regions, target, entry: fa.cfg.block(BlockId(0)) }))
+    Ok((Some(Plan { blocks: Blocks::of(fa), regions, target, entry: fa.cfg.block(BlockId(0)) }), kept))
 }
 
 /// The profile's counts for the function, by block index: `None` when the

@@ -26,6 +26,7 @@ pub(super) fn choose_regions<'ctx>(
     opts: &Options,
     target: Target,
     counts: Option<&[BlockProfile]>,
+    kept: &mut Vec<(BlockId, String)>,
 ) -> Vec<Region<'ctx>> {
     let cfg = &fa.cfg.cfg;
     // Only the split rule prices likely-uniform branches (and computing
@@ -39,8 +40,9 @@ pub(super) fn choose_regions<'ctx>(
         if opts.mode == Mode::Divergent && !fa.uniformity().is_divergent_branch(x) {
             continue;
         }
-        if let Some(s) = region_shape(fa, x, opts, target) {
-            cands.push(s);
+        match region_shape(fa, x, opts, target) {
+            Ok(s) => cands.push(s),
+            Err(why) => kept.push((x, why.to_string())),
         }
     }
     // The costly part (classification, predicates, the cost model) only for
@@ -54,7 +56,14 @@ pub(super) fn choose_regions<'ctx>(
             continue;
         }
         let scratch_made = target.guard == GuardForm::Scratch && out.iter().any(|r| !r.scratch_types.is_empty());
-        let Some(r) = region_at(fa, s, opts, target, &likely, counts, scratch_made) else { continue };
+        let head = s.head;
+        let r = match region_at(fa, s, opts, target, &likely, counts, scratch_made) {
+            Ok(r) => r,
+            Err(why) => {
+                kept.push((head, why));
+                continue;
+            }
+        };
         taken[r.head.index()] = true;
         for b in r.body.iter().chain(r.islands.iter().flat_map(|i| &i.interior)) {
             taken[b.index()] = true;
@@ -77,17 +86,21 @@ pub(super) struct Shape {
     islands: Vec<Island>,
 }
 
-pub(super) fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options, target: Target) -> Option<Shape> {
+pub(super) fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options, target: Target) -> Result<Shape, &'static str> {
     let cfg = &fa.cfg.cfg;
     let dom = fa.dom();
-    let join = fa.postdom().ipdom(x)?;
+    let join = fa.postdom().ipdom(x).ok_or("its paths do not meet again (no post-dominator)")?;
     let fid = |bb| fa.cfg.id(bb).expect("a block of the function");
-    branch_kind(&fid, fa.cfg.block(x))?;
+    let predicable = "a terminator it cannot predicate";
+    branch_kind(&fid, fa.cfg.block(x)).ok_or(predicable)?;
     let mut body: BTreeSet<BlockId> = BTreeSet::new();
     let mut stack: Vec<BlockId> = cfg.succs(x).iter().copied().filter(|&s| s != join).collect();
     while let Some(b) = stack.pop() {
-        if b == x || !dom.dominates(x.0, b.0) || cfg.succs(b).is_empty() || body.len() >= MAX_REGION_BLOCKS {
-            return None;
+        if b == x || !dom.dominates(x.0, b.0) || cfg.succs(b).is_empty() {
+            return Err("not a single-entry region that reaches its join (a loop, a return or another entry)");
+        }
+        if body.len() >= MAX_REGION_BLOCKS {
+            return Err("over 256 blocks");
         }
         if !body.insert(b) {
             continue;
@@ -95,7 +108,7 @@ pub(super) fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options
         stack.extend(cfg.succs(b).iter().copied().filter(|&s| s != join && !body.contains(&s)));
     }
     if body.is_empty() {
-        return None;
+        return Err("no block between the branch and its join");
     }
     let inside = |b: BlockId| b == x || body.contains(&b);
     let mut order: Vec<BlockId> = body.iter().copied().collect();
@@ -103,18 +116,22 @@ pub(super) fn region_shape(fa: &FunctionAnalyses<'_>, x: BlockId, opts: &Options
     for &b in &order {
         // Single entry; acyclic (every edge goes forward in reverse post-order).
         if !cfg.preds(b).iter().all(|&p| inside(p)) {
-            return None;
+            return Err("a block of it is entered from outside");
         }
         if cfg.succs(b).iter().any(|&s| s != join && cfg.rpo_position(s) <= cfg.rpo_position(b)) {
-            return None;
+            return Err("it holds a loop");
         }
         if cfg.succs(b).len() > 1 && opts.mode == Mode::Divergent && !opts.partial && !fa.uniformity().is_divergent_branch(b) {
-            return None;
+            return Err("a uniform branch inside (partial=off)");
         }
-        branch_kind(&fid, fa.cfg.block(b))?;
+        branch_kind(&fid, fa.cfg.block(b)).ok_or(predicable)?;
     }
-    let islands = if opts.mode == Mode::Divergent && opts.partial { islands::find(fa, x, &order, join, target)? } else { Vec::new() };
-    Some(Shape { head: x, join, body: order, islands })
+    let islands = if opts.mode == Mode::Divergent && opts.partial {
+        islands::find(fa, x, &order, join, target).ok_or("a uniform branch inside that cannot stay as an island")?
+    } else {
+        Vec::new()
+    };
+    Ok(Shape { head: x, join, body: order, islands })
 }
 
 pub(super) fn region_at<'ctx>(
@@ -125,7 +142,7 @@ pub(super) fn region_at<'ctx>(
     likely: &LikelyUniform,
     counts: Option<&[BlockProfile]>,
     scratch_made: bool,
-) -> Option<Region<'ctx>> {
+) -> Result<Region<'ctx>, String> {
     let Shape { head: x, join, body: full, islands } = s;
     // The islands' interiors stay blocks: the region linearised is the rest.
     let island_of: HashMap<BlockId, BlockId> = islands.iter().flat_map(|i| i.interior.iter().map(|&b| (b, i.head))).collect();
@@ -150,7 +167,7 @@ pub(super) fn region_at<'ctx>(
             if i.is_phi() || i.is_terminator() {
                 continue;
             }
-            let guard = classify(i, target).ok()?;
+            let guard = classify(i, target).map_err(|why| format!("it holds {why}"))?;
             if sunk.contains(&i) {
                 continue;
             }
@@ -217,12 +234,17 @@ pub(super) fn region_at<'ctx>(
             },
         };
         if keep {
-            return None;
+            let rule = match (counts.is_some(), opts.rule) {
+                (true, _) => "the profile's measured runs",
+                (false, CostRule::NeverWorse) => "the never-worse rule (no more than its cheapest path)",
+                (false, CostRule::Split) => "cost=split",
+            };
+            return Err(format!("costs more predicated ({predicated} warp-instructions) than branchy, by {rule}"));
         }
     }
     region.chains = chains;
     region.cost = (divergent, predicated);
-    Some(region)
+    Ok(region)
 }
 
 /// The successors of a block as the select trees see them.

@@ -1373,7 +1373,11 @@ impl<'ctx> Dec<'ctx> {
             // `__syncwarp`: the lanes of a warp run in lockstep here, so in
             // converged code every lane's accesses before it are done when
             // any lane passes it; in divergent code it does not wait.
-            return if self.w == 32 { Ok(()) } else { Err(format!("'{name}' (a CUDA warp function) needs --warp-width 32 (the emulator runs warps of {} lanes)", self.w)) };
+            return if self.w == 32 {
+                Ok(())
+            } else {
+                Err(format!("'{name}' (a CUDA warp function) needs --warp-width 32 (the emulator runs warps of {} lanes)", self.w))
+            };
         }
         if let Some(op) = warp_op(&name) {
             // Lane numbers, masks and PTX's clamp/segment operand are those of

@@ -245,7 +245,9 @@ pub enum WarpOp {
     ActiveMask,
     /// `match.any.sync.{i32,i64}`: the running lanes of the member mask `a`
     /// whose value `b` (its low 32 bits, or all 64) equals the lane's.
-    MatchAny { wide: bool },
+    MatchAny {
+        wide: bool,
+    },
     /// `redux.sync.*`: over the running lanes of the member mask `b`, the
     /// 32-bit values `a` combined by the operation.
     Redux(ReduxOp),
