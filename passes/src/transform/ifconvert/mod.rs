@@ -334,11 +334,11 @@ pub fn plan_function<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options) -> Resul
     plan_function_explained(fa, opts).map(|(plan, _)| plan)
 }
 
+/// The branches a plan considered and kept, each with why.
+pub type Kept = Vec<(BlockId, String)>;
+
 /// [`plan_function`], and each branch it considered and kept, with why.
-pub fn plan_function_explained<'ctx>(
-    fa: &FunctionAnalyses<'ctx>,
-    opts: &Options,
-) -> Result<(Option<Plan<'ctx>>, Vec<(BlockId, String)>), String> {
+pub fn plan_function_explained<'ctx>(fa: &FunctionAnalyses<'ctx>, opts: &Options) -> Result<(Option<Plan<'ctx>>, Kept), String> {
     let mut target = Target::of(fa);
     target.guard = opts.guard.unwrap_or(target.guard);
     let counts = profile_of(fa, opts)?;
