@@ -42,7 +42,10 @@ fn documented() -> (PassTable, Vec<String>) {
     let table = &readme[readme.find("### Passes").expect("a pass table")..];
     let mut passes = BTreeMap::new();
     for row in table.lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).skip(2) {
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // Cells split at `|` but not at `\|` (a `|` inside a cell, as
+        // Markdown writes it), which stands for `|`.
+        let row = row.replace("\\|", "\u{0}");
+        let cells: Vec<String> = row.split('|').map(|c| c.trim().replace('\u{0}', "|")).collect();
         let first = cells[1].trim_matches('`');
         let (name, opts) = match first.split_once("[<") {
             Some((n, rest)) => (n, rest.trim_end_matches(">]").split(';').map(String::from).collect()),
