@@ -21,17 +21,6 @@ fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
-/// Deterministic inputs (a 64-bit LCG's top bits), independent of simt's fills.
-fn lcg(seed: u64, n: usize) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 32) as u32
-        })
-        .collect()
-}
-
 fn write_file(dir: &Path, name: &str, bytes: Vec<u8>) -> String {
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
@@ -146,7 +135,7 @@ fn float_atomic_add_reduction() {
     // Small integers: every partial sum is exact, so the order of the
     // blocks' atomicAdds does not matter.
     let n = 1000;
-    let xs: Vec<f32> = lcg(1, n).iter().map(|x| (x % 10) as f32).collect();
+    let xs: Vec<f32> = common::lcg(1, n).iter().map(|x| (x % 10) as f32).collect();
     let want: f32 = xs.iter().map(|&x| x as f64).sum::<f64>() as f32;
     let tmp = tempfile::tempdir().unwrap();
     let input = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "in.bin", f32_bytes(&xs)));
@@ -164,7 +153,7 @@ fn float_atomic_add_reduction() {
 #[test]
 fn shared_memory_histogram() {
     let n = 5000;
-    let data = lcg(2, n);
+    let data = common::lcg(2, n);
     let mut want = [0u32; 64];
     for &x in &data {
         want[(x % 64) as usize] += 1;
@@ -185,7 +174,7 @@ fn shared_memory_histogram() {
 #[test]
 fn softmax_rows_with_expf_and_fmaxf() {
     let (rows, cols) = (64usize, 10usize);
-    let x: Vec<f32> = lcg(3, rows * cols).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32 * 8.0 - 4.0).collect();
+    let x: Vec<f32> = common::lcg(3, rows * cols).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32 * 8.0 - 4.0).collect();
     let mut want = vec![0f32; rows * cols];
     for r in 0..rows {
         let row = &x[r * cols..(r + 1) * cols];
@@ -221,7 +210,7 @@ fn softmax_rows_with_expf_and_fmaxf() {
 #[test]
 fn integer_and_reinterpretation_intrinsics() {
     let n = 128usize;
-    let input = lcg(4, n);
+    let input = common::lcg(4, n);
     let mut want = vec![0i32; 4 * n];
     for (i, &u) in input.iter().enumerate() {
         let ii = i as i32;
@@ -245,7 +234,7 @@ fn integer_and_reinterpretation_intrinsics() {
 #[test]
 fn static_kernel_with_a_template_found_by_its_plain_name() {
     let n = 512usize;
-    let input: Vec<u32> = lcg(5, n).iter().map(|x| x % 100).collect();
+    let input: Vec<u32> = common::lcg(5, n).iter().map(|x| x % 100).collect();
     let mut want = vec![0i32; n];
     for b in 0..2 {
         let mut acc = 0i32;
@@ -318,7 +307,7 @@ fn contraction_is_the_same_on_host_and_emulator() {
     // Random floats: a - m*b fused and rounded twice differ in many
     // elements (what the host and the emulator did before -ffp-contract=on).
     let n = 4096usize;
-    let f = |seed| -> Vec<f32> { lcg(seed, n).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32).collect() };
+    let f = |seed| -> Vec<f32> { common::lcg(seed, n).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32).collect() };
     let (a, b, m) = (f(6), f(7), f(8));
     let fused: Vec<f32> = (0..n).map(|i| (-m[i]).mul_add(b[i], a[i])).collect();
     let twice: Vec<f32> = (0..n).map(|i| a[i] - m[i] * b[i]).collect();
@@ -383,7 +372,7 @@ fn every_cuda_source_assembles_for_sm_70_80_90() {
 fn warp_functions_on_the_emulator() {
     // warp_reduce: 200 of 256 elements, shuffled down within each warp.
     let n = 256usize;
-    let xs: Vec<f32> = lcg(9, n).iter().map(|x| (x % 8) as f32).collect();
+    let xs: Vec<f32> = common::lcg(9, n).iter().map(|x| (x % 8) as f32).collect();
     let want_sum: f32 = xs[..200].iter().sum();
     let tmp = tempfile::tempdir().unwrap();
     let arg = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "in.bin", f32_bytes(&xs)));
@@ -396,7 +385,7 @@ fn warp_functions_on_the_emulator() {
     assert_eq!(as_f32(&r[1]), [want_sum]);
 
     // warp_ops: CUDA's rules for each lane of 32-lane warps, written out.
-    let x: Vec<i32> = lcg(10, 64).iter().map(|v| (v % 1000) as i32).collect();
+    let x: Vec<i32> = common::lcg(10, 64).iter().map(|v| (v % 1000) as i32).collect();
     let mut want = vec![0i32; 8 * 64];
     for warp in 0..2 {
         let lanes = &x[warp * 32..warp * 32 + 32];
@@ -460,7 +449,7 @@ fn warp_functions_on_the_emulator() {
 #[test]
 fn math_api_against_the_c_library() {
     let n = 100usize;
-    let x: Vec<f32> = lcg(11, n).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32 * 3.0).collect();
+    let x: Vec<f32> = common::lcg(11, n).iter().map(|&v| (v >> 8) as f32 / (1u32 << 24) as f32 * 3.0).collect();
     let mut want = vec![0f32; 6 * n];
     let mut want_z = vec![0f64; n];
     for (i, &a) in x.iter().enumerate() {
@@ -532,13 +521,13 @@ fn tree_block_sum(block: &[f32]) -> f32 {
 fn block_reductions_with_warp_shuffles_and_with_shared_memory() {
     // 1000 elements in blocks of 256: the last block is part padding.
     let (n, b) = (1000usize, 256usize);
-    let xs: Vec<f32> = lcg(21, n).iter().map(|x| (x % 100_000) as f32 / 7.0).collect();
+    let xs: Vec<f32> = common::lcg(21, n).iter().map(|x| (x % 100_000) as f32 / 7.0).collect();
     let padded: Vec<f32> = (0..4 * b).map(|i| if i < n { xs[i] } else { 0.0 }).collect();
     let want_warp: Vec<f32> = padded.chunks(b).map(warp_block_sum).collect();
     let want_tree: Vec<f32> = padded.chunks(b).map(tree_block_sum).collect();
     // The two orders round differently: each engine must follow its kernel's.
     assert_ne!(want_warp, want_tree, "inputs that tell the two orders apart");
-    let ints: Vec<i32> = lcg(22, n).iter().map(|&x| x as i32).collect();
+    let ints: Vec<i32> = common::lcg(22, n).iter().map(|&x| x as i32).collect();
     let ipadded: Vec<i32> = (0..4 * b).map(|i| if i < n { ints[i] } else { 0 }).collect();
     let want_int: Vec<i32> = ipadded.chunks(b).map(|c| c.iter().fold(0i32, |a, &x| a.wrapping_add(x))).collect();
     let tmp = tempfile::tempdir().unwrap();
@@ -563,7 +552,7 @@ fn block_reductions_with_warp_shuffles_and_with_shared_memory() {
 #[test]
 fn block_scan_with_shfl_up_in_each_warp() {
     let (n, b) = (500usize, 256usize);
-    let xs: Vec<i32> = lcg(23, n).iter().map(|x| (x % 2001) as i32 - 1000).collect();
+    let xs: Vec<i32> = common::lcg(23, n).iter().map(|x| (x % 2001) as i32 - 1000).collect();
     let mut incl = vec![0i32; n];
     for start in (0..n).step_by(b) {
         let mut acc = 0;
@@ -605,7 +594,7 @@ fn block_scan_with_shfl_up_in_each_warp() {
 #[test]
 fn stream_compaction_with_ballots() {
     let (n, b) = (500usize, 128usize);
-    let xs: Vec<i32> = lcg(24, n).iter().map(|x| (x % 1000) as i32).collect();
+    let xs: Vec<i32> = common::lcg(24, n).iter().map(|x| (x % 1000) as i32).collect();
     let tmp = tempfile::tempdir().unwrap();
     let arg = format!("buf:i32:{n}=file:{}", write_file(tmp.path(), "x.bin", u32_bytes(&xs.iter().map(|&v| v as u32).collect::<Vec<_>>())));
     for engine in ENGINES {
@@ -643,7 +632,7 @@ fn stream_compaction_with_ballots() {
 fn histogram_with_match_any() {
     let n = 500usize;
     // Few distinct bins per warp, so that lanes do share them.
-    let xs: Vec<i32> = lcg(25, n).iter().map(|x| (x % 5 * 3) as i32 + 16 * (x % 7) as i32).collect();
+    let xs: Vec<i32> = common::lcg(25, n).iter().map(|x| (x % 5 * 3) as i32 + 16 * (x % 7) as i32).collect();
     let mut want = [0u32; 16];
     for x in &xs {
         want[(x & 15) as usize] += 1;
@@ -663,7 +652,7 @@ fn histogram_with_match_any() {
 
 #[test]
 fn warp_reductions_matches_and_syncwarp_per_lane() {
-    let xs: Vec<i32> = lcg(26, 64).iter().map(|x| (x % 100_000) as i32 - 50_000).collect();
+    let xs: Vec<i32> = common::lcg(26, 64).iter().map(|x| (x % 100_000) as i32 - 50_000).collect();
     let mut want = vec![0i32; 640];
     for w in 0..2 {
         let lanes = &xs[32 * w..32 * w + 32];
@@ -708,7 +697,7 @@ fn warp_reductions_matches_and_syncwarp_per_lane() {
 #[test]
 fn partial_warps_have_only_their_lanes() {
     // Blocks of 48: warp 1 of each has lanes 0-15.
-    let xs: Vec<i32> = lcg(27, 96).iter().map(|x| (x % 1000) as i32).collect();
+    let xs: Vec<i32> = common::lcg(27, 96).iter().map(|x| (x % 1000) as i32).collect();
     let mut want = vec![0i32; 384];
     for blk in 0..2 {
         for (w, len) in [(0usize, 32usize), (1, 16)] {
@@ -743,7 +732,7 @@ fn partial_warps_have_only_their_lanes() {
 #[test]
 fn softmax_one_warp_per_row_with_butterfly_shuffles() {
     let rows = 8usize;
-    let xs: Vec<f32> = lcg(28, 64 * rows).iter().map(|x| (x % 2000) as f32 / 250.0 - 4.0).collect();
+    let xs: Vec<f32> = common::lcg(28, 64 * rows).iter().map(|x| (x % 2000) as f32 / 250.0 - 4.0).collect();
     let tmp = tempfile::tempdir().unwrap();
     let arg = format!("buf:f32:{}=file:{}", 64 * rows, write_file(tmp.path(), "x.bin", f32_bytes(&xs)));
     let mut got = Vec::new();

@@ -3,18 +3,10 @@
 //! computed here: work-groups of 48 work-items, so each has a full sub-group
 //! of 32 and a partial one of 16.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
-
-fn lcg(seed: u64, n: usize) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 32) as u32
-        })
-        .collect()
-}
 
 /// The Kogge-Stone inclusive scan `simt-subgroups` runs (five `shfl.up`
 /// steps, all lanes at once), so that float results are exact.
@@ -29,7 +21,7 @@ fn scan(v: &[f32], op: fn(f32, f32) -> f32) -> Vec<f32> {
 #[test]
 fn subgroup_functions_on_host_and_emulator() {
     let n = 96usize;
-    let xs: Vec<i32> = lcg(31, n).iter().map(|x| (x % 1000) as i32).collect();
+    let xs: Vec<i32> = common::lcg(31, n).iter().map(|x| (x % 1000) as i32).collect();
     let mut want = vec![0i32; 16 * n];
     let mut want_f = vec![0f32; 2 * n];
     for start in (0..n).step_by(48) {

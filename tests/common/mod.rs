@@ -116,3 +116,15 @@ pub fn missing_tool(tool: &str) {
     }
     eprintln!("note: {tool} not found: this test checks nothing here (under scripts/test it would fail)");
 }
+
+/// Deterministic inputs (a 64-bit LCG's top bits), independent of simt's
+/// `rand:` fills, for tests that compute their expected results themselves.
+pub fn lcg(seed: u64, n: usize) -> Vec<u32> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 32) as u32
+        })
+        .collect()
+}
