@@ -128,7 +128,7 @@ pub(super) fn is_signed(code: Option<char>) -> bool {
 /// A call to the intrinsic `name` overloaded on its first argument's type;
 /// `None` when the arguments do not fit it (`clamp(float4, float, float)`,
 /// whose scalar bounds the vector intrinsics do not take).
-fn intrinsic<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, name: &str, args: &[Value<'ctx>]) -> Option<Value<'ctx>> {
+pub(super) fn intrinsic<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, name: &str, args: &[Value<'ctx>]) -> Option<Value<'ctx>> {
     let (f, fty) = intrinsic_declaration(m, name, &[args[0].ty()]);
     let fits = fty.params().len() == args.len() && fty.params().iter().zip(args).all(|(p, a)| *p == a.ty());
     fits.then(|| b.call(fty, f, args, "").value())

@@ -201,10 +201,10 @@ fn is_width(n: &str) -> bool {
     matches!(n, "2" | "3" | "4" | "8" | "16")
 }
 
-/// A call to the intrinsic `name` overloaded on its first argument's type.
+/// A call to the intrinsic `name` overloaded on its first argument's type
+/// (every call here passes operands of that type).
 fn call<'ctx>(b: &mut Builder<'ctx>, m: &Module<'ctx>, name: &str, args: &[Value<'ctx>]) -> Value<'ctx> {
-    let (f, fty) = intrinsic_declaration(m, name, &[args[0].ty()]);
-    b.call(fty, f, args, "").value()
+    super::ocl_builtins::intrinsic(b, m, name, args).expect("operands of the intrinsic's own types")
 }
 
 /// `v` as a value of `ty`: a scalar splat to `ty`'s length when `ty` is a
