@@ -184,10 +184,6 @@ const FLOAT_INTRINSICS: &[(&str, &str)] = &[
     ("powr", "llvm.pow"),
 ];
 
-/// Floating-point built-ins that become a few instructions, with how many
-/// (`lower` makes them; the tests below check the counts).
-const FLOAT_EXPANDED: &[(&str, u64)] = &[("rsqrt", 2), ("recip", 1), ("divide", 1), ("clamp", 2)];
-
 /// Scalar floating-point built-ins that become a call to the C library.
 const FLOAT_LIBM: &[&str] = &[
     "fdim",
@@ -207,54 +203,71 @@ const FLOAT_LIBM: &[&str] = &[
     "remainder",
 ];
 
-/// Integer built-ins, with the instructions each becomes (`abs` of an
-/// unsigned value is the value itself).
-const INTEGER: &[(&str, u64)] = &[
-    ("min", 1),
-    ("max", 1),
-    ("clamp", 2),
-    ("abs", 1),
-    ("popcount", 1),
-    ("clz", 1),
-    ("ctz", 1),
-    ("mul24", 1),
-    ("mad24", 2),
-    ("mul_hi", 5),
-    ("rotate", 1),
-    ("select", 2),
-];
-
 /// How many instructions `simt-lower-ocl-builtins` makes of a call to an
-/// OpenCL C built-in that reads and writes no memory and calls nothing
-/// (maths, integer built-ins): `None` for any other call. Clang declares
-/// them `convergent`, but each lane's result depends on its own arguments
-/// only, so `simt-ifconvert` may speculate them as it speculates their
-/// lowered form. A vector call with a scalar operand (`clamp(float4, float,
-/// float)`) is not counted: how it lowers depends on the lowering's version.
+/// OpenCL C built-in that reads and writes no memory and calls nothing but
+/// LLVM intrinsics (maths, integer built-ins, conversions, relational,
+/// geometric and saturating built-ins): `None` for any other call. Clang
+/// declares them `convergent`, but each lane's result depends on its own
+/// arguments only, so `simt-ifconvert` may speculate them as it speculates
+/// their lowered form.
+///
+/// The answer is the lowering itself, not a list kept beside it: the call's
+/// declaration is lowered once in a scratch module of its own (memoised per
+/// callee and type), and the instructions it became are counted. A built-in
+/// the lowering learns is thereby lane-local as soon as it lowers to plain
+/// IR, and one that lowers to a load, an atomic or a library call never is.
 pub fn lane_local_size(i: Inst<'_>) -> Option<u64> {
     let (base, params) = ocl_call(i)?;
     if crate::kernel_model::builtin_of(i).is_some() {
         return None;
     }
-    let name = plain_name(&base);
-    let ty = i.ty();
-    // A scalar operand of a vector call (`fmin(float4, float)`) is not
-    // counted here: left to the branches.
-    if ty.is_vector() && i.call_args().iter().any(|a| !a.ty().is_vector()) {
-        return None;
+    let name = i.called_function_name()?;
+    let ret = i.ty().print();
+    let args: Vec<String> = i.call_args().iter().map(|a| a.ty().print()).collect();
+    let key = format!("{ret} {name}({})", args.join(", "));
+    thread_local! {
+        static SIZES: std::cell::RefCell<std::collections::HashMap<String, Option<u64>>> = Default::default();
     }
-    if ty.is_float_or_float_vector() {
-        if FLOAT_INTRINSICS.iter().any(|(n, _)| *n == name) {
-            return Some(1);
+    if let Some(k) = SIZES.with(|m| m.borrow().get(&key).copied()) {
+        return k;
+    }
+    let k = lowered_size(&name, &base, &params, &ret, &args);
+    SIZES.with(|m| m.borrow_mut().insert(key, k));
+    k
+}
+
+/// Lowers one call of `name` (returning `ret`, taking `args`) in a scratch
+/// module and counts what it became, if that is plain IR.
+fn lowered_size(name: &str, base: &str, params: &str, ret: &str, args: &[String]) -> Option<u64> {
+    let formals: Vec<String> = args.iter().enumerate().map(|(k, t)| format!("{t} %a{k}")).collect();
+    let formals = formals.join(", ");
+    let (call, result) = if ret == "void" { (String::new(), "void".to_string()) } else { ("%r = ".into(), format!("{ret} %r")) };
+    let ir = format!(
+        "declare {ret} @\"{name}\"({}) convergent\n\
+         define {ret} @w({formals}) {{\n  {call}call {ret} @\"{name}\"({formals})\n  ret {result}\n}}\n",
+        args.join(", ")
+    );
+    let ctx = inkwell::context::Context::create();
+    let m = crate::ir::parse_ir(&ctx, "lane-local", ir.as_bytes()).ok()?;
+    let f = m.get_function("w")?;
+    let call = f.get_basic_block_iter().flat_map(instructions).find(|i| i.is_call())?;
+    let mut b = Builder::new(call.value());
+    b.position_before(call);
+    match lower(&mut b, &m, call, base, params).ok()? {
+        Lowered::Replace(v) => {
+            drop(b);
+            call.value().replace_all_uses_with(v);
+            call.erase();
         }
-        return FLOAT_EXPANDED.iter().find(|(n, _)| *n == name).map(|&(_, k)| k);
+        Lowered::Keep | Lowered::Erase => return None,
     }
-    if ty.scalar().is_integer() {
-        let k = INTEGER.iter().find(|(n, _)| *n == name)?.1;
-        let unsigned_abs = name == "abs" && !is_signed(first_param_code(&params));
-        return Some(if unsigned_abs { 0 } else { k });
-    }
-    None
+    let body: Vec<Inst<'_>> = f.get_basic_block_iter().flat_map(instructions).filter(|i| !i.is_terminator()).collect();
+    let plain = body.iter().all(|i| {
+        use llvm_sys::LLVMOpcode::*;
+        let memory = matches!(i.opcode(), LLVMLoad | LLVMStore | LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence);
+        !memory && (!i.is_call() || i.called_function_name().is_some_and(|n| n.starts_with("llvm.")))
+    });
+    plain.then_some(body.len() as u64)
 }
 
 const SEQ_CST: LLVMAtomicOrdering = LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent;
@@ -437,6 +450,27 @@ mod tests {
         assert!(is_signed(Some('i')) && !is_signed(Some('j')) && !is_signed(Some('m')));
     }
 
+    /// Floating-point built-ins that become a few instructions, with how many
+    /// counted by hand from `lower`.
+    const FLOAT_EXPANDED: &[(&str, u64)] = &[("rsqrt", 2), ("recip", 1), ("divide", 1), ("clamp", 2)];
+
+    /// Integer built-ins, with the instructions each becomes (counted by hand from `lower`) (`abs` of an
+    /// unsigned value is the value itself).
+    const INTEGER: &[(&str, u64)] = &[
+        ("min", 1),
+        ("max", 1),
+        ("clamp", 2),
+        ("abs", 1),
+        ("popcount", 1),
+        ("clz", 1),
+        ("ctz", 1),
+        ("mul24", 1),
+        ("mad24", 2),
+        ("mul_hi", 5),
+        ("rotate", 1),
+        ("select", 2),
+    ];
+
     /// The arguments a built-in of the lists takes.
     fn arity(name: &str) -> usize {
         match name {
@@ -481,7 +515,52 @@ mod tests {
                 body.iter().all(|i| !memory(i) && (!i.is_call() || i.called_function_name().is_some_and(|n| n.starts_with("llvm."))));
             let printed: Vec<String> = body.iter().map(|i| i.value().print()).collect();
             assert!(plain, "{name} ({code}) lowers to more than plain IR: {printed:?}");
-            assert_eq!(before[k], vec![Some(body.len() as u64)], "{name} ({code}): {printed:?}");
+            let expected = match FLOAT_EXPANDED.iter().chain(INTEGER).find(|(n, _)| *n == name) {
+                Some(_) if name == "abs" && code == 'j' => 0,
+                Some(&(_, k)) if code != 'f' || FLOAT_EXPANDED.iter().any(|(n, _)| *n == name) => k,
+                _ => 1,
+            };
+            assert_eq!(body.len() as u64, expected, "{name} ({code}): {printed:?}");
+            assert_eq!(before[k], vec![Some(expected)], "{name} ({code}): {printed:?}");
+        }
+    }
+
+    /// Built-ins beyond the maths and integer lists (conversions,
+    /// saturating and relational, geometric with a scalar operand) are
+    /// lane-local because they lower to plain IR; loads, atomics, library
+    /// calls and work-item functions are not.
+    #[test]
+    fn lane_local_follows_the_lowering() {
+        let cases: &[(&str, &str, &str, bool)] = &[
+            ("i32", "_Z7add_satii", "i32, i32", true),
+            ("i32", "_Z4haddjj", "i32, i32", true),
+            ("i32", "_Z15convert_int_satf", "float", true),
+            ("i32", "_Z5isnanf", "float", true),
+            ("float", "_Z3mixfff", "float, float, float", true),
+            ("<4 x float>", "_Z3mixDv4_fS_f", "<4 x float>, <4 x float>, float", true),
+            ("float", "_Z3dotDv4_fS_", "<4 x float>, <4 x float>", true),
+            ("<4 x float>", "_Z6vload4mPU3AS1Kf", "i64, ptr addrspace(1)", false),
+            ("i32", "_Z10atomic_addPU3AS1Vii", "ptr addrspace(1), i32", false),
+            ("float", "_Z4fdimff", "float, float", false),
+            ("i64", "_Z13get_global_idj", "i32", false),
+        ];
+        let mut ir = String::from("target triple = \"spir64-unknown-unknown\"\n");
+        for (k, (ret, name, params, _)) in cases.iter().enumerate() {
+            let formals: Vec<String> = params.split(", ").enumerate().map(|(a, t)| format!("{t} %a{a}")).collect();
+            let formals = formals.join(", ");
+            ir += &format!("declare {ret} @{name}({params}) convergent\n");
+            ir += &format!("define {ret} @f{k}({formals}) {{\n  %r = call {ret} @{name}({formals})\n  ret {ret} %r\n}}\n");
+        }
+        let ctx = inkwell::context::Context::create();
+        let m = crate::ir::parse_ir(&ctx, "t", ir.as_bytes()).expect("parses");
+        for (k, &(_, name, _, lane_local)) in cases.iter().enumerate() {
+            let f = m.get_function(&format!("f{k}")).expect("f");
+            let call = f.get_basic_block_iter().flat_map(instructions).find(|i| i.is_call()).expect("call");
+            let size = lane_local_size(call);
+            assert_eq!(size.is_some(), lane_local, "{name}: {size:?}");
+            if lane_local {
+                assert!(size.unwrap() >= 1, "{name}: {size:?}");
+            }
         }
     }
 }

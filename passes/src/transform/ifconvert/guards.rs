@@ -4,7 +4,7 @@
 
 use super::{GuardForm, Target};
 use crate::cfg::BlockId;
-use crate::ir::{terminator, Inst, Ty, Value};
+use crate::ir::{has_fn_attribute, terminator, Inst, Ty, Value};
 use crate::kernel_model::{builtin_of, Builtin};
 use crate::transform::ocl_builtins::lane_local_size;
 use inkwell::basic_block::BasicBlock;
@@ -59,10 +59,14 @@ pub(super) fn classify(i: Inst<'_>, target: Target) -> Result<Guard, &'static st
     }
 }
 
-/// Work-item queries, maths intrinsics and the OpenCL C built-ins that
-/// lower to plain IR (`ocl_builtins::lane_local_size`: clang marks them
-/// `convergent`, but each lane's result is its own): no side effects, and
-/// nothing another lane's presence changes.
+/// Work-item queries, LLVM intrinsics that LLVM itself declares
+/// `speculatable` (maths, bit counts, saturating arithmetic, `fptosi.sat`,
+/// vector reductions, PTX's special registers: no memory, no side effects,
+/// defined for every input) and the OpenCL C built-ins that lower to plain
+/// IR (`ocl_builtins::lane_local_size`: clang marks them `convergent`, but
+/// each lane's result is its own): nothing another lane's presence changes.
+/// LLVM's attribute, not a list here, decides for intrinsics, so whatever
+/// `simt-lower-ocl-builtins` makes of a built-in is recognised with it.
 pub(super) fn is_pure_call(i: Inst<'_>) -> bool {
     if let Some(b) = builtin_of(i) {
         return b != Builtin::Barrier;
@@ -70,54 +74,9 @@ pub(super) fn is_pure_call(i: Inst<'_>) -> bool {
     if lane_local_size(i).is_some() {
         return true;
     }
-    const PURE: &[&str] = &[
-        "llvm.nvvm.read.ptx.sreg.",
-        "llvm.smax.",
-        "llvm.smin.",
-        "llvm.umax.",
-        "llvm.umin.",
-        "llvm.abs.",
-        "llvm.fabs.",
-        "llvm.minnum.",
-        "llvm.maxnum.",
-        "llvm.minimum.",
-        "llvm.maximum.",
-        "llvm.fma.",
-        "llvm.fmuladd.",
-        "llvm.copysign.",
-        "llvm.floor.",
-        "llvm.ceil.",
-        "llvm.trunc.",
-        "llvm.rint.",
-        "llvm.round.",
-        "llvm.sqrt.",
-        // What simt-lower-ocl-builtins makes of OpenCL's transcendental
-        // maths: pure, and speculatable in LLVM's own terms.
-        "llvm.exp.",
-        "llvm.exp2.",
-        "llvm.exp10.",
-        "llvm.log.",
-        "llvm.log2.",
-        "llvm.log10.",
-        "llvm.sin.",
-        "llvm.cos.",
-        "llvm.tan.",
-        "llvm.asin.",
-        "llvm.acos.",
-        "llvm.atan.",
-        "llvm.sinh.",
-        "llvm.cosh.",
-        "llvm.tanh.",
-        "llvm.pow.",
-        "llvm.ctpop.",
-        "llvm.ctlz.",
-        "llvm.cttz.",
-        "llvm.bswap.",
-        "llvm.fshl.",
-        "llvm.fshr.",
-    ];
-    let name = i.called_function_name().unwrap_or_default();
-    PURE.iter().any(|p| name.starts_with(p)) && i.num_operand_bundles() == 0
+    let Some(f) = i.called_function() else { return false };
+    let intrinsic = i.called_function_name().is_some_and(|n| n.starts_with("llvm."));
+    intrinsic && has_fn_attribute(f, "speculatable") && !has_fn_attribute(f, "convergent") && i.num_operand_bundles() == 0
 }
 
 pub(super) fn access_type<'ctx>(i: Inst<'ctx>) -> Ty<'ctx> {
