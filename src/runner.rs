@@ -9,7 +9,9 @@
 //! (`scratch_per_item` bytes per work-item, 64-byte aligned) and the `args`
 //! array with the value slots it points at. Calling a work-group therefore
 //! allocates nothing. Work-groups are handed out in chunks of consecutive
-//! linear ids (x fastest), at most 64 chunks per worker. If work-groups fail,
+//! linear ids (x fastest), at most 64 chunks per worker, each its own rayon
+//! task, so that an idle worker takes over the chunks of one whose core is
+//! busy with another process. If work-groups fail,
 //! the one with the lowest linear id is reported, whatever the scheduling.
 
 use crate::buffers::{AlignedBytes, ArgValue, KernelArgs, LocalLayout, ALIGN};
@@ -291,7 +293,14 @@ impl<'a> Runner<'a> {
         let grid = self.grid;
         let num_groups = grid.num_groups();
 
-        (0..chunks).into_par_iter().for_each(|c| {
+        // One chunk per rayon task (`with_max_len(1)`): left to rayon's
+        // adaptive splitting, the range became a few long sequences (a
+        // quarter of the chunks each with two workers) that no idle worker
+        // could steal from, so a worker whose core another process shared
+        // set the launch's time (issue 22: barrier kernels slowed 2x under
+        // one busy process where a balanced run slows 1.5x).
+        (0..chunks as usize).into_par_iter().with_max_len(1).for_each(|c| {
+            let c = c as u64;
             crate::guard::ensure_altstack();
             let idx = rayon::current_thread_index().unwrap_or(0) % n;
             let mut guard = self.workers[idx].0.lock().unwrap_or_else(|e| e.into_inner());
@@ -550,6 +559,46 @@ mod tests {
         drop(runner);
         assert_eq!(f32s(&a, 2), want);
         assert!(f32s(&a, 2)[..100].iter().any(|&x| x != 0.0));
+    }
+
+    /// Work-groups run per pool thread, for `a_busy_worker_keeps_few_groups`.
+    static RAN_ON: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+
+    /// Counts the work-group on its pool thread; on thread 0 (the one whose
+    /// core is "shared with another process") it takes 2 ms.
+    ///
+    /// # Safety
+    /// Called by the runner per `wg_abi`; touches no memory of the launch.
+    unsafe extern "C" fn slow_on_thread_0(_args: *const *mut c_void, _ctx: *mut WgContext) -> u32 {
+        let t = rayon::current_thread_index().unwrap_or(0).min(1);
+        RAN_ON[t].fetch_add(1, Ordering::SeqCst);
+        if t == 0 {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        STATUS_OK
+    }
+
+    /// The issue-22 finding under load: when one worker's core is shared
+    /// with another process, the other worker must take over the rest of
+    /// the launch, chunk by chunk. Handed out by rayon's adaptive splitting
+    /// alone, each worker ran a fixed quarter or half of the chunks as one
+    /// unsplittable sequence, and the slow one set the time.
+    #[test]
+    fn a_busy_worker_keeps_few_groups() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let mut a = args(&["buf:f32:4"]);
+        let grid = Grid::new(&[128 * 4], &[4], None).unwrap();
+        let bn = names();
+        pool.install(|| {
+            // SAFETY: `slow_on_thread_0` touches no memory.
+            let runner = Runner::new(unsafe { kernel("slow", slow_on_thread_0, 0, 0, &bn) }, grid, &mut a, 1 << 18).unwrap();
+            runner.run(None).unwrap();
+        });
+        let [slow, fast] = [0, 1].map(|t| RAN_ON[t].load(Ordering::SeqCst));
+        assert_eq!(slow + fast, 128);
+        // 128 groups of 2 ms would be 256 ms on the slow thread alone; the
+        // fast one, whose groups take no time, should leave it a handful.
+        assert!(slow <= 8, "the busy worker ran {slow} of 128 work-groups");
     }
 
     /// out[gy * W + gx] = (gx << 16) | gy over a 2-D grid with a global
