@@ -1014,7 +1014,8 @@ impl<'a> Machine<'a> {
                     }
                     Inst::Warp { op, d, a, b, c, m } => {
                         if let (true, Some(ch)) = (CHECKED, check.as_deref_mut()) {
-                            if ch.watches_warp() {
+                            // Not under `none` (see check::warp).
+                            if ch.watches_warp() && policy != Policy::None {
                                 let mut masks = [0u64; crate::regfile::LANES];
                                 let mut sources = [check::warp::NO_SOURCE; crate::regfile::LANES];
                                 lanes!(mask, full, w, |l| {
@@ -1033,7 +1034,6 @@ impl<'a> Machine<'a> {
                                     sources: op.is_shuffle().then_some(&sources[..]),
                                     running: mask,
                                     gone,
-                                    judge_absent: policy != Policy::None,
                                 };
                                 ch.warp_call(&call, item0, inst_text[pc as usize]);
                             }

@@ -29,9 +29,11 @@
 //! sub-group rely on it). `activemask` has no mask.
 //!
 //! The emulator runs the lanes of a warp that reach a warp function
-//! together as one lane group; `NotRunning` is judged against that group,
-//! so it needs a reconvergence policy that joins lanes again (`ipdom`,
-//! `markers`): under `none` the caller says not to judge it.
+//! together as one lane group, and the rules are judged against that group,
+//! so they need a reconvergence policy that joins lanes again (`ipdom`,
+//! `markers`). Under `--policy none` lanes that diverged never run a warp
+//! function together again (its ballots and active masks then differ from
+//! CUDA's), and the interpreter does not call this check.
 
 use crate::engine::emu::program::WarpOp;
 
@@ -62,8 +64,6 @@ pub struct Call<'a> {
     pub running: u64,
     /// Lanes that do not exist, have exited or only wait to return.
     pub gone: u64,
-    /// Whether to judge [`Rule::NotRunning`] (see the module's text).
-    pub judge_absent: bool,
 }
 
 /// A broken rule: `lane` called with `mask`; `other` is the lane named
@@ -94,7 +94,7 @@ pub fn check(call: &Call<'_>, out: &mut impl FnMut(Violation)) {
             continue;
         }
         let absent = m & !call.running & !call.gone;
-        if call.judge_absent && absent != 0 {
+        if absent != 0 {
             out(v(Rule::NotRunning, absent.trailing_zeros(), 0));
         }
         let mut named = m & call.running;
@@ -127,7 +127,7 @@ mod tests {
         if let Some(s) = sources {
             src[..s.len()].copy_from_slice(s);
         }
-        let call = Call { op, masks: &all, sources: sources.map(|_| &src[..]), running, gone, judge_absent: true };
+        let call = Call { op, masks: &all, sources: sources.map(|_| &src[..]), running, gone };
         let mut out = Vec::new();
         check(&call, &mut |v| out.push((v.rule, v.lane, v.other)));
         out

@@ -258,8 +258,14 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             for i in instructions(*b) {
                 if !i.is_phi() {
                     d.cur_text = d.text(i.value().print());
-                    d.text_locs[d.cur_text as usize] =
-                        simt_passes::ir::metadata::debug_location(i).map(|(file, line, _)| format!("{file}:{line}"));
+                    // A warp function is CUDA's header wrapper around the
+                    // intrinsic: `--check warp` names the call in the kernel's file.
+                    let loc = if i.called_function_name().as_deref().and_then(warp_op).is_some() {
+                        simt_passes::ir::metadata::debug_location_in_own_file(i, function)
+                    } else {
+                        simt_passes::ir::metadata::debug_location(i)
+                    };
+                    d.text_locs[d.cur_text as usize] = loc.map(|(file, line, _)| format!("{file}:{line}"));
                     d.inst(i, policy).map_err(|e| format!("{e} in '{}'", i.value().print()))?;
                 }
             }
