@@ -113,7 +113,13 @@ fn warp_function_masks_that_break_cuda_rules_are_reported() {
     let module = root().join("test-ir/checker/warp_masks.cu");
     for &(kernel, head, lane, other) in WARP_MASK_BUGS {
         for policy in ["ipdom", "markers"] {
-            let out = simt_run(&module, "32", "32", &["buf:i32:32"], &["--kernel", kernel, "--check", "all", "--policy", policy, "--stats", "json"]);
+            let out = simt_run(
+                &module,
+                "32",
+                "32",
+                &["buf:i32:32"],
+                &["--kernel", kernel, "--check", "all", "--policy", policy, "--stats", "json"],
+            );
             let text = reports(&out);
             assert_eq!(out.status.code(), Some(1), "{kernel} {policy}: {text}");
             let first = text.lines().next().unwrap_or("");
@@ -121,7 +127,11 @@ fn warp_function_masks_that_break_cuda_rules_are_reported() {
             assert!(text.contains(&format!("  work-item ({lane},0,0) (lane {lane}) calls it with mask")), "{kernel} {policy}: {text}");
             assert!(text.contains(&format!("lane {other} (work-item ({other},0,0))")) || lane == other, "{kernel} {policy}: {text}");
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-            assert_eq!(v["check"], serde_json::json!({"data_races": 0, "uninitialised_reads": 0, "warp_mask_violations": 1}), "{kernel} {policy}");
+            assert_eq!(
+                v["check"],
+                serde_json::json!({"data_races": 0, "uninitialised_reads": 0, "warp_mask_violations": 1}),
+                "{kernel} {policy}"
+            );
         }
     }
 }
@@ -149,7 +159,8 @@ fn warp_functions_with_right_partial_masks_are_not_reported() {
             let out = simt_run(&module, "32", "32", args, &["--kernel", kernel, "--check", "all", "--policy", policy, "--dump", &d]);
             assert!(out.status.success(), "{kernel} {policy}: {}", String::from_utf8_lossy(&out.stderr));
             assert_eq!(reports(&out), "simt-run: dumped 1 buffer(s) to ".to_string() + &d + "\n", "{kernel} {policy}");
-            let got: Vec<i32> = std::fs::read(dump.join("arg0.bin")).unwrap().chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+            let got: Vec<i32> =
+                std::fs::read(dump.join("arg0.bin")).unwrap().chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
             assert_eq!(&got, want, "{kernel} {policy}");
         }
     }

@@ -153,13 +153,14 @@ pub fn debug_location(inst: Inst<'_>) -> Option<(String, u32, u32)> {
 /// the chain is in that file or `function` has no debug info.
 pub fn debug_location_in_own_file(inst: Inst<'_>, function: FunctionValue<'_>) -> Option<(String, u32, u32)> {
     use llvm_sys::debuginfo::*;
-    // SAFETY: `di_file_name` is given a live DIScope (a subprogram or a
-    // location's scope); the name is a buffer of `len` bytes owned by the
-    // debug info, copied at once.
+    // The file name of a live DIScope (a subprogram or a location's scope).
     let file_of = |scope: LLVMMetadataRef| -> Option<String> {
         if scope.is_null() {
             return None;
         }
+        // SAFETY: `scope` is a live, non-null DIScope; its file is null or a
+        // live DIFile, whose name is a buffer of `len` bytes owned by the
+        // debug info, copied at once.
         unsafe {
             let file = LLVMDIScopeGetFile(scope);
             if file.is_null() {

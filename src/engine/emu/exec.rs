@@ -425,7 +425,7 @@ pub struct Machine<'a> {
     stop_pc: u32,
     /// `--trace`: where the lane groups' moves are written.
     pub trace: Option<Box<Trace>>,
-    /// `--check races,uninit`: the shadow-memory checks, when on.
+    /// `--check races,uninit,warp`: the checks, when on.
     pub check: Option<Box<Checker>>,
     /// `__local` arguments: parameter, offset in local memory, bytes.
     local_args: Vec<(usize, u64, u64)>,
@@ -544,7 +544,7 @@ impl<'a> Machine<'a> {
         })
     }
 
-    /// Turns on the shadow-memory checks of `checks` (see [`check`]).
+    /// Turns on the checks of `checks` (see [`check`]).
     pub fn enable_checks(&mut self, checks: Checks) {
         if !checks.runs_checker() {
             return;
@@ -590,7 +590,7 @@ impl<'a> Machine<'a> {
     }
 
     /// The findings of the checks so far, as text: one entry per report
-    /// kept, and the summary; `None` when no check watches memory.
+    /// kept, and the summary; `None` when no check runs.
     pub fn check_report(&self) -> Option<(Vec<String>, check::Findings)> {
         let c = self.check.as_ref()?;
         let texts = c.findings.kept.iter().map(|f| check::report::render(f, self)).collect();

@@ -138,9 +138,15 @@ mod tests {
         // Lanes 0-3 run with mask 0xf: fine.
         assert_eq!(run(WarpOp::VoteAny, &[0xf; 4], None, 0xf, !0xf), vec![]);
         // Lane 2's mask lacks its own bit.
-        assert_eq!(run(WarpOp::VoteAny, &[0xf, 0xf, 0x3, 0xf], None, 0xf, !0xf), vec![(Rule::OtherMask, 0, 2), (Rule::OtherMask, 1, 2), (Rule::NotInMask, 2, 2), (Rule::OtherMask, 3, 2)]);
+        assert_eq!(
+            run(WarpOp::VoteAny, &[0xf, 0xf, 0x3, 0xf], None, 0xf, !0xf),
+            vec![(Rule::OtherMask, 0, 2), (Rule::OtherMask, 1, 2), (Rule::NotInMask, 2, 2), (Rule::OtherMask, 3, 2)]
+        );
         // Mask 0xff while lanes 4-7 are elsewhere (not gone).
-        assert_eq!(run(WarpOp::SyncWarp, &[0xff; 4], None, 0xf, !0xff), vec![(Rule::NotRunning, 0, 4), (Rule::NotRunning, 1, 4), (Rule::NotRunning, 2, 4), (Rule::NotRunning, 3, 4)]);
+        assert_eq!(
+            run(WarpOp::SyncWarp, &[0xff; 4], None, 0xf, !0xff),
+            vec![(Rule::NotRunning, 0, 4), (Rule::NotRunning, 1, 4), (Rule::NotRunning, 2, 4), (Rule::NotRunning, 3, 4)]
+        );
         // … or gone: fine.
         assert_eq!(run(WarpOp::SyncWarp, &[0xff; 4], None, 0xf, !0xf), vec![]);
         // Two disjoint groups with their own masks in one call: fine.
