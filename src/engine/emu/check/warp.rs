@@ -6,17 +6,19 @@
 //! - PTX ISA (`shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`,
 //!   `bar.warp.sync`): "The behavior of … is undefined if the executing
 //!   thread is not in the membermask" ([`Rule::NotInMask`]).
-//! - PTX ISA: "… will cause executing thread to wait until all non-exited
-//!   threads corresponding to membermask have executed … with the same
-//!   qualifiers and same membermask value"; CUDA C++ Programming Guide (warp
-//!   vote, match, shuffle and `__syncwarp`): "all non-exited threads named in
-//!   mask must execute the same intrinsic with the same mask, or the result
-//!   is undefined". A lane named in the mask that has not exited but does not
-//!   run the call with the caller ([`Rule::NotRunning`]), or runs it with
-//!   another mask ([`Rule::OtherMask`]), breaks it. Lanes past the end of the
-//!   block do not exist and count as exited, as do lanes whose next
-//!   instruction is the kernel's return (the usual `if (i >= n) return;`
-//!   before a full-mask shuffle).
+//! - PTX ISA (`match.sync`; `shfl.sync`, `vote.sync` and `redux.sync` say
+//!   the same): "match.sync will cause executing thread to wait until all
+//!   non-exited threads from membermask have executed match.sync with the
+//!   same qualifiers and same membermask value"; `bar.warp.sync` says "all
+//!   threads corresponding to membermask", and the CUDA C++ Programming Guide
+//!   (warp vote, match, shuffle and `__syncwarp`) "all non-exited threads
+//!   named in mask must execute the same intrinsic with the same mask, or the
+//!   result is undefined". A lane named in the mask that has not exited but
+//!   does not run the call with the caller ([`Rule::NotRunning`]), or runs
+//!   it with another mask ([`Rule::OtherMask`]), breaks it. Lanes past the
+//!   end of the block do not exist and count as exited, as do lanes whose
+//!   next instruction is the kernel's return (the usual `if (i >= n)
+//!   return;` before a full-mask shuffle).
 //! - CUDA C++ Programming Guide, warp shuffle functions: "Threads may only
 //!   read data from another thread which is actively participating in the
 //!   `__shfl_sync()` command. If the target thread is inactive, the retrieved
@@ -33,7 +35,9 @@
 //! so they need a reconvergence policy that joins lanes again (`ipdom`,
 //! `markers`). Under `--policy none` lanes that diverged never run a warp
 //! function together again (its ballots and active masks then differ from
-//! CUDA's), and the interpreter does not call this check.
+//! CUDA's), and the interpreter does not call this check. Lanes that reach
+//! two call sites of one function with the same mask (on sm_70 and later
+//! they may pair up) are reported, as each site runs its own lanes here.
 
 use crate::engine::emu::program::WarpOp;
 
