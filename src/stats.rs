@@ -157,6 +157,9 @@ pub struct EmuCountersJson {
 pub struct CheckJson {
     pub data_races: u64,
     pub uninitialised_reads: u64,
+    /// Warp functions whose mask broke a rule (`--check warp`), each
+    /// instruction counted once per rule.
+    pub warp_mask_violations: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -187,7 +190,7 @@ impl From<&EmuStats> for EmuCountersJson {
             max_lane_groups: c.max_groups,
             warps: c.warps,
             lane_instructions_per_second: e.lane_instructions_per_second(),
-            check: e.check.as_ref().map(|f| CheckJson { data_races: f.races, uninitialised_reads: f.uninit }),
+            check: e.check.as_ref().map(|f| CheckJson { data_races: f.races, uninitialised_reads: f.uninit, warp_mask_violations: f.warp }),
         }
     }
 }

@@ -39,7 +39,7 @@ fn race_free_corpus_kernels_give_no_reports() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{file}: exit {:?}\n{stderr}", out.status.code());
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["check"], serde_json::json!({"data_races": 0, "uninitialised_reads": 0}), "{file}");
+        assert_eq!(v["check"], serde_json::json!({"data_races": 0, "uninitialised_reads": 0, "warp_mask_violations": 0}), "{file}");
         assert_eq!(v["engine"], "emu", "{file}: --check alone selects the emulator");
     }
 }
@@ -94,5 +94,74 @@ fn atomics_and_barriers_are_not_races() {
         let out = simt_run(&module, "256", "64", &["buf:u32:256=rand:1", "buf:u32:16"], &["--check", "all", "--warp-width", width]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(reports(&out), "");
+    }
+}
+
+/// `warp_masks.cu`'s kernels that break a rule of a warp function's mask:
+/// kernel, the report's first line's start, the calling work-item and lane,
+/// the lane named or read.
+const WARP_MASK_BUGS: &[(&str, &str, u32, u32)] = &[
+    ("not_in_mask", "warp function called by a lane its mask leaves out", 16, 16),
+    ("diverged", "warp function mask names a lane that does not take part", 0, 16),
+    ("other_mask", "warp function mask names a lane that calls it with another mask", 8, 0),
+    ("source_outside", "shuffle reads a lane its mask leaves out", 15, 16),
+    ("syncwarp_odd", "warp function mask names a lane that does not take part", 1, 0),
+];
+
+#[test]
+fn warp_function_masks_that_break_cuda_rules_are_reported() {
+    let module = root().join("test-ir/checker/warp_masks.cu");
+    for &(kernel, head, lane, other) in WARP_MASK_BUGS {
+        for policy in ["ipdom", "markers"] {
+            let out = simt_run(
+                &module,
+                "32",
+                "32",
+                &["buf:i32:32"],
+                &["--kernel", kernel, "--check", "all", "--policy", policy, "--stats", "json"],
+            );
+            let text = reports(&out);
+            assert_eq!(out.status.code(), Some(1), "{kernel} {policy}: {text}");
+            let first = text.lines().next().unwrap_or("");
+            assert!(first.starts_with(&format!("simt-run: {head} in work-group (0,0,0)")), "{kernel} {policy}: {text}");
+            assert!(text.contains(&format!("  work-item ({lane},0,0) (lane {lane}) calls it with mask")), "{kernel} {policy}: {text}");
+            assert!(text.contains(&format!("lane {other} (work-item ({other},0,0))")) || lane == other, "{kernel} {policy}: {text}");
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(
+                v["check"],
+                serde_json::json!({"data_races": 0, "uninitialised_reads": 0, "warp_mask_violations": 1}),
+                "{kernel} {policy}"
+            );
+        }
+    }
+}
+
+#[test]
+fn warp_functions_with_right_partial_masks_are_not_reported() {
+    let module = root().join("test-ir/checker/warp_masks.cu");
+    let tmp = tempfile::tempdir().unwrap();
+    // What each lane of `masks_ok` computes, from its source.
+    let want: Vec<i32> = (0..32)
+        .map(|lane: i32| {
+            let mut v = if lane < 15 { lane + 1 } else { lane };
+            v += 4; // lane 3's value after the segment shuffle
+            if lane % 3 == 0 {
+                v += 3;
+            }
+            v + 16 * 100 + (lane ^ 8) * 1000
+        })
+        .collect();
+    let want_returned: Vec<i32> = (0..32).map(|lane| if lane < 20 { 191 } else { 0 }).collect();
+    for (kernel, args, want) in [("masks_ok", &["buf:i32:32"][..], &want), ("returned_ok", &["buf:i32:32", "i32:20"][..], &want_returned)] {
+        for policy in ["ipdom", "markers"] {
+            let dump = tmp.path().join(format!("{kernel}-{policy}"));
+            let d = dump.display().to_string();
+            let out = simt_run(&module, "32", "32", args, &["--kernel", kernel, "--check", "all", "--policy", policy, "--dump", &d]);
+            assert!(out.status.success(), "{kernel} {policy}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(reports(&out), "simt-run: dumped 1 buffer(s) to ".to_string() + &d + "\n", "{kernel} {policy}");
+            let got: Vec<i32> =
+                std::fs::read(dump.join("arg0.bin")).unwrap().chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+            assert_eq!(&got, want, "{kernel} {policy}");
+        }
     }
 }

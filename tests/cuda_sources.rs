@@ -684,7 +684,7 @@ fn warp_reductions_matches_and_syncwarp_per_lane() {
         if engine == "emu" {
             // Not `races`: the checker does not know that __syncwarp orders
             // the lanes' shared-memory accesses (README, warp functions).
-            a.extend(["--check", "bounds,uninit,barriers"]);
+            a.extend(["--check", "bounds,uninit,barriers,warp"]);
         }
         let mut args = vec![cuda_dir().join("warp_votes.cu").display().to_string()];
         args.extend(a.iter().map(|s| s.to_string()));

@@ -103,7 +103,7 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
         include_dirs: cli.include_dirs.clone(),
         cl_std: cli.cl_std.clone(),
         keep_ir: cli.keep_ir.clone(),
-        debug_info: opts.check.watches_memory(),
+        debug_info: opts.check.runs_checker(),
     };
     let input = ModuleInput::read_with(&launch.module, &source)?;
     // Everything that can be checked without compiling, first.
@@ -278,9 +278,9 @@ fn run_emu(
     let _clear = ClearOnDrop(progress.clone());
     for run in 0..opts.repeat {
         let start = Instant::now();
-        let (counters, seconds) = if run == 0 && (opts.trace.is_some() || opts.check.watches_memory()) {
+        let (counters, seconds) = if run == 0 && (opts.trace.is_some() || opts.check.runs_checker()) {
             let (result, report) = run_emu_observed(&k, grid, opts, args, progress.as_ref());
-            if opts.check.watches_memory() {
+            if opts.check.runs_checker() {
                 let text: String = report.reports.iter().map(|r| format!("{TOOL}: {r}\n")).collect();
                 diag::eprint(&text);
                 found = Some(report.findings);

@@ -73,7 +73,10 @@ a comma-separated list of: races (two work-items touch a byte of __local or
 __global memory, one with a plain (non-atomic) write, with no barrier between,
 or in different work-groups), uninit (a read of __local or private memory no
 work-item of the work-group wrote), bounds and barriers (always on in the
-emulator), uniformity (= --check-uniformity), all (all but uniformity).
+emulator), warp (a CUDA warp function whose mask leaves out the calling lane,
+names a lane that is not calling it with that mask, or, for a shuffle, leaves
+out the lane read), uniformity (= --check-uniformity), all (all but
+uniformity).
 Findings are reported on stderr, each pair of instructions once, and make the
 exit status 1; the checks watch the first run of --repeat.
 
@@ -188,7 +191,7 @@ pub struct Cli {
     #[arg(long = "check-uniformity", help_heading = "Checks")]
     pub check_uniformity: bool,
     /// Emulator (selected by this flag alone): check the kernel as it runs:
-    /// races, uninit, bounds, barriers, uniformity, or all (see below).
+    /// races, uninit, bounds, barriers, warp, uniformity, or all (see below).
     #[arg(long, value_name = "LIST", value_parser = values::checks, help_heading = "Checks")]
     pub check: Option<crate::engine::emu::check::Checks>,
     /// Emulator: lanes per warp, 1 to 64 (default 32).

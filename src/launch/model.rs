@@ -504,7 +504,7 @@ pub struct RunOptions {
     /// Emulator: check the uniformity analysis at run time
     /// (`--check-uniformity`, `simt-check-uniformity`).
     pub check_uniformity: bool,
-    /// Emulator: `--check LIST` (races, uninit, bounds, barriers, uniformity, all).
+    /// Emulator: `--check LIST` (races, uninit, bounds, barriers, warp, uniformity, all).
     pub check: crate::engine::emu::check::Checks,
 }
 

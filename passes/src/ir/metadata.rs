@@ -145,3 +145,44 @@ pub fn debug_location(inst: Inst<'_>) -> Option<(String, u32, u32)> {
         Some((file, line, LLVMGetDebugLocColumn(inst.raw())))
     }
 }
+
+/// `inst`'s debug location as the file that defines `function` sees it:
+/// the innermost location of its inlining chain in that file, so that code
+/// inlined from a header (CUDA's `__shfl_sync` wrapper) is placed at its
+/// call in the kernel's source; [`debug_location`]'s when no location of
+/// the chain is in that file or `function` has no debug info.
+pub fn debug_location_in_own_file(inst: Inst<'_>, function: FunctionValue<'_>) -> Option<(String, u32, u32)> {
+    use llvm_sys::debuginfo::*;
+    // The file name of a live DIScope (a subprogram or a location's scope).
+    let file_of = |scope: LLVMMetadataRef| -> Option<String> {
+        if scope.is_null() {
+            return None;
+        }
+        // SAFETY: `scope` is a live, non-null DIScope; its file is null or a
+        // live DIFile, whose name is a buffer of `len` bytes owned by the
+        // debug info, copied at once.
+        unsafe {
+            let file = LLVMDIScopeGetFile(scope);
+            if file.is_null() {
+                return None;
+            }
+            let mut len = 0u32;
+            let p = LLVMDIFileGetFilename(file, &mut len);
+            (!p.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize)).into_owned())
+        }
+    };
+    // SAFETY: `function` and `inst` are live; LLVM returns null or live
+    // metadata (a DISubprogram, DILocations and their scopes), walked only
+    // through LLVM's own accessors while the module lives.
+    unsafe {
+        let own = file_of(LLVMGetSubprogram(function.as_value_ref()));
+        let mut loc = LLVMInstructionGetDebugLoc(inst.raw());
+        while let (Some(own), false) = (&own, loc.is_null()) {
+            if file_of(LLVMDILocationGetScope(loc)).as_ref() == Some(own) {
+                return Some((own.clone(), LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc)));
+            }
+            loc = LLVMDILocationGetInlinedAt(loc);
+        }
+    }
+    debug_location(inst)
+}

@@ -425,7 +425,7 @@ pub struct Machine<'a> {
     stop_pc: u32,
     /// `--trace`: where the lane groups' moves are written.
     pub trace: Option<Box<Trace>>,
-    /// `--check races,uninit`: the shadow-memory checks, when on.
+    /// `--check races,uninit,warp`: the checks, when on.
     pub check: Option<Box<Checker>>,
     /// `__local` arguments: parameter, offset in local memory, bytes.
     local_args: Vec<(usize, u64, u64)>,
@@ -544,9 +544,9 @@ impl<'a> Machine<'a> {
         })
     }
 
-    /// Turns on the shadow-memory checks of `checks` (see [`check`]).
+    /// Turns on the checks of `checks` (see [`check`]).
     pub fn enable_checks(&mut self, checks: Checks) {
-        if !checks.watches_memory() {
+        if !checks.runs_checker() {
             return;
         }
         let n = self.objects.total_regions();
@@ -590,7 +590,7 @@ impl<'a> Machine<'a> {
     }
 
     /// The findings of the checks so far, as text: one entry per report
-    /// kept, and the summary; `None` when no check watches memory.
+    /// kept, and the summary; `None` when no check runs.
     pub fn check_report(&self) -> Option<(Vec<String>, check::Findings)> {
         let c = self.check.as_ref()?;
         let texts = c.findings.kept.iter().map(|f| check::report::render(f, self)).collect();
@@ -829,6 +829,7 @@ impl<'a> Machine<'a> {
         let rpc = entry.rpc;
         let alone = warp.entries.len() == 1;
         let widx = warp.index;
+        let policy = self.policy;
         let item0 = widx * w as u32;
         let priv0 = p.first_private_region() as u64 + widx as u64 * w as u64;
         let objects = &self.objects;
@@ -1011,7 +1012,32 @@ impl<'a> Machine<'a> {
                         }
                         pc += 1;
                     }
-                    Inst::Warp { op, d, a, b, c } => {
+                    Inst::Warp { op, d, a, b, c, m } => {
+                        if let (true, Some(ch)) = (CHECKED, check.as_deref_mut()) {
+                            // Not under `none` (see check::warp).
+                            if ch.watches_warp() && policy != Policy::None {
+                                let mut masks = [0u64; crate::regfile::LANES];
+                                let mut sources = [check::warp::NO_SOURCE; crate::regfile::LANES];
+                                lanes!(mask, full, w, |l| {
+                                    masks[l] = reg!(r, m, l) & 0xffff_ffff;
+                                    if op.is_shuffle() {
+                                        if let Some(j) = shfl_source(op, l, reg!(r, b, l), reg!(r, c, l)) {
+                                            sources[l] = j as u8;
+                                        }
+                                    }
+                                });
+                                let named = masks.iter().fold(0, |x, y| x | y) & warp.live & !mask;
+                                let gone = !warp.live | waiting_to_return(&warp.entries, named, insts, edges);
+                                let call = check::warp::Call {
+                                    op,
+                                    masks: &masks,
+                                    sources: op.is_shuffle().then_some(&sources[..]),
+                                    running: mask,
+                                    gone,
+                                };
+                                ch.warp_call(&call, item0, inst_text[pc as usize]);
+                            }
+                        }
                         // Every lane's result from the values before any is
                         // written (`d` may be read as another lane's source).
                         let mut out = [0u64; crate::regfile::LANES];
@@ -1062,29 +1088,23 @@ impl<'a> Machine<'a> {
                                 });
                                 out[l] = u64::from(acc);
                             }),
+                            // Only `--check warp` reads it; the emulator counts
+                            // it as no instruction, as before that check.
+                            WarpOp::SyncWarp => n -= 1,
                             _ => lanes!(mask, full, w, |l| {
-                                // PTX ISA, shfl.sync: lanes of 32, `c` holds
-                                // the clamp (bits 0-4) and segment mask (8-12).
-                                let lane = l as i64;
-                                let bv = (reg!(r, b, l) & 0x1f) as i64;
-                                let cv = reg!(r, c, l);
-                                let seg = ((cv >> 8) & 0x1f) as i64;
-                                let max = (lane & seg) | ((cv & 0x1f) as i64 & !seg);
-                                let min = lane & seg;
-                                let (j, ok) = match op {
-                                    WarpOp::ShflUp => (lane - bv, lane - bv >= max),
-                                    WarpOp::ShflDown => (lane + bv, lane + bv <= max),
-                                    WarpOp::ShflBfly => (lane ^ bv, (lane ^ bv) <= max),
-                                    _ => (min | (bv & !seg), (min | (bv & !seg)) <= max),
-                                };
                                 // A source lane out of range, or not running
                                 // (undefined in CUDA), gives the lane its own
                                 // value, as on the host engine.
-                                let src = if ok && running >> j & 1 == 1 { j as usize } else { l };
+                                let src = match shfl_source(op, l, reg!(r, b, l), reg!(r, c, l)) {
+                                    Some(j) if running >> j & 1 == 1 => j,
+                                    _ => l,
+                                };
                                 out[l] = reg!(r, a, src);
                             }),
                         }
-                        lanes!(mask, full, w, |l| { reg!(r, d, l) = out[l] });
+                        if op != WarpOp::SyncWarp {
+                            lanes!(mask, full, w, |l| { reg!(r, d, l) = out[l] });
+                        }
                         pc += 1;
                     }
                     Inst::Fma { dbl, d, a, b, c } => {
@@ -1637,6 +1657,54 @@ impl check::report::Names for Machine<'_> {
             self.describe_addr(addr(region, off))
         }
     }
+}
+
+/// The lane that lane `l` of a shuffle reads, from its lane, delta or xor
+/// mask `b` and its clamp and segment mask `c`; `None` when that lane is out
+/// of range (PTX's `pval` false: the lane keeps its own value). PTX ISA,
+/// shfl.sync: lanes of 32, `c` holds the clamp (bits 0-4) and segment mask
+/// (8-12).
+fn shfl_source(op: WarpOp, l: usize, b: u64, c: u64) -> Option<usize> {
+    let lane = l as i64;
+    let bv = (b & 0x1f) as i64;
+    let seg = ((c >> 8) & 0x1f) as i64;
+    let max = (lane & seg) | ((c & 0x1f) as i64 & !seg);
+    let min = lane & seg;
+    let (j, ok) = match op {
+        WarpOp::ShflUp => (lane - bv, lane - bv >= max),
+        WarpOp::ShflDown => (lane + bv, lane + bv <= max),
+        WarpOp::ShflBfly => (lane ^ bv, (lane ^ bv) <= max),
+        _ => (min | (bv & !seg), (min | (bv & !seg)) <= max),
+    };
+    ok.then_some(j as usize)
+}
+
+/// Of `lanes` (none running the current lane group), those whose next
+/// instructions are the kernel's return (through unconditional branches and
+/// convergence checks): for a warp function's mask they have exited. A lane
+/// stands where its topmost entry does (`ipdom` keeps a path's lanes in the
+/// reconvergence entry below it too).
+fn waiting_to_return(entries: &[policy::Entry], lanes: u64, insts: &[Inst], edges: &[Edge]) -> u64 {
+    let returns = |mut pc: u32| {
+        for _ in 0..16 {
+            match insts.get(pc as usize) {
+                Some(Inst::Ret) => return true,
+                Some(Inst::Br { e }) => pc = edges[*e as usize].pc,
+                Some(Inst::Converge) => pc += 1,
+                _ => return false,
+            }
+        }
+        false
+    };
+    let (mut seen, mut out) = (0u64, 0u64);
+    for e in entries.iter().rev() {
+        let here = e.mask & lanes & !seen;
+        seen |= here;
+        if here != 0 && e.barrier == policy::NO_BARRIER && returns(e.pc) {
+            out |= here;
+        }
+    }
+    out
 }
 
 /// `redux.sync`'s starting value: what the operation leaves unchanged.

@@ -15,7 +15,8 @@
 //! race-free kernels every policy gives the same memory contents.
 //!
 //! `--check races,uninit` ([`check`]) watches every memory access through
-//! shadow memory and reports data races and uninitialised reads.
+//! shadow memory and reports data races and uninitialised reads; `--check
+//! warp` checks the member masks of CUDA warp functions.
 //!
 //! Statistics ([`stats`]): warp-instructions issued, lane-instructions, SIMD
 //! efficiency, convergence checks, divergent branches per block.
@@ -135,7 +136,7 @@ pub struct CheckReport {
     pub findings: check::Findings,
 }
 
-/// [`run`] with the shadow-memory checks of `checks` on and, if given, a
+/// [`run`] with the checks of `checks` on and, if given, a
 /// trace; the findings and the trace come back whether the launch succeeded
 /// or not (a race can explain a fault; the trace shows how it got there).
 pub fn run_observed(

@@ -12,14 +12,19 @@
 //!   a work-group (accesses not separated by a barrier) and between the
 //!   work-groups of the launch;
 //! - `uninit` (`uninit.rs`): reads of `__local` or private memory never written in the
-//!   work-group (judged by barrier intervals, as races are).
+//!   work-group (judged by barrier intervals, as races are);
+//! - `warp` (`warp.rs`): CUDA warp functions whose member mask leaves out
+//!   the calling lane, names a lane that does not take part in the call, or
+//!   (shuffles) does not name the lane read.
 //!
 //! The interpreter calls [`Checker`] only when one of them is on (its loop
 //! is compiled twice, `exec::<CHECKED>`, and the unchecked copy has no
 //! checker calls at all); it names each access by
 //! work-item (linear local id), instruction (index of its IR text) and
-//! work-group, never by lane or warp. Findings are counted once per pair of
-//! instructions (per instruction for `uninit`); the first [`MAX_REPORTS`] are
+//! work-group, never by lane or warp (except `warp`'s, which are about
+//! lanes). Findings are counted once per pair of instructions (per
+//! instruction for `uninit`, per instruction and rule for `warp`); the
+//! first [`MAX_REPORTS`] are
 //! kept for the report ([`report`]). Shadow memory is capped at
 //! [`MAX_SHADOW_BYTES`] per launch. The reference is Oclgrind's race
 //! detector and uninitialised-memory plugins, and compute-sanitizer's
@@ -29,8 +34,10 @@ mod races;
 pub mod report;
 mod shadow;
 mod uninit;
+pub mod warp;
 
 use super::memory::{ADDR_BITS, OFF_MASK};
+use super::program::WarpOp;
 use std::collections::HashSet;
 
 /// Reports kept in full; the others are counted.
@@ -50,6 +57,8 @@ pub struct Checks {
     pub bounds: bool,
     /// Always on in the emulator, as `bounds`.
     pub barriers: bool,
+    /// The member masks of CUDA warp functions.
+    pub warp: bool,
     /// `--check-uniformity`: the uniformity analysis, checked at run time
     /// (a check of this project's analysis, not of the kernel: not in `all`).
     pub uniformity: bool,
@@ -57,7 +66,7 @@ pub struct Checks {
 
 impl Checks {
     /// The names `--check` takes.
-    pub const NAMES: [&'static str; 6] = ["races", "uninit", "bounds", "barriers", "uniformity", "all"];
+    pub const NAMES: [&'static str; 7] = ["races", "uninit", "bounds", "barriers", "warp", "uniformity", "all"];
 
     /// `races,uninit`, `all`, …: a comma-separated list of [`Checks::NAMES`].
     pub fn parse(list: &str) -> Result<Checks, String> {
@@ -68,12 +77,14 @@ impl Checks {
                 "uninit" => c.uninit = true,
                 "bounds" => c.bounds = true,
                 "barriers" => c.barriers = true,
+                "warp" => c.warp = true,
                 "uniformity" => c.uniformity = true,
                 "all" => {
                     c.races = true;
                     c.uninit = true;
                     c.bounds = true;
                     c.barriers = true;
+                    c.warp = true;
                 }
                 "" => return Err(format!("empty check name (available: {})", Checks::NAMES.join(", "))),
                 other => return Err(format!("unknown check '{other}' (available: {})", Checks::NAMES.join(", "))),
@@ -83,15 +94,15 @@ impl Checks {
     }
 
     /// Whether the interpreter must call a [`Checker`].
-    pub fn watches_memory(&self) -> bool {
-        self.races || self.uninit
+    pub fn runs_checker(&self) -> bool {
+        self.races || self.uninit || self.warp
     }
 }
 
 /// `races,uninit`: the names of the checks on, as `--check` takes them.
 impl std::fmt::Display for Checks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let on = [self.races, self.uninit, self.bounds, self.barriers, self.uniformity];
+        let on = [self.races, self.uninit, self.bounds, self.barriers, self.warp, self.uniformity];
         let names: Vec<&str> = Checks::NAMES.iter().zip(on).filter(|(_, on)| *on).map(|(n, _)| *n).collect();
         f.write_str(&names.join(","))
     }
@@ -152,11 +163,21 @@ pub enum Finding {
     Race { space: Space, a: Access, b: Access, region: u32, off: u64 },
     /// `at` read byte `off` of `region`, never written in its work-group.
     Uninit { space: Space, at: Access, region: u32, off: u64 },
+    /// The warp function `op` at instruction text `inst`, called by
+    /// work-item `item` of work-group `group`, broke a rule of its mask
+    /// (`v`'s lanes are lanes of the caller's warp).
+    Warp { op: WarpOp, inst: u32, item: u32, group: u64, v: warp::Violation },
 }
 
-/// What makes two findings one report: which check, the space, the two
-/// (instruction, kind) sides in order, and whether between work-groups.
-type ReportKey = (u8, Space, (u32, Kind), (u32, Kind), bool);
+/// What makes two findings one report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum ReportKey {
+    /// The space, the two (instruction, kind) sides in order, and whether
+    /// between work-groups.
+    Race(Space, (u32, Kind), (u32, Kind), bool),
+    Uninit(Space, u32),
+    Warp(warp::Rule, u32),
+}
 
 impl Finding {
     /// Findings with the same key are one report.
@@ -164,9 +185,10 @@ impl Finding {
         match *self {
             Finding::Race { space, a, b, .. } => {
                 let (x, y) = ((a.inst, a.kind), (b.inst, b.kind));
-                (0, space, x.min(y), x.max(y), a.group != b.group)
+                ReportKey::Race(space, x.min(y), x.max(y), a.group != b.group)
             }
-            Finding::Uninit { space, at, .. } => (1, space, (at.inst, at.kind), (0, Kind::Read), false),
+            Finding::Uninit { space, at, .. } => ReportKey::Uninit(space, at.inst),
+            Finding::Warp { inst, v, .. } => ReportKey::Warp(v.rule, inst),
         }
     }
 }
@@ -194,6 +216,8 @@ pub struct Findings {
     pub kept: Vec<Finding>,
     pub races: u64,
     pub uninit: u64,
+    /// Warp functions that broke a rule of their mask.
+    pub warp: u64,
 }
 
 impl Findings {
@@ -204,6 +228,7 @@ impl Findings {
         match f {
             Finding::Race { .. } => self.races += 1,
             Finding::Uninit { .. } => self.uninit += 1,
+            Finding::Warp { .. } => self.warp += 1,
         }
         if self.kept.len() < MAX_REPORTS {
             self.kept.push(f);
@@ -211,7 +236,7 @@ impl Findings {
     }
 
     pub fn total(&self) -> u64 {
-        self.races + self.uninit
+        self.races + self.uninit + self.warp
     }
 }
 
@@ -220,6 +245,7 @@ pub struct Checker {
     layout: Layout,
     races: Option<races::Races>,
     uninit: Option<uninit::Uninit>,
+    warp: bool,
     group: u64,
     pub findings: Findings,
 }
@@ -230,6 +256,7 @@ impl Checker {
             layout,
             races: checks.races.then(races::Races::new),
             uninit: checks.uninit.then(uninit::Uninit::new),
+            warp: checks.warp,
             group: 0,
             findings: Findings::default(),
         }
@@ -343,6 +370,18 @@ impl Checker {
         }
     }
 
+    /// Whether `warp` is on.
+    pub fn watches_warp(&self) -> bool {
+        self.warp
+    }
+
+    /// The lanes of a warp whose lane 0 is work-item `item0` ran `call` at
+    /// instruction text `inst`.
+    pub fn warp_call(&mut self, call: &warp::Call<'_>, item0: u32, inst: u32) {
+        let (findings, group, op) = (&mut self.findings, self.group, call.op);
+        warp::check(call, &mut |v| findings.add(Finding::Warp { op, inst, item: item0 + v.lane, group, v }));
+    }
+
     /// `llvm.memset` of `len` bytes at `dst`.
     pub fn fill(&mut self, item: u32, dst: u64, len: u64, inst: u32) {
         self.access(item, dst, len, Kind::Write, inst);
@@ -356,7 +395,8 @@ mod tests {
     #[test]
     fn check_lists() {
         let all = Checks::parse("all").unwrap();
-        assert!(all.races && all.uninit && all.bounds && all.barriers && !all.uniformity);
+        assert!(all.races && all.uninit && all.bounds && all.barriers && all.warp && !all.uniformity);
+        assert!(Checks::parse("warp").unwrap().runs_checker());
         let c = Checks::parse("races, uniformity").unwrap();
         assert!(c.races && c.uniformity && !c.uninit);
         assert!(Checks::parse("race").unwrap_err().contains("unknown check 'race'"));

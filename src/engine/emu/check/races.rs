@@ -210,6 +210,8 @@ impl Races {
         found.sort_by_key(|f| match *f {
             Finding::Race { region, off, a, b, .. } => (region, off, a.group, b.group),
             Finding::Uninit { region, off, .. } => (region, off, 0, 0),
+            // Not found here.
+            Finding::Warp { .. } => (0, 0, 0, 0),
         });
         found.into_iter().for_each(report);
     }

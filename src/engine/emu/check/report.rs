@@ -1,7 +1,10 @@
 //! The text of `--check` findings: a header line naming what, where (address
 //! as argument or variable + offset) and in which work-group(s), then one
-//! line per access (kind, work-item, source line or IR instruction).
+//! line per access (kind, work-item, source line or IR instruction). A warp
+//! function's mask finding names the function, the calling work-item and
+//! lane, its mask, and the lane it names or reads.
 
+use super::warp::{Rule, Violation};
 use super::{Finding, Findings, MAX_REPORTS};
 
 /// How the launch names things (the interpreter knows).
@@ -56,6 +59,40 @@ pub fn render(f: &Finding, n: &dyn Names) -> String {
             n.work_item(at.item),
             n.place(at.inst)
         ),
+        Finding::Warp { op, inst, item, group, v } => {
+            let (ptx, cuda) = op.names();
+            let head = match v.rule {
+                Rule::NotInMask => "warp function called by a lane its mask leaves out",
+                Rule::NotRunning => "warp function mask names a lane that does not take part",
+                Rule::OtherMask => "warp function mask names a lane that calls it with another mask",
+                Rule::SourceOutside => "shuffle reads a lane its mask leaves out",
+            };
+            format!("{head} in work-group {}: {cuda} ({ptx}) at {}:\n  {}", n.work_group(group), n.place(inst), warp_lines(&v, item, n))
+        }
+    }
+}
+
+/// The lines under a warp finding's header: the caller, what it names, why.
+fn warp_lines(v: &Violation, item: u32, n: &dyn Names) -> String {
+    let caller = format!("work-item {} (lane {}) calls it with mask {:#010x}", n.work_item(item), v.lane, v.mask);
+    // Lanes of one warp are consecutive linear ids.
+    let other = format!("lane {} (work-item {})", v.other, n.work_item(item - v.lane + v.other));
+    match v.rule {
+        Rule::NotInMask => format!(
+            "{caller}, which leaves out lane {}\n  (PTX ISA: the behavior is undefined if the executing thread is not in the membermask)",
+            v.lane
+        ),
+        Rule::NotRunning => format!(
+            "{caller}\n  {other} is in the mask and has not exited, but is not running this call with lane {}\n  (CUDA: all non-exited threads named in the mask must execute the same function with the same mask)",
+            v.lane
+        ),
+        Rule::OtherMask => format!(
+            "{caller}\n  {other} runs it with mask {:#010x}\n  (CUDA: all non-exited threads named in the mask must execute the same function with the same mask)",
+            v.other_mask
+        ),
+        Rule::SourceOutside => format!(
+            "{caller} and reads {other}, which the mask leaves out\n  (CUDA: a shuffle may only read a thread taking part in it; the value read is undefined)"
+        ),
     }
 }
 
@@ -68,6 +105,9 @@ pub fn summary(f: &Findings) -> String {
     }
     if f.uninit > 0 {
         parts.push(plural(f.uninit, "uninitialised read", "uninitialised reads"));
+    }
+    if f.warp > 0 {
+        parts.push(plural(f.warp, "warp-function mask violation", "warp-function mask violations"));
     }
     let mut s = parts.join(" and ");
     if f.total() > MAX_REPORTS as u64 {
@@ -116,5 +156,15 @@ mod tests {
         fs.add(Finding::Race { space: Space::Local, a: b, b: a, region: 1, off: 13 });
         assert_eq!(summary(&fs), format!("1 data race and 25 uninitialised reads (the first {MAX_REPORTS} reported)"));
         assert_eq!(fs.kept.len(), MAX_REPORTS);
+        let v = Violation { rule: Rule::SourceOutside, lane: 15, mask: 0xffff, other: 16, other_mask: 0 };
+        let f = Finding::Warp { op: crate::engine::emu::program::WarpOp::ShflDown, inst: 9, item: 47, group: 1, v };
+        assert_eq!(
+            render(&f, &N),
+            "shuffle reads a lane its mask leaves out in work-group (1,0,0): __shfl_down_sync (shfl.sync.down) at k.cl:9:\n  work-item (47,0,0) (lane 15) calls it with mask 0x0000ffff and reads lane 16 (work-item (48,0,0)), which the mask leaves out\n  (CUDA: a shuffle may only read a thread taking part in it; the value read is undefined)"
+        );
+        fs.add(f);
+        fs.add(f);
+        assert_eq!(fs.warp, 1);
+        assert!(summary(&fs).contains("and 1 warp-function mask violation"));
     }
 }

@@ -258,8 +258,14 @@ pub fn decode(input: DecodeInput<'_, '_>) -> DResult<Program> {
             for i in instructions(*b) {
                 if !i.is_phi() {
                     d.cur_text = d.text(i.value().print());
-                    d.text_locs[d.cur_text as usize] =
-                        simt_passes::ir::metadata::debug_location(i).map(|(file, line, _)| format!("{file}:{line}"));
+                    // A warp function is CUDA's header wrapper around the
+                    // intrinsic: `--check warp` names the call in the kernel's file.
+                    let loc = if i.called_function_name().as_deref().and_then(warp_op).is_some() {
+                        simt_passes::ir::metadata::debug_location_in_own_file(i, function)
+                    } else {
+                        simt_passes::ir::metadata::debug_location(i)
+                    };
+                    d.text_locs[d.cur_text as usize] = loc.map(|(file, line, _)| format!("{file}:{line}"));
                     d.inst(i, policy).map_err(|e| format!("{e} in '{}'", i.value().print()))?;
                 }
             }
@@ -1369,31 +1375,42 @@ impl<'ctx> Dec<'ctx> {
             self.emit(Inst::Trap);
             return Ok(());
         }
-        if name == "llvm.nvvm.bar.warp.sync" {
-            // `__syncwarp`: the lanes of a warp run in lockstep here, so in
-            // converged code every lane's accesses before it are done when
-            // any lane passes it; in divergent code it does not wait.
-            return if self.w == 32 {
-                Ok(())
-            } else {
-                Err(format!("'{name}' (a CUDA warp function) needs --warp-width 32 (the emulator runs warps of {} lanes)", self.w))
-            };
-        }
         if let Some(op) = warp_op(&name) {
             // Lane numbers, masks and PTX's clamp/segment operand are those of
             // 32-lane warps.
             if self.w != 32 {
                 return Err(format!("'{name}' (a CUDA warp function) needs --warp-width 32 (the emulator runs warps of {} lanes)", self.w));
             }
-            let (d, _) = self.dst(i)?;
-            let (a, b, c) = match op {
-                WarpOp::ActiveMask => (d, d, d),
-                WarpOp::VoteAll | WarpOp::VoteAny | WarpOp::VoteUni | WarpOp::VoteBallot | WarpOp::MatchAny { .. } | WarpOp::Redux(_) => {
-                    (self.val1(arg(0))?, self.val1(arg(1))?, d)
+            let inst = match op {
+                WarpOp::SyncWarp => {
+                    // `__syncwarp`: the lanes of a warp run in lockstep here, so
+                    // in converged code every lane's accesses before it are done
+                    // when any lane passes it; in divergent code it does not
+                    // wait. Only `--check warp` reads it (its mask).
+                    let m = self.val1(arg(0))?;
+                    Inst::Warp { op, d: m, a: m, b: m, c: m, m }
                 }
-                _ => (self.val1(arg(1))?, self.val1(arg(2))?, self.val1(arg(3))?),
+                WarpOp::ActiveMask => {
+                    let (d, _) = self.dst(i)?;
+                    Inst::Warp { op, d, a: d, b: d, c: d, m: d }
+                }
+                WarpOp::VoteAll | WarpOp::VoteAny | WarpOp::VoteUni | WarpOp::VoteBallot | WarpOp::MatchAny { .. } => {
+                    let (d, _) = self.dst(i)?;
+                    let (a, b) = (self.val1(arg(0))?, self.val1(arg(1))?);
+                    Inst::Warp { op, d, a, b, c: d, m: a }
+                }
+                WarpOp::Redux(_) => {
+                    let (d, _) = self.dst(i)?;
+                    let (a, b) = (self.val1(arg(0))?, self.val1(arg(1))?);
+                    Inst::Warp { op, d, a, b, c: d, m: b }
+                }
+                _ => {
+                    let (d, _) = self.dst(i)?;
+                    let m = self.val1(arg(0))?;
+                    Inst::Warp { op, d, a: self.val1(arg(1))?, b: self.val1(arg(2))?, c: self.val1(arg(3))?, m }
+                }
             };
-            self.emit(Inst::Warp { op, d, a, b, c });
+            self.emit(inst);
             return Ok(());
         }
         if let Some(kind) = name.strip_prefix("llvm.vector.reduce.") {
@@ -1659,6 +1676,7 @@ pub fn warp_op(name: &str) -> Option<WarpOp> {
     let rest = name.strip_prefix("llvm.nvvm.")?;
     Some(match rest {
         "activemask" => WarpOp::ActiveMask,
+        "bar.warp.sync" => WarpOp::SyncWarp,
         "vote.all.sync" => WarpOp::VoteAll,
         "vote.any.sync" => WarpOp::VoteAny,
         "vote.uni.sync" => WarpOp::VoteUni,

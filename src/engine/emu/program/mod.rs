@@ -251,6 +251,40 @@ pub enum WarpOp {
     /// `redux.sync.*`: over the running lanes of the member mask `b`, the
     /// 32-bit values `a` combined by the operation.
     Redux(ReduxOp),
+    /// `bar.warp.sync` (`__syncwarp`): the lanes run in lockstep, so it does
+    /// nothing but give `--check warp` its member mask.
+    SyncWarp,
+}
+
+impl WarpOp {
+    /// The PTX instruction and the CUDA function that emits it, for reports.
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            WarpOp::ShflIdx => ("shfl.sync.idx", "__shfl_sync"),
+            WarpOp::ShflUp => ("shfl.sync.up", "__shfl_up_sync"),
+            WarpOp::ShflDown => ("shfl.sync.down", "__shfl_down_sync"),
+            WarpOp::ShflBfly => ("shfl.sync.bfly", "__shfl_xor_sync"),
+            WarpOp::VoteAll => ("vote.sync.all", "__all_sync"),
+            WarpOp::VoteAny => ("vote.sync.any", "__any_sync"),
+            WarpOp::VoteUni => ("vote.sync.uni", "__uni_sync"),
+            WarpOp::VoteBallot => ("vote.sync.ballot", "__ballot_sync"),
+            WarpOp::ActiveMask => ("activemask", "__activemask"),
+            WarpOp::MatchAny { .. } => ("match.any.sync", "__match_any_sync"),
+            WarpOp::Redux(ReduxOp::Add) => ("redux.sync.add", "__reduce_add_sync"),
+            WarpOp::Redux(ReduxOp::Min) => ("redux.sync.min", "__reduce_min_sync"),
+            WarpOp::Redux(ReduxOp::Max) => ("redux.sync.max", "__reduce_max_sync"),
+            WarpOp::Redux(ReduxOp::UMin) => ("redux.sync.min.u32", "__reduce_min_sync"),
+            WarpOp::Redux(ReduxOp::UMax) => ("redux.sync.max.u32", "__reduce_max_sync"),
+            WarpOp::Redux(ReduxOp::And) => ("redux.sync.and", "__reduce_and_sync"),
+            WarpOp::Redux(ReduxOp::Or) => ("redux.sync.or", "__reduce_or_sync"),
+            WarpOp::Redux(ReduxOp::Xor) => ("redux.sync.xor", "__reduce_xor_sync"),
+            WarpOp::SyncWarp => ("bar.warp.sync", "__syncwarp"),
+        }
+    }
+
+    pub fn is_shuffle(self) -> bool {
+        matches!(self, WarpOp::ShflIdx | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflBfly)
+    }
 }
 
 /// The operations of `redux.sync` (PTX ISA, sm_80).
@@ -331,13 +365,15 @@ pub enum Inst {
         a: R,
     },
     /// A CUDA warp function (`llvm.nvvm.shfl.sync.*`, `vote.*.sync`,
-    /// `activemask`): reads the other lanes of the warp (`WarpOp`).
+    /// `activemask`, …): reads the other lanes of the warp (`WarpOp`); `m`
+    /// is its member mask (`activemask` has none: `d`).
     Warp {
         op: WarpOp,
         d: R,
         a: R,
         b: R,
         c: R,
+        m: R,
     },
     /// `a * b + c` rounded once (`llvm.fma`, `llvm.fmuladd`).
     Fma {
@@ -678,11 +714,18 @@ impl Program {
                     r1(a)?;
                     r1(b)?;
                 }
-                Inst::Fsh { d, a, b, c, .. } | Inst::Fma { d, a, b, c, .. } | Inst::Warp { d, a, b, c, .. } => {
+                Inst::Fsh { d, a, b, c, .. } | Inst::Fma { d, a, b, c, .. } => {
                     r1(d)?;
                     r1(a)?;
                     r1(b)?;
                     r1(c)?;
+                }
+                Inst::Warp { d, a, b, c, m, .. } => {
+                    r1(d)?;
+                    r1(a)?;
+                    r1(b)?;
+                    r1(c)?;
+                    r1(m)?;
                 }
                 Inst::IUn { d, a, .. } | Inst::FUn { d, a, .. } | Inst::Cast { d, a, .. } | Inst::Mov { d, a } => {
                     r1(d)?;
