@@ -2,13 +2,10 @@
 //! modules, run pipelines, lower to machine code and report errors.
 
 pub mod argv;
-pub mod buffers;
-pub mod cmath;
 pub mod diag;
 pub mod dynamic_shared;
 pub mod engine;
 pub mod frontend;
-pub mod guard;
 pub mod input;
 pub mod interrupt;
 pub mod kernel_sig;
@@ -16,9 +13,6 @@ pub mod launch;
 pub mod llvm_init;
 pub mod lower;
 pub mod output;
-pub mod regfile;
-pub mod regions;
-pub mod runner;
 pub mod source;
 pub mod stats;
 pub mod target_cpu;

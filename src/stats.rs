@@ -27,7 +27,7 @@
 //! `linked` only in `engine_details`, the emulator's counters only at the
 //! top level.
 
-use crate::buffers::CompareReport;
+use crate::engine::buffers::CompareReport;
 use crate::engine::emu::EmuStats;
 use serde::Serialize;
 

@@ -19,7 +19,7 @@
 //!
 //! [`engine::emu::memory`]: crate::engine::emu::memory
 
-use crate::engine::emu::memory::{ADDR_BITS, OFF_MASK};
+use super::memory::{ADDR_BITS, OFF_MASK};
 use std::marker::PhantomData;
 
 #[derive(Clone, Copy, Debug)]
