@@ -1,5 +1,36 @@
-//! The tools' shared driver code: how `simt-opt` (and later `simt-run`) read
-//! modules, run pipelines, lower to machine code and report errors.
+//! The tools' library: how `simt-opt` and `simt-run` read modules, run
+//! pipelines, lower to machine code, run kernels and report.
+//!
+//! The modules follow a launch's data flow, left to right; each uses only
+//! the stages to its left and the shared utilities below:
+//!
+//! ```text
+//!  launch           front end          engines                 report
+//!  launch/          input, source      engine/buffers, guard   stats
+//!   cli, values,    kernel_sig         engine/host/ runner,    buffers' --dump
+//!   launch_file,    dynamic_shared       kernel_cache           and --compare
+//!   settings,       frontend           engine/emu/ regfile,
+//!   model, grid     lower, target_cpu    regions, math, ...
+//!                                      engine/gpu
+//! ```
+//!
+//! - [`launch`]: the command line and launch file, resolved into the launch
+//!   (kernel, grid, arguments) and the run options.
+//! - front end: the module read ([`input`], [`source`] for `.cl`/`.cu`),
+//!   the arguments checked against the kernel ([`kernel_sig`]), CUDA's
+//!   dynamic shared memory sized ([`dynamic_shared`]), the kernel prepared
+//!   for one engine ([`frontend`]); [`lower`] and [`target_cpu`] are the code
+//!   generation that `simt-opt`, the host engine and the GPU share.
+//! - [`engine`]: the arguments' storage all engines run on
+//!   ([`engine::buffers`], in [`engine::guard`]ed memory), then each engine
+//!   with its private parts under it.
+//! - report: [`stats`] (`--stats`), buffers written out or compared.
+//! - shared utilities: [`diag`] (errors and exit codes), [`output`] and
+//!   [`interrupt`] (output files written atomically, removed on a signal),
+//!   [`argv`], [`llvm_init`], [`pipeline`].
+//!
+//! One import still runs back: [`launch`] names the emulator's `--check`
+//! list, `engine::emu::check::Checks`.
 
 pub mod argv;
 pub mod diag;

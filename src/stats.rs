@@ -85,7 +85,7 @@ pub struct HostDetails {
     pub local_mem_bytes: u64,
     /// Barriers in the kernel.
     pub barriers: usize,
-    /// The kernel cache (`src/engine/kernel_cache.rs`): "hit" (the object
+    /// The kernel cache (`src/engine/host/kernel_cache.rs`): "hit" (the object
     /// came from the cache: no front end, optimisation or code generation,
     /// which `compile_seconds` shows), "miss" (compiled, and stored),
     /// "rebuilt" (an invalid entry was removed; compiled and stored again)
