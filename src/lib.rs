@@ -25,7 +25,7 @@
 //!   ([`engine::buffers`], in [`engine::guard`]ed memory), then each engine
 //!   with its private parts under it.
 //! - report: [`stats`] (`--stats`), buffers written out or compared.
-//! - shared utilities: [`diag`] (errors and exit codes), [`output`] and
+//! - shared utilities: [`diag`] (errors, exit codes, printing), [`output`] and
 //!   [`interrupt`] (output files written atomically, removed on a signal),
 //!   [`argv`], [`llvm_init`], [`pipeline`].
 //!
