@@ -19,8 +19,9 @@
 //! - front end: the module read ([`input`], [`source`] for `.cl`/`.cu`),
 //!   the arguments checked against the kernel ([`kernel_sig`]), CUDA's
 //!   dynamic shared memory sized ([`dynamic_shared`]), the kernel prepared
-//!   for one engine ([`frontend`]); [`lower`] and [`target_cpu`] are the code
-//!   generation that `simt-opt`, the host engine and the GPU share.
+//!   for one engine ([`frontend`]); [`lower`] is the code generation that
+//!   `simt-opt`, the host engine and the GPU share ([`target_cpu`] checks
+//!   `simt-opt -mcpu`).
 //! - [`engine`]: the arguments' storage all engines run on
 //!   ([`engine::buffers`], in [`engine::guard`]ed memory), then each engine
 //!   with its private parts under it.
