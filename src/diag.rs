@@ -15,6 +15,8 @@
 //!   so, and the exit code still tells success from failure.
 //! - A closed stdout or stderr (`>&-`) is reopened on `/dev/null` by Rust's
 //!   runtime before `main`, so it behaves like `>/dev/null`.
+//!
+//! Durations in what they print: [`format_seconds`].
 
 use simt_passes::ir::ParseError;
 use simt_passes::pass::PassError;
@@ -146,4 +148,34 @@ pub fn exit_for_clap(tool: &str, e: clap::Error) -> ! {
         }
     };
     std::process::exit(code)
+}
+
+/// Seconds as the tools print them (`--stats`, the emulator's summary):
+/// `1.23 s`, `12.3 ms`, `456 µs`, `789 ns`.
+pub fn format_seconds(s: f64) -> String {
+    if !s.is_finite() {
+        return "-".into();
+    }
+    let a = s.abs();
+    if a >= 1.0 {
+        format!("{s:.3} s")
+    } else if a >= 1e-3 {
+        format!("{:.3} ms", s * 1e3)
+    } else if a >= 1e-6 {
+        format!("{:.3} µs", s * 1e6)
+    } else {
+        format!("{:.0} ns", s * 1e9)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds() {
+        assert_eq!(format_seconds(1.5), "1.500 s");
+        assert_eq!(format_seconds(2.5e-5), "25.000 µs");
+        assert_eq!(format_seconds(3e-8), "30 ns");
+    }
 }

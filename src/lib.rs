@@ -1,14 +1,43 @@
-//! The tools' shared driver code: how `simt-opt` (and later `simt-run`) read
-//! modules, run pipelines, lower to machine code and report errors.
+//! The tools' library: how `simt-opt` and `simt-run` read modules, run
+//! pipelines, lower to machine code, run kernels and report.
+//!
+//! The modules follow a launch's data flow, left to right; each uses only
+//! the stages to its left and the shared utilities below:
+//!
+//! ```text
+//!  launch           front end          engines                 report
+//!  launch/          input, source      engine/buffers, guard   stats
+//!   cli, values,    kernel_sig         engine/host/ runner,    buffers' --dump
+//!   launch_file,    dynamic_shared       kernel_cache           and --compare
+//!   settings,       frontend           engine/emu/ regfile,
+//!   model, grid     lower, target_cpu    regions, math, ...
+//!                                      engine/gpu
+//! ```
+//!
+//! - [`launch`]: the command line and launch file, resolved into the launch
+//!   (kernel, grid, arguments) and the run options.
+//! - front end: the module read ([`input`], [`source`] for `.cl`/`.cu`),
+//!   the arguments checked against the kernel ([`kernel_sig`]), CUDA's
+//!   dynamic shared memory sized ([`dynamic_shared`]), the kernel prepared
+//!   for one engine ([`frontend`]); [`lower`] is the code generation that
+//!   `simt-opt`, the host engine and the GPU share ([`target_cpu`] checks
+//!   `simt-opt -mcpu`).
+//! - [`engine`]: the arguments' storage all engines run on
+//!   ([`engine::buffers`], in [`engine::guard`]ed memory), then each engine
+//!   with its private parts under it.
+//! - report: [`stats`] (`--stats`), buffers written out or compared.
+//! - shared utilities: [`diag`] (errors, exit codes, printing), [`output`] and
+//!   [`interrupt`] (output files written atomically, removed on a signal),
+//!   [`argv`], [`llvm_init`], [`pipeline`].
+//!
+//! One import still runs back: [`launch`] names the emulator's `--check`
+//! list, `engine::emu::check::Checks`.
 
 pub mod argv;
-pub mod buffers;
-pub mod cmath;
 pub mod diag;
 pub mod dynamic_shared;
 pub mod engine;
 pub mod frontend;
-pub mod guard;
 pub mod input;
 pub mod interrupt;
 pub mod kernel_sig;
@@ -16,9 +45,6 @@ pub mod launch;
 pub mod llvm_init;
 pub mod lower;
 pub mod output;
-pub mod regfile;
-pub mod regions;
-pub mod runner;
 pub mod source;
 pub mod stats;
 pub mod target_cpu;

@@ -27,7 +27,8 @@
 //! `linked` only in `engine_details`, the emulator's counters only at the
 //! top level.
 
-use crate::buffers::CompareReport;
+use crate::diag::format_seconds;
+use crate::engine::buffers::CompareReport;
 use crate::engine::emu::EmuStats;
 use serde::Serialize;
 
@@ -85,7 +86,7 @@ pub struct HostDetails {
     pub local_mem_bytes: u64,
     /// Barriers in the kernel.
     pub barriers: usize,
-    /// The kernel cache (`src/engine/kernel_cache.rs`): "hit" (the object
+    /// The kernel cache (`src/engine/host/kernel_cache.rs`): "hit" (the object
     /// came from the cache: no front end, optimisation or code generation,
     /// which `compile_seconds` shows), "miss" (compiled, and stored),
     /// "rebuilt" (an invalid entry was removed; compiled and stored again)
@@ -361,23 +362,6 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// `1.23 s`, `12.3 ms`, `456 µs`, `789 ns`.
-pub fn format_seconds(s: f64) -> String {
-    if !s.is_finite() {
-        return "-".into();
-    }
-    let a = s.abs();
-    if a >= 1.0 {
-        format!("{s:.3} s")
-    } else if a >= 1e-3 {
-        format!("{:.3} ms", s * 1e3)
-    } else if a >= 1e-6 {
-        format!("{:.3} µs", s * 1e6)
-    } else {
-        format!("{:.0} ns", s * 1e9)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,8 +443,5 @@ mod tests {
         );
         let s = stats(vec![0.002, 0.001, 0.004]);
         assert!(s.summary().ends_with("compile 250.000 ms; kernel best 1.000 ms, median 2.000 ms over 3 runs"));
-        assert_eq!(format_seconds(1.5), "1.500 s");
-        assert_eq!(format_seconds(2.5e-5), "25.000 µs");
-        assert_eq!(format_seconds(3e-8), "30 ns");
     }
 }

@@ -1,7 +1,7 @@
 //! Too-small buffers and `local:` arguments on the host engine (JIT and
 //! `--aot`) and the emulator: a kernel that reads or writes outside an
 //! argument stops with exit 1 and an error naming the kernel, the argument
-//! and its size (the host's guard regions, `src/guard.rs`), never a signal
+//! and its size (the host's guard regions, `src/engine/guard.rs`), never a signal
 //! death, a glibc abort or a silent exit 0; correctly sized launches still
 //! give exact results. Kernels: test-ir/run/Inputs/oob.cl.
 

@@ -27,12 +27,12 @@ mod kernel_gen;
 mod corpus;
 
 use inkwell::context::Context;
-use simt::buffers::KernelArgs;
+use simt::engine::buffers::KernelArgs;
 use simt::engine::emu::{self, EmuKernel, EmuOptions, UniformityCheck};
+use simt::engine::host::runner::Runner;
 use simt::engine::host::{self, HostOptions};
 use simt::input::ModuleInput;
 use simt::launch::{ArgSpec, Grid, Policy};
-use simt::runner::Runner;
 use simt_passes::analysis::branch_profile::{BranchProfile, FunctionProfile, FORMAT};
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::pass::PassContext;

@@ -1,4 +1,4 @@
-//! The host engine's kernel cache (src/engine/kernel_cache.rs), through
+//! The host engine's kernel cache (src/engine/host/kernel_cache.rs), through
 //! simt-run: a second launch hits and computes the same; a change in the
 //! module, kernel, local size or an option misses; corrupt and truncated
 //! entries are rebuilt, never loaded; runs filling one entry at once all

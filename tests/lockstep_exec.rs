@@ -13,11 +13,11 @@
 //! agree bit for bit. `SIMT_LOCKSTEP_KERNELS=N` sets the number of kernels
 //! (default 48).
 
-use simt::buffers::KernelArgs;
+use simt::engine::buffers::KernelArgs;
 use simt::engine::emu::{self, EmuKernel, EmuOptions, UniformityCheck};
+use simt::engine::host::runner::Runner;
 use simt::engine::host::{self, HostOptions};
 use simt::launch::{ArgSpec, Grid, Policy};
-use simt::runner::Runner;
 use simt::source::{self, Dialect, SourceOptions};
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::pass::PassContext;

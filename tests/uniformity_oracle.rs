@@ -28,7 +28,7 @@ mod corpus;
 use kernel_gen::Sources;
 
 use inkwell::context::Context;
-use simt::buffers::{ArgValue, KernelArgs};
+use simt::engine::buffers::{ArgValue, KernelArgs};
 use simt::engine::emu::{self, EmuKernel, EmuOptions, UniformityCheck};
 use simt::launch::{ArgSpec, Grid, Policy};
 use std::collections::{BTreeMap, HashSet};

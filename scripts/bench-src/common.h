@@ -105,7 +105,7 @@ static inline void store_elem(void *p, enum ty t, size_t idx, int64_t i, double 
 }
 
 /* Buffers of 2 MiB or more are 2 MiB-aligned and asked for transparent huge
- * pages, as simt-run's are (src/guard.rs): under THP's `madvise` setting a
+ * pages, as simt-run's are (src/engine/guard.rs): under THP's `madvise` setting a
  * plain allocation gets 4 KiB pages, and a kernel that strides across a big
  * buffer (transpose's writes) then spends its time in TLB misses. So native C
  * is measured with the same pages as simt; pocl allocates its own buffers. */

@@ -7,11 +7,11 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use inkwell::context::Context;
 use inkwell::module::Module;
-use simt::buffers::{KernelArgs, LocalLayout};
 use simt::diag::{self, report, ToolError};
+use simt::engine::buffers::{KernelArgs, LocalLayout};
+use simt::engine::host::runner::Runner;
 use simt::input::ModuleInput;
 use simt::launch::{Cli, Engine, Grid, RunOptions, Settings, StatsFormat};
-use simt::runner::Runner;
 use simt::stats::{EmuDetails, EngineDetails, GpuDetails, HostDetails, RunStats};
 use simt::{frontend, kernel_sig, llvm_init};
 use std::io::IsTerminal;
@@ -61,7 +61,7 @@ fn main() {
         },
     };
     llvm_init::init();
-    simt::guard::set_tool_name(TOOL);
+    simt::engine::guard::set_tool_name(TOOL);
     let code = match run(&cli) {
         Ok(()) => 0,
         Err(e) => report(TOOL, &e),
@@ -80,7 +80,7 @@ fn run(cli: &Cli) -> Result<(), ToolError> {
         simt::interrupt::stop_after(TOOL, limit);
     }
     if let (Some(dump), Some(compare)) = (&opts.dump, &opts.compare) {
-        if simt::buffers::same_folder(dump, compare) {
+        if simt::engine::buffers::same_folder(dump, compare) {
             return Err(ToolError::Usage(format!(
                 "error: --dump {} and --compare {} name the same folder: the dump would overwrite the reference files; dump elsewhere",
                 dump.display(),
@@ -212,7 +212,7 @@ fn dump_overwrites_input(dir: &Path, args: &[simt::launch::ArgSpec]) -> Option<S
     use std::os::unix::fs::MetadataExt;
     let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
     for (k, _) in args.iter().enumerate().filter(|(_, a)| matches!(a, ArgSpec::Buffer { .. })) {
-        let out = simt::buffers::arg_file(dir, k);
+        let out = simt::engine::buffers::arg_file(dir, k);
         let Some(written) = id(&out) else { continue };
         for (i, a) in args.iter().enumerate() {
             if let ArgSpec::Buffer { fill: Fill::File(input), .. } = a {
@@ -230,7 +230,7 @@ fn dump_overwrites_input(dir: &Path, args: &[simt::launch::ArgSpec]) -> Option<S
 }
 
 /// The error of a `--compare` that found differences.
-fn compare_failed(dir: &Path, r: &simt::buffers::CompareReport) -> ToolError {
+fn compare_failed(dir: &Path, r: &simt::engine::buffers::CompareReport) -> ToolError {
     ToolError::Run(format!(
         "{} of {} compared buffer(s) differ from {}:\n{}",
         r.mismatches.len(),
@@ -385,8 +385,8 @@ impl std::io::Write for SharedOutput {
 
 /// Compiles the kernel for this CPU and runs it `opts.repeat` times.
 fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
+    use simt::engine::host::kernel_cache::KernelCache;
     use simt::engine::host::{self, HostOptions};
-    use simt::engine::kernel_cache::KernelCache;
     // No folder named (no HOME: a minimal environment) is no cache, quietly.
     let cache = if opts.no_cache { None } else { KernelCache::from_env()? };
     // A non-uniform launch's smaller work-groups run a second compile of the
@@ -440,7 +440,7 @@ fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str
         (true, None, _) => "not applicable: barriers inside control flow (or none)".to_string(),
         (true, Some(_), None) if !grid.is_uniform() => "off: non-uniform work-groups (one call runs groups of one size)".to_string(),
         (true, Some(_), None) => {
-            format!("off: the ring of memory sets exceeds {} bytes per worker", simt::runner::INTERLEAVE_MEMORY_BUDGET)
+            format!("off: the ring of memory sets exceeds {} bytes per worker", simt::engine::host::runner::INTERLEAVE_MEMORY_BUDGET)
         }
         (true, Some(_), Some(r)) => format!("on, ring of {r} work-groups"),
     };

@@ -9,8 +9,8 @@
 //! and for a `__local` pointer argument its `u32` offset into the dynamic
 //! shared memory, whose total size is the launch's shared-memory size).
 
-use crate::buffers::{ArgValue, KernelArgs};
 use crate::diag::ToolError;
+use crate::engine::buffers::{ArgValue, KernelArgs};
 use crate::frontend::{self, EngineFront};
 use crate::input::ModuleInput;
 use crate::launch::Grid;

@@ -18,11 +18,11 @@ use super::memory::{ADDR_BITS, MAX_REGIONS, OFF_MASK};
 use super::objects::{Object, ObjectLayout};
 use super::policy::{self, Warp};
 use super::program::*;
+use super::regfile::{RegFile, Regs};
+use super::regions::{Owned, Regions, Side};
 use super::trace::Trace;
-use crate::buffers::{ArgValue, KernelArgs, LocalLayout};
+use crate::engine::buffers::{ArgValue, KernelArgs, LocalLayout};
 use crate::launch::{Grid, Policy};
-use crate::regfile::{RegFile, Regs};
-use crate::regions::{Owned, Regions, Side};
 use simt_passes::kernel_model::Builtin;
 use std::collections::BTreeSet;
 use std::marker::PhantomData;
@@ -115,7 +115,7 @@ macro_rules! lanes {
 /// Register `$s` (an offset, slot × width) of lane `$l` in the warp's
 /// register file `$r`. A validated [`Program`] keeps every offset's leaves
 /// below `nslots × width`, the length the file was made with; the file
-/// (`crate::regfile`) indexes without a bounds check and stays in bounds for
+/// (`super::regfile`) indexes without a bounds check and stays in bounds for
 /// any offset and lane.
 macro_rules! reg {
     ($r:ident, $s:expr, $l:expr) => {
@@ -202,8 +202,8 @@ macro_rules! float_unary {
     };
 }
 
-float_unary!(f32_un, f32, crate::cmath::exp10f, crate::cmath::erff, crate::cmath::erfcf, crate::cmath::tgammaf, crate::cmath::lgammaf);
-float_unary!(f64_un, f64, crate::cmath::exp10, crate::cmath::erf, crate::cmath::erfc, crate::cmath::tgamma, crate::cmath::lgamma);
+float_unary!(f32_un, f32, super::math::exp10f, super::math::erff, super::math::erfcf, super::math::tgammaf, super::math::lgammaf);
+float_unary!(f64_un, f64, super::math::exp10, super::math::erf, super::math::erfc, super::math::tgamma, super::math::lgamma);
 
 /// A binary float operation at one precision; the two precisions differ only
 /// in type and in which C library remainder they call.
@@ -263,8 +263,8 @@ macro_rules! float_binary {
     };
 }
 
-float_binary!(f32_bin, f32, crate::cmath::remainderf);
-float_binary!(f64_bin, f64, crate::cmath::remainder);
+float_binary!(f32_bin, f32, super::math::remainderf);
+float_binary!(f64_bin, f64, super::math::remainder);
 
 fn fcmp(p: FPred, uno: bool, lt: bool, eq: bool, gt: bool) -> bool {
     match p.0 {
@@ -816,7 +816,7 @@ impl<'a> Machine<'a> {
         let p = self.p;
         // At most 64 (`Program::validate`); saying so lets the compiler drop the
         // register file's lane mask.
-        let w = self.w.min(crate::regfile::LANES);
+        let w = self.w.min(super::regfile::LANES);
         let full = self.full;
         let mem = self.mem.view();
         let targets = &mut self.targets;
@@ -1016,8 +1016,8 @@ impl<'a> Machine<'a> {
                         if let (true, Some(ch)) = (CHECKED, check.as_deref_mut()) {
                             // Not under `none` (see check::warp).
                             if ch.watches_warp() && policy != Policy::None {
-                                let mut masks = [0u64; crate::regfile::LANES];
-                                let mut sources = [check::warp::NO_SOURCE; crate::regfile::LANES];
+                                let mut masks = [0u64; super::regfile::LANES];
+                                let mut sources = [check::warp::NO_SOURCE; super::regfile::LANES];
                                 lanes!(mask, full, w, |l| {
                                     masks[l] = reg!(r, m, l) & 0xffff_ffff;
                                     if op.is_shuffle() {
@@ -1040,7 +1040,7 @@ impl<'a> Machine<'a> {
                         }
                         // Every lane's result from the values before any is
                         // written (`d` may be read as another lane's source).
-                        let mut out = [0u64; crate::regfile::LANES];
+                        let mut out = [0u64; super::regfile::LANES];
                         let running = mask & 0xffff_ffff;
                         let ballot = |pred: R| {
                             let mut v = 0u64;

@@ -13,7 +13,7 @@
 //! need no translation: `addrspacecast` keeps the bits.
 //!
 //! The region table itself, and the raw-pointer accesses it needs, live in
-//! [`crate::regions`], outside the emulator.
+//! [`super::regions`].
 
 /// Bits of a pointer that hold the offset inside its region (1 TiB, the
 /// largest buffer simt-run allocates).

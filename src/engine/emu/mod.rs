@@ -23,16 +23,19 @@
 
 pub mod check;
 pub mod exec;
+pub mod math;
 pub mod memory;
 pub mod objects;
 pub mod policy;
 pub mod profile;
 pub mod program;
+pub mod regfile;
+pub mod regions;
 pub mod stats;
 pub mod trace;
 
-use crate::buffers::KernelArgs;
 use crate::diag::ToolError;
+use crate::engine::buffers::KernelArgs;
 use crate::frontend::EngineFront;
 use crate::launch::{Grid, Policy};
 use indicatif::ProgressBar;

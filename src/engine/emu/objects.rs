@@ -34,7 +34,7 @@
 
 use super::memory::ADDR_BITS;
 use super::program::{addr, Program, Sk};
-use crate::regions::Regions;
+use super::regions::Regions;
 
 /// The most regions given to private arrays in one launch (16 bytes of
 /// region table each); beyond, a work-item's private arrays share its

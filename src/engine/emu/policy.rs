@@ -56,7 +56,7 @@ pub struct Entry {
 pub struct Warp {
     pub index: u32,
     /// `slots × width` words, slot-major.
-    pub regs: crate::regfile::RegFile,
+    pub regs: super::regfile::RegFile,
     /// Lanes that are work-items (the last warp of a group may be partial).
     pub valid: u64,
     /// Lanes that have not returned.
@@ -219,7 +219,7 @@ mod tests {
     use super::*;
 
     fn warp(entries: &[Entry], live: u64) -> Warp {
-        Warp { index: 0, regs: crate::regfile::RegFile::new(0), valid: live, live, entries: entries.to_vec() }
+        Warp { index: 0, regs: crate::engine::emu::regfile::RegFile::new(0), valid: live, live, entries: entries.to_vec() }
     }
 
     fn e(mask: u64, pc: u32, rpc: u32) -> Entry {

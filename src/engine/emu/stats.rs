@@ -3,8 +3,8 @@
 
 use super::exec::Counters;
 use super::program::Program;
+use crate::diag::format_seconds;
 use crate::launch::Policy;
-use crate::stats::format_seconds;
 
 /// Blocks listed in the text summary, most divergent first.
 const SUMMARY_BLOCKS: usize = 5;

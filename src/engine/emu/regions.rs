@@ -1,9 +1,10 @@
 //! The emulator's mapped memory: a table of regions over byte buffers,
-//! addressed by the tagged addresses of [`engine::emu::memory`]
+//! addressed by the tagged addresses of [`memory`](super::memory)
 //! (`region << ADDR_BITS | offset`), every access bounds-checked.
 //!
 //! This is the one module of the emulator that touches memory through raw
-//! pointers (`src/engine/emu` has no `unsafe`). It needs them because the
+//! pointers (the emulator's only other `unsafe` is in [`regfile`](super::regfile)
+//! and [`math`](super::math), each with the reason it is sound). It needs them because the
 //! table maps both buffers it borrows (the launch's arguments, for `'a`)
 //! and buffers it owns (local, private and global memory), and lanes access
 //! any of them, one to eight bytes at a time, at run-time addresses.
@@ -16,10 +17,8 @@
 //! retag invalidates the pointers). An alias region maps a slice of another
 //! one's bytes. Unmapped regions have `len` 0. Every
 //! access checks `off + size <= len` first, so it stays inside its region.
-//!
-//! [`engine::emu::memory`]: crate::engine::emu::memory
 
-use crate::engine::emu::memory::{ADDR_BITS, OFF_MASK};
+use super::memory::{ADDR_BITS, OFF_MASK};
 use std::marker::PhantomData;
 
 #[derive(Clone, Copy, Debug)]

@@ -8,22 +8,25 @@
 //! present), then codegen to an in-memory object that ORC's
 //! LLJIT links against this process (libm, memset, …). The same object bytes
 //! are what `simt-opt --filetype=obj` writes, so the JIT and an ahead-of-time
-//! build run identical code. With a kernel cache ([`super::kernel_cache`]), an
+//! build run identical code. With a kernel cache ([`kernel_cache`]), an
 //! object compiled before comes from disk instead, and only the linking runs.
 
+pub mod kernel_cache;
+pub mod runner;
+
 use crate::diag::ToolError;
-use crate::engine::kernel_cache::{KernelCache, Report as CacheReport};
 use crate::frontend::{self, EngineFront};
 use crate::input::ModuleInput;
 use crate::lower::{self, TargetSpec};
 use crate::pipeline::{self, RunOptions};
-use crate::runner::WgKernel;
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::targets::{FileType, TargetMachine};
+use kernel_cache::{KernelCache, Report as CacheReport};
 use llvm_sys::error::*;
 use llvm_sys::orc2::lljit::*;
 use llvm_sys::orc2::*;
+use runner::WgKernel;
 use simt_passes::wg_abi::{self, WgFn, WgiFn};
 use std::ffi::{CStr, CString};
 use std::time::Instant;

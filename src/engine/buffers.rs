@@ -6,7 +6,7 @@
 //! parameter index from 0.
 
 use crate::diag::ToolError;
-use crate::guard::{Guarded, BUFFER_ALIGN};
+use crate::engine::guard::{Guarded, BUFFER_ALIGN};
 use crate::launch::{format_element, ArgSpec, Fill, Scalar, ScalarType};
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 pub const ALIGN: usize = 64;
 
 /// A zero-initialised block of bytes in its own guarded reservation
-/// ([`crate::guard`]): its end touches an inaccessible guard region, so a
+/// ([`crate::engine::guard`]): its end touches an inaccessible guard region, so a
 /// kernel running off it faults and the fault is reported as an error
 /// naming the block, instead of corrupting the process.
 pub struct AlignedBytes {
@@ -689,7 +689,7 @@ mod tests {
             assert_eq!((p + len.next_multiple_of(BUFFER_ALIGN)) % 4096, 0, "{ty}:{count}");
             assert!(b.bytes().iter().all(|&x| x == 0));
             b.set_label("vecadd", 2);
-            let hit = crate::guard::lookup(p + len.next_multiple_of(BUFFER_ALIGN)).unwrap();
+            let hit = crate::engine::guard::lookup(p + len.next_multiple_of(BUFFER_ALIGN)).unwrap();
             let what = format!("argument 2 ({len} bytes, buf:{ty}:{count})");
             // SAFETY: `b` (whose reservation was hit) is alive and was
             // labelled before the lookup.

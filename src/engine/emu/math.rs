@@ -1,8 +1,8 @@
 //! C library math functions Rust's `f32`/`f64` lack, as the emulator runs
 //! them (the same results as the host engine's calls to them).
 //!
-//! Declared here, outside `src/engine/emu`, so that the emulator itself has
-//! no `unsafe`. Each function takes and returns plain floats, reads no
+//! Declared in a module of their own, so that the emulator's `unsafe` stays
+//! in three small modules (this one, `regfile` and `regions`). Each function takes and returns plain floats, reads no
 //! pointer and keeps no state but `errno`, so calling it is sound for every
 //! argument; the wrappers below are safe for that reason. `lgamma` is called
 //! as `lgamma_r`, which returns the sign through a local instead of the

@@ -14,8 +14,8 @@
 //! busy with another process. If work-groups fail,
 //! the one with the lowest linear id is reported, whatever the scheduling.
 
-use crate::buffers::{AlignedBytes, ArgValue, KernelArgs, LocalLayout, ALIGN};
 use crate::diag::ToolError;
+use crate::engine::buffers::{AlignedBytes, ArgValue, KernelArgs, LocalLayout, ALIGN};
 use crate::launch::Grid;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -188,7 +188,7 @@ impl<'a> Runner<'a> {
         // up to 64 bytes from `local_mem`; with none, the `__local`
         // arguments need their element alignment, which 16 covers, and the
         // block's end touches the guard for more sizes.
-        let local_align = if layout.static_bytes > 0 { ALIGN } else { crate::guard::BUFFER_ALIGN };
+        let local_align = if layout.static_bytes > 0 { ALIGN } else { crate::engine::guard::BUFFER_ALIGN };
         let new_local = || -> Result<AlignedBytes, ToolError> {
             let mut l = AlignedBytes::zeroed_aligned(local_len, local_align).ok_or_else(|| alloc_err("local memory", layout.total))?;
             l.set_label(&kernel_label, &local_label);
@@ -301,7 +301,7 @@ impl<'a> Runner<'a> {
         // one busy process where a balanced run slows 1.5x).
         (0..chunks as usize).into_par_iter().with_max_len(1).for_each(|c| {
             let c = c as u64;
-            crate::guard::ensure_altstack();
+            crate::engine::guard::ensure_altstack();
             let idx = rayon::current_thread_index().unwrap_or(0) % n;
             let mut guard = self.workers[idx].0.lock().unwrap_or_else(|e| e.into_inner());
             let w = &mut *guard;
@@ -322,7 +322,7 @@ impl<'a> Runner<'a> {
                     w.ctxs.push(context(&grid, group_id, l, s));
                 }
                 let count = w.ctxs.len() as u32;
-                crate::guard::set_running(w.ctxs.first().map(|c| (c.group_id, count as u64)));
+                crate::engine::guard::set_running(w.ctxs.first().map(|c| (c.group_id, count as u64)));
                 // SAFETY: `arg_ptrs` points at this worker's slots, laid out
                 // for the kernel's parameters (`Runner::new`); `ctxs` holds
                 // `count` contexts, each pointing at one of the ring's memory
@@ -330,7 +330,7 @@ impl<'a> Runner<'a> {
                 // which the lock keeps to this thread. That the function
                 // keeps the `wg_abi` contract is `WgKernel`'s promise.
                 let status = unsafe { wgi_fn(w.arg_ptrs.as_ptr().cast::<*mut c_void>(), w.ctxs.as_mut_ptr(), count) };
-                crate::guard::set_running(None);
+                crate::engine::guard::set_running(None);
                 if status != STATUS_OK {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
                     if f.is_none_or(|f| groups.start < f.group) {
@@ -356,7 +356,7 @@ impl<'a> Runner<'a> {
                     Some((f, _, _)) if remainder => f,
                     _ => wg_fn,
                 };
-                crate::guard::set_running(Some((group_id, 1)));
+                crate::engine::guard::set_running(Some((group_id, 1)));
                 // SAFETY: `arg_ptrs` points at this worker's slots, laid out
                 // for the kernel's parameters (`Runner::new`); `ctx` points
                 // at this worker's local memory and scratch, sized for this
@@ -379,7 +379,7 @@ impl<'a> Runner<'a> {
                     }
                 }
             }
-            crate::guard::set_running(None);
+            crate::engine::guard::set_running(None);
         });
         for w in &self.workers {
             let mut w = w.0.lock().unwrap_or_else(|e| e.into_inner());
