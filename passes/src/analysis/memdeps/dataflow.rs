@@ -40,6 +40,7 @@ use super::intervals::{Interval, IntervalSet};
 use super::model::{overlap, AccessId, Def, DescId, Program, Ref};
 use crate::analysis::dominators::DomTree;
 use crate::cfg::{BlockId, Cfg};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,13 +91,28 @@ pub struct Config {
     pub use_rule: UseRule,
     /// Keep the state after every access (for the patent printer's trace).
     pub trace: bool,
+    /// Kill what loops fill ([`Program::fills`]) on their exit edges; sound
+    /// rules only (the patent has no such rule).
+    pub fills: bool,
 }
 
 impl Config {
-    pub const SOUND: Config =
-        Config { rules: Rules::Sound, kill_join: KillJoin::Intersect, start: Start::Join, use_rule: UseRule::Fig4, trace: false };
-    pub const PATENT: Config =
-        Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, start: Start::Join, use_rule: UseRule::Fig4, trace: true };
+    pub const SOUND: Config = Config {
+        rules: Rules::Sound,
+        kill_join: KillJoin::Intersect,
+        start: Start::Join,
+        use_rule: UseRule::Fig4,
+        trace: false,
+        fills: true,
+    };
+    pub const PATENT: Config = Config {
+        rules: Rules::Patent,
+        kill_join: KillJoin::Intersect,
+        start: Start::Join,
+        use_rule: UseRule::Fig4,
+        trace: true,
+        fills: false,
+    };
 }
 
 /// The most definitions a record lists before it says [`Def::Any`].
@@ -279,15 +295,16 @@ impl Engine<'_> {
         st
     }
 
-    /// Definitions united, kill sets intersected (φ handling, [0061]).
+    /// Definitions united, kill sets intersected (φ handling, [0061]); a
+    /// loop's exit edge first kills what the loop filled.
     fn join(&self, cfg: &Cfg, dom: &DomTree, out: &[Option<State>], b: BlockId) -> State {
-        let mut preds = cfg.preds(b).iter().filter_map(|p| out[p.index()].as_ref());
+        let mut preds = cfg.preds(b).iter().filter_map(|p| out[p.index()].as_ref().map(|st| self.along(*p, b, st)));
         let Some(first) = preds.next() else {
             return dom.idom_block(b).and_then(|d| out[d.index()].clone()).unwrap_or_default();
         };
-        let mut st = first.clone();
+        let mut st = first.into_owned();
         for other in preds {
-            for (d, r) in other {
+            for (d, r) in other.iter() {
                 match st.get_mut(d) {
                     None => {
                         st.insert(*d, r.clone());
@@ -308,6 +325,27 @@ impl Engine<'_> {
         st
     }
 
+    /// The state `st` at the end of `from` as it arrives in `to`: with the
+    /// kills of the loop fills on that edge.
+    fn along<'s>(&self, from: BlockId, to: BlockId, st: &'s State) -> Cow<'s, State> {
+        if !self.sound() || !self.config.fills {
+            return Cow::Borrowed(st);
+        }
+        let mut fills = self.p.fills.iter().filter(|f| f.from == from.index() && f.to == to.index()).peekable();
+        if fills.peek().is_none() {
+            return Cow::Borrowed(st);
+        }
+        let mut st = st.clone();
+        for f in fills {
+            let mut r = Record { defs: Vec::new(), kill: IntervalSet::new(), is_kill: false };
+            for &a in &f.defs {
+                r.add_def(Def::Access(a));
+            }
+            self.strong_def(&mut st, f.desc, r);
+        }
+        Cow::Owned(st)
+    }
+
     fn step(&mut self, st: &mut State, a: AccessId) {
         let access = &self.p.accesses[a as usize];
         if let Some(u) = &access.use_ {
@@ -322,7 +360,7 @@ impl Engine<'_> {
         if let Some(d) = &access.def {
             let me = Def::Access(a);
             match (d, access.predicated) {
-                (Ref::Must(d), false) if self.p.is_exact(*d) => self.strong_def(st, *d, me),
+                (Ref::Must(d), false) if self.p.is_exact(*d) => self.strong_def(st, *d, Record::of(me)),
                 (Ref::Must(d), false) => self.inexact_def(st, *d, me),
                 (Ref::Must(d), true) => self.predicated_def(st, *d, me),
                 (Ref::May(objs), _) => self.unknown_def(st, objs, me),
@@ -415,7 +453,7 @@ impl Engine<'_> {
     /// An exact, unconditional definition (607–609, Fig. 7): it replaces its
     /// descriptor's record and adds its bytes to the kill sets of the records
     /// it overlaps, deleting those it covers entirely.
-    fn strong_def(&self, st: &mut State, d: DescId, me: Def) {
+    fn strong_def(&self, st: &mut State, d: DescId, mine: Record) {
         let span = self.p.span(d);
         for m in self.p.may_descs(d) {
             let Some(r) = st.get_mut(&m) else { continue };
@@ -426,7 +464,7 @@ impl Engine<'_> {
                 st.remove(&m);
             }
         }
-        st.insert(d, Record::of(me));
+        st.insert(d, mine);
     }
 
     /// An inexact definition (610–611): overlapping records are marked

@@ -28,6 +28,7 @@
 //! arguments, with no points-to analysis beyond tracing a pointer to them.
 
 pub mod dataflow;
+pub mod fills;
 pub mod from_llvm;
 pub mod intervals;
 pub mod model;
@@ -53,7 +54,7 @@ pub struct MemDeps<'ctx> {
 
 impl<'ctx> MemDeps<'ctx> {
     pub fn compute(fc: &FunctionCfg<'ctx>, dom: &DomTree, config: Config) -> MemDeps<'ctx> {
-        let (program, insts, objects) = from_llvm::build(fc);
+        let (program, insts, objects) = from_llvm::build(fc, dom);
         let solution = dataflow::solve(&program, &fc.cfg, dom, config);
         let exit_blocks = fc.cfg.exits().map(|b| b.index()).collect();
         MemDeps { program, insts, objects, exit_blocks, solution }
