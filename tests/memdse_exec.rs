@@ -95,21 +95,22 @@ fn memdse_after_loop_fills_changes_no_buffer() {
     let before = dir.path().join("fills.ll");
     let after = dir.path().join("fills.memdse.ll");
     std::fs::write(&before, &ir).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_simt-opt")).arg(&before).args(["-passes=simt-memdse", "-S", "-o"]).arg(&after).output().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_simt-opt")).arg(&before).args(["-passes=simt-memdse", "-S", "-o"]).arg(&after).output().unwrap();
     assert!(out.status.success(), "simt-memdse: {}", String::from_utf8_lossy(&out.stderr));
     let removed = stores(&ir) - stores(&std::fs::read_to_string(&after).unwrap());
     for (k, f) in funcs.iter().enumerate() {
-        let args = vec![
-            format!("buf:u8:{}=rand:{k}", WORK_ITEMS * KERNEL_IN_BYTES),
-            format!("buf:u8:{}", WORK_ITEMS * kernel_out_bytes(f)),
-        ];
+        let args =
+            vec![format!("buf:u8:{}=rand:{k}", WORK_ITEMS * KERNEL_IN_BYTES), format!("buf:u8:{}", WORK_ITEMS * kernel_out_bytes(f))];
         let d = dir.path().join(format!("{}.dump", f.name));
         let wi = WORK_ITEMS.to_string();
         corpus::run_kernel(&before, &f.name, (&wi, "32"), &args, &["--dump", d.to_str().unwrap()])
             .unwrap_or_else(|e| panic!("{} does not run before the pass: {e}", f.name));
         for engine in ["host", "emu"] {
             corpus::run_kernel(&after, &f.name, (&wi, "32"), &args, &["--engine", engine, "--compare", d.to_str().unwrap()])
-                .unwrap_or_else(|e| panic!("{} after simt-memdse on {engine} differs or fails: {e}\n{}", f.name, memdeps_gen::function_ir(f)));
+                .unwrap_or_else(|e| {
+                    panic!("{} after simt-memdse on {engine} differs or fails: {e}\n{}", f.name, memdeps_gen::function_ir(f))
+                });
         }
     }
     eprintln!("memdse exec, fill kernels: {} kernels compared on host and emu; {removed} stores removed ({with} dead with fills, {without} without)", funcs.len());

@@ -28,8 +28,8 @@ use memdeps_gen::{fill_indices, generate, generate_fills, module_ir, run, run_wi
 use simt_passes::analysis::cache::AnalysisCache;
 use simt_passes::analysis::memdeps::dataflow::{solve, Config, KillJoin, Rules, Solution, Start, UseRule};
 use simt_passes::analysis::memdeps::model::{Def, Fill, Program};
-use simt_passes::function_cfg::FunctionCfg;
 use simt_passes::analysis::memdeps::MemDeps;
+use simt_passes::function_cfg::FunctionCfg;
 use simt_passes::ir::parse_ir;
 
 const PER_MODULE: usize = 100;

@@ -154,7 +154,11 @@ pub enum Pred {
 pub enum Bound {
     Const(i64),
     /// `(args[arg] >> shift) % modulus`.
-    Arg { arg: usize, shift: u32, modulus: u64 },
+    Arg {
+        arg: usize,
+        shift: u32,
+        modulus: u64,
+    },
 }
 
 impl Pred {
@@ -634,11 +638,20 @@ impl Emit<'_> {
             let (pre, oh, ih, ol) = (self.label(), self.label(), self.label(), self.label());
             let (r, rn, base, c, cn, idx, ic, oc) = (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
             let _ = writeln!(self.out, "  br label %{pre}\n{pre}:\n  br label %{oh}\n{oh}:");
-            let _ = writeln!(self.out, "  {r} = phi i64 [ 0, %{pre} ], [ {rn}, %{ol} ]\n  {base} = mul i64 {r}, {cols}\n  br label %{ih}\n{ih}:");
+            let _ = writeln!(
+                self.out,
+                "  {r} = phi i64 [ 0, %{pre} ], [ {rn}, %{ol} ]\n  {base} = mul i64 {r}, {cols}\n  br label %{ih}\n{ih}:"
+            );
             let _ = writeln!(self.out, "  {c} = phi i64 [ 0, %{oh} ], [ {cn}, %{ih} ]\n  {idx} = add i64 {base}, {c}");
             self.fill_store(id, obj, elem, &idx);
-            let _ = writeln!(self.out, "  {cn} = add i64 {c}, 1\n  {ic} = icmp ult i64 {cn}, {run}\n  br i1 {ic}, label %{ih}, label %{ol}\n{ol}:");
-            let _ = writeln!(self.out, "  {rn} = add i64 {r}, 1\n  {oc} = icmp ult i64 {rn}, {rows}\n  br i1 {oc}, label %{oh}, label %{exit}\n{exit}:");
+            let _ = writeln!(
+                self.out,
+                "  {cn} = add i64 {c}, 1\n  {ic} = icmp ult i64 {cn}, {run}\n  br i1 {ic}, label %{ih}, label %{ol}\n{ol}:"
+            );
+            let _ = writeln!(
+                self.out,
+                "  {rn} = add i64 {r}, 1\n  {oc} = icmp ult i64 {rn}, {rows}\n  br i1 {oc}, label %{oh}, label %{exit}\n{exit}:"
+            );
             return;
         }
         let (pre, head, st, cont, latch) = (self.label(), self.label(), self.label(), self.label(), self.label());
@@ -656,7 +669,8 @@ impl Emit<'_> {
         let saved = self.counter.replace(i.clone());
         if !s.rotated {
             let body = self.label();
-            let _ = writeln!(self.out, "  {go} = icmp {} i64 {i}, {bound}\n  br i1 {go}, label %{body}, label %{exit}\n{body}:", s.pred.ir());
+            let _ =
+                writeln!(self.out, "  {go} = icmp {} i64 {i}, {bound}\n  br i1 {go}, label %{body}, label %{exit}\n{body}:", s.pred.ir());
         }
         match s.cond {
             Some(c) => {
@@ -681,7 +695,11 @@ impl Emit<'_> {
         self.counter = saved;
         let _ = writeln!(self.out, "  {next} = add i64 {i}, {}", s.step);
         if s.rotated {
-            let _ = writeln!(self.out, "  {go} = icmp {} i64 {next}, {bound}\n  br i1 {go}, label %{head}, label %{exit}\n{exit}:", s.pred.ir());
+            let _ = writeln!(
+                self.out,
+                "  {go} = icmp {} i64 {next}, {bound}\n  br i1 {go}, label %{head}, label %{exit}\n{exit}:",
+                s.pred.ir()
+            );
         } else {
             let _ = writeln!(self.out, "  br label %{head}\n{exit}:");
         }

@@ -18,7 +18,10 @@
 //!   object whose overlap with it is not killed; definitions that may not
 //!   overwrite (inexact, predicated, through an unknown pointer, calls) add
 //!   to a record and clear its kill set, since the bytes it had lost may be
-//!   theirs now; only an exact, unconditional definition replaces and kills.
+//!   theirs now; only an exact, unconditional definition replaces and kills,
+//!   and so does a loop fill ([`Program::fills`](super::model::Program)) on
+//!   its exit edge, before the join: the bytes the loop surely wrote get one
+//!   record whose definitions are the loop's own definitions of the object.
 //!
 //! Invariant of the sound rules, which the execution oracle
 //! (`tests/memdeps_oracle.rs`) checks: at every point, the store that last
@@ -37,11 +40,11 @@
 //! alive), sound but less precise: `tests/memdeps_oracle.rs` measures both.
 
 use super::intervals::{Interval, IntervalSet};
-use super::model::{overlap, AccessId, Def, DescId, Program, Ref};
+use super::model::{overlap, AccessId, Def, DescId, Fill, Program, Ref};
 use crate::analysis::dominators::DomTree;
 use crate::cfg::{BlockId, Cfg};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
@@ -189,7 +192,13 @@ pub fn solve(p: &Program, cfg: &Cfg, dom: &DomTree, config: Config) -> Solution 
     let n = cfg.len();
     assert_eq!(p.blocks.len(), n, "one access list per block");
     let n_acc = p.accesses.len();
-    let mut engine = Engine { p, config, use_defs: vec![None; n_acc], use_bytes: vec![None; n_acc], after: vec![None; n_acc] };
+    let mut fills: HashMap<(usize, usize), Vec<&Fill>> = HashMap::new();
+    if config.rules == Rules::Sound && config.fills {
+        for f in &p.fills {
+            fills.entry((f.from, f.to)).or_default().push(f);
+        }
+    }
+    let mut engine = Engine { p, config, fills, use_defs: vec![None; n_acc], use_bytes: vec![None; n_acc], after: vec![None; n_acc] };
     let mut out: Vec<Option<State>> = vec![None; n];
     let mut iterations = 0;
     if config.start == Start::Idom {
@@ -274,6 +283,8 @@ pub fn byte_defs(p: &Program, st: &State, d: DescId) -> ByteDefs {
 struct Engine<'p> {
     p: &'p Program,
     config: Config,
+    /// The fills on each edge `(from, to)`, when the config applies them.
+    fills: HashMap<(usize, usize), Vec<&'p Fill>>,
     use_defs: Vec<Option<Vec<Def>>>,
     use_bytes: Vec<Option<ByteDefs>>,
     after: Vec<Option<State>>,
@@ -328,13 +339,7 @@ impl Engine<'_> {
     /// The state `st` at the end of `from` as it arrives in `to`: with the
     /// kills of the loop fills on that edge.
     fn along<'s>(&self, from: BlockId, to: BlockId, st: &'s State) -> Cow<'s, State> {
-        if !self.sound() || !self.config.fills {
-            return Cow::Borrowed(st);
-        }
-        let mut fills = self.p.fills.iter().filter(|f| f.from == from.index() && f.to == to.index()).peekable();
-        if fills.peek().is_none() {
-            return Cow::Borrowed(st);
-        }
+        let Some(fills) = self.fills.get(&(from.index(), to.index())) else { return Cow::Borrowed(st) };
         let mut st = st.clone();
         for f in fills {
             let mut r = Record { defs: Vec::new(), kill: IntervalSet::new(), is_kill: false };

@@ -45,7 +45,10 @@
 //! latches or a `switch` exit test, writers under a condition, and a
 //! sub-loop with a variable trip count do not fill; a fill must be at most
 //! [`MAX_PIECES`] intervals of an object (a stride-2 loop over many elements
-//! is not one).
+//! is not one), of known size: in a buffer argument (`noalias`, size
+//! unknown) every loop bound would make a descriptor of its own, and every
+//! state a record more (on `scripts/gen-cfg.py`'s 10k-block kernel, 40 of
+//! them made `simt-memdse` four times slower).
 
 use super::intervals::IntervalSet;
 use crate::analysis::dominators::DomTree;
@@ -77,7 +80,21 @@ pub struct LoopFill<'ctx> {
 pub fn find<'ctx>(fc: &FunctionCfg<'ctx>, dom: &DomTree, td: &TargetData) -> Vec<LoopFill<'ctx>> {
     let li = LoopInfo::compute(&fc.cfg, dom);
     let shapes = Shapes { fc, dom, li: &li, td };
-    let shapes: Vec<Option<Shape<'ctx>>> = li.loops().map(|(id, _)| shapes.shape(id)).collect();
+    let mut shapes: Vec<Option<Shape<'ctx>>> = li.loops().map(|(id, _)| shapes.shape(id)).collect();
+    // A sub-loop that writes nothing it could fill is no writer (to a fixed
+    // point: one level a round).
+    loop {
+        let idle: Vec<bool> = shapes.iter().map(|s| s.as_ref().is_none_or(|s| s.writers.is_empty())).collect();
+        let mut changed = false;
+        for s in shapes.iter_mut().flatten() {
+            let before = s.writers.len();
+            s.writers.retain(|w| !matches!(w, Writer::Loop { id, .. } if idle[id.0 as usize]));
+            changed |= s.writers.len() != before;
+        }
+        if !changed {
+            break;
+        }
+    }
     let mut sim = Sim { shapes: &shapes, td, budget: BUDGET };
     let mut ids: Vec<LoopId> = li.loops().map(|(id, _)| id).collect();
     // Inner loops first: an outer loop that uses up the budget leaves
@@ -93,7 +110,8 @@ pub fn find<'ctx>(fc: &FunctionCfg<'ctx>, dom: &DomTree, td: &TargetData) -> Vec
         let mut written: Vec<_> = written.into_iter().collect();
         written.sort_by_key(|(root, _)| *root);
         for (root, bytes) in written {
-            if !bytes.is_empty() && bytes.runs().len() <= MAX_PIECES {
+            let sized = super::from_llvm::object_size(root, td).is_some();
+            if sized && !bytes.is_empty() && bytes.runs().len() <= MAX_PIECES {
                 out.push(LoopFill { from: shape.exiting, to: shape.exit, root, bytes, blocks: li.get(id).blocks.clone() });
             }
         }
@@ -115,8 +133,15 @@ struct Shape<'ctx> {
 
 enum Writer<'ctx> {
     /// `len` bytes at `ptr`.
-    Store { ptr: Value<'ctx>, len: u64, every: Every },
-    Loop { id: LoopId, every: Every },
+    Store {
+        ptr: Value<'ctx>,
+        len: u64,
+        every: Every,
+    },
+    Loop {
+        id: LoopId,
+        every: Every,
+    },
 }
 
 /// In which iterations a writer surely runs.
@@ -172,6 +197,21 @@ impl<'ctx> Shapes<'_, 'ctx> {
             && self.fc.cfg.preds(v).iter().all(|&p| p == u || self.dom.block_dominates(v, p))
     }
 
+    /// Whether a pointer is based on an object of known size (through
+    /// GEPs and casts, whatever their indices).
+    fn sized_root(&self, mut p: Value<'ctx>) -> bool {
+        for _ in 0..MAX_DEPTH {
+            if super::from_llvm::is_object(p) {
+                return super::from_llvm::object_size(p, self.td).is_some();
+            }
+            match p.opcode() {
+                Some(O::LLVMGetElementPtr | O::LLVMBitCast | O::LLVMAddrSpaceCast) => p = p.operand(0),
+                _ => return false,
+            }
+        }
+        false
+    }
+
     fn every(&self, dominates: impl Fn(BlockId) -> bool, latch: BlockId, exiting: BlockId) -> Option<Every> {
         if dominates(exiting) {
             Some(Every::Iteration)
@@ -218,7 +258,9 @@ impl<'ctx> Shapes<'_, 'ctx> {
             }
             let Some(every) = self.every(|x| self.dom.block_dominates(b, x), latch, exiting) else { continue };
             for i in crate::ir::instructions(self.fc.block(b)) {
-                if let Some((ptr, len)) = written_by(i, self.td) {
+                // Only objects of known size are filled: a store elsewhere
+                // need not be followed.
+                if let Some((ptr, len)) = written_by(i, self.td).filter(|&(p, _)| self.sized_root(p)) {
                     writers.push(Writer::Store { ptr, len, every });
                 }
             }

@@ -239,7 +239,10 @@ mod from_ir {
         let fc = FunctionCfg::new(f);
         let dom = DomTree::dominators(&fc.cfg);
         let td = data_layout_of(f);
-        fills::find(&fc, &dom, &td).into_iter().map(|x| (x.root.print().split(' ').next().unwrap().to_string(), x.bytes.runs().to_vec())).collect()
+        fills::find(&fc, &dom, &td)
+            .into_iter()
+            .map(|x| (x.root.print().split(' ').next().unwrap().to_string(), x.bytes.runs().to_vec()))
+            .collect()
     }
 
     /// `for (i = START; i PRED BOUND; i += STEP) g[i] = i;` in clang's
@@ -355,6 +358,21 @@ exit:
   ret void
 }";
         assert_eq!(fills_of(brk), vec![]);
+        // A buffer argument has no size: no fill of it (see fills.rs).
+        let buffer = "define void @f(ptr noalias %b) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %n, %loop ]
+  %p = getelementptr inbounds i32, ptr %b, i64 %i
+  store i32 0, ptr %p
+  %n = add nsw i64 %i, 1
+  %c = icmp slt i64 %n, 16
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}";
+        assert_eq!(fills_of(buffer), vec![]);
     }
 
     /// `for r < 4: for c < 8: h[r][c] = 0`: the inner loop alone writes a
