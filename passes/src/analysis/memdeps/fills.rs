@@ -58,6 +58,7 @@ use crate::function_cfg::FunctionCfg;
 use crate::ir::{Inst, Value};
 use inkwell::targets::TargetData;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
+use std::cell::Cell;
 use std::collections::HashMap;
 
 /// Iterations simulated per function, over all loops and nesting levels.
@@ -284,7 +285,7 @@ impl<'ctx> Sim<'_, 'ctx> {
     /// writes before it leaves; `None` when the run cannot be followed.
     fn run(&mut self, shape: &Shape<'ctx>, outer: &Env<'ctx>) -> Option<HashMap<Value<'ctx>, IntervalSet>> {
         let mut env = outer.clone();
-        let start = Eval { env: outer, td: self.td };
+        let start = Eval::new(outer, self.td);
         for &(phi, init, _) in &shape.phis {
             if let Some(v) = start.int(init, 0) {
                 env.insert(phi, v);
@@ -293,7 +294,7 @@ impl<'ctx> Sim<'_, 'ctx> {
         let mut out: HashMap<Value<'ctx>, IntervalSet> = HashMap::new();
         loop {
             self.budget = self.budget.checked_sub(1)?;
-            let taken = Eval { env: &env, td: self.td }.int(shape.cond, 0)? & 1 == 1;
+            let taken = Eval::new(&env, self.td).int(shape.cond, 0)? & 1 == 1;
             let last = taken == shape.leaves_on_true;
             for w in &shape.writers {
                 let every = match w {
@@ -328,7 +329,7 @@ impl<'ctx> Sim<'_, 'ctx> {
             if last {
                 return Some(out);
             }
-            let eval = Eval { env: &env, td: self.td };
+            let eval = Eval::new(&env, self.td);
             let next: Vec<(Value<'ctx>, Option<u64>)> = shape.phis.iter().map(|&(phi, _, next)| (phi, eval.int(next, 0))).collect();
             for (phi, v) in next {
                 match v {
@@ -341,7 +342,7 @@ impl<'ctx> Sim<'_, 'ctx> {
 
     /// Where `len` bytes at `ptr` are.
     fn place(&self, ptr: Value<'ctx>, len: u64, env: &Env<'ctx>) -> Place<'ctx> {
-        let Some((root, off)) = Eval { env, td: self.td }.ptr(ptr, 0) else { return Place::Unknown };
+        let Some((root, off)) = Eval::new(env, self.td).ptr(ptr, 0) else { return Place::Unknown };
         let size = super::from_llvm::object_size(root, self.td);
         match u64::try_from(off).ok().and_then(|lo| Some((lo, lo.checked_add(len)?))) {
             Some((lo, end)) if len > 0 && size.is_none_or(|n| end <= n) => Place::Inside(root, lo),
@@ -381,9 +382,13 @@ fn written_by<'ctx>(i: Inst<'ctx>, td: &TargetData) -> Option<(Value<'ctx>, u64)
 struct Eval<'e, 'ctx> {
     env: &'e Env<'ctx>,
     td: &'e TargetData,
+    /// Operations left: a DAG that shares operands (`x2 = x1 + x1`, …)
+    /// would take exponential time to walk as a tree.
+    steps: Cell<u32>,
 }
 
 const MAX_DEPTH: u32 = 48;
+const MAX_STEPS: u32 = 4096;
 
 fn mask(width: u32) -> u64 {
     if width >= 64 {
@@ -402,7 +407,18 @@ fn sext(v: u64, width: u32) -> i64 {
     }
 }
 
-impl<'ctx> Eval<'_, 'ctx> {
+impl<'e, 'ctx> Eval<'e, 'ctx> {
+    fn new(env: &'e Env<'ctx>, td: &'e TargetData) -> Self {
+        Eval { env, td, steps: Cell::new(MAX_STEPS) }
+    }
+
+    /// Takes one step; false when none is left.
+    fn step(&self) -> bool {
+        let left = self.steps.get();
+        self.steps.set(left.saturating_sub(1));
+        left > 0
+    }
+
     fn width(v: Value<'ctx>) -> Option<u32> {
         let ty = v.ty();
         (ty.is_integer() && ty.int_width() <= 64).then(|| ty.int_width())
@@ -417,7 +433,7 @@ impl<'ctx> Eval<'_, 'ctx> {
         if let Some(c) = v.const_u64() {
             return Some(c & mask(w));
         }
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !self.step() {
             return None;
         }
         let op = v.opcode()?;
@@ -500,7 +516,7 @@ impl<'ctx> Eval<'_, 'ctx> {
         if super::from_llvm::is_object(v) {
             return Some((v, 0));
         }
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !self.step() {
             return None;
         }
         match v.opcode()? {

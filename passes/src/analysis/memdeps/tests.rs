@@ -373,6 +373,28 @@ exit:
   ret void
 }";
         assert_eq!(fills_of(buffer), vec![]);
+        // An exit test 40 doublings deep, each using the one before twice:
+        // walked as a tree it would take 2^40 steps; the step cap gives up.
+        let mut chain = String::from("  %d0 = add i64 %i, %i\n");
+        for k in 1..40 {
+            chain += &format!("  %d{k} = add i64 %d{}, %d{}\n", k - 1, k - 1);
+        }
+        let deep = format!(
+            "define void @f() {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %n, %loop ]
+  %p = getelementptr inbounds i32, ptr @g, i64 %i
+  store i32 0, ptr %p
+  %n = add nsw i64 %i, 1
+{chain}  %c = icmp ne i64 %d39, 0
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}}"
+        );
+        assert_eq!(fills_of(&deep), vec![]);
     }
 
     /// `for r < 4: for c < 8: h[r][c] = 0`: the inner loop alone writes a
