@@ -283,6 +283,30 @@ exit:
         assert_eq!(fills_of(&rotated(0, 1, "sle", 16)), vec![]);
     }
 
+    /// Stride 2 with two stores, `g[2i]` and `g[2i+1]` for `i < 8`: together
+    /// the whole array.
+    #[test]
+    fn two_interleaved_stores_fill() {
+        let ir = "define void @f() {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %n, %loop ]
+  %e = shl i64 %i, 1
+  %o = or disjoint i64 %e, 1
+  %pe = getelementptr inbounds i32, ptr @g, i64 %e
+  store i32 0, ptr %pe
+  %po = getelementptr inbounds i32, ptr @g, i64 %o
+  store i32 1, ptr %po
+  %n = add nsw i64 %i, 1
+  %c = icmp slt i64 %n, 8
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}";
+        assert_eq!(fills_of(ir), vec![("@g".to_string(), vec![(0, 63)])]);
+    }
+
     /// A top-tested loop (`while`): the last test leaves before the body.
     #[test]
     fn top_tested_loop_fills() {
