@@ -24,8 +24,10 @@
 //! inexact store is in its record's definitions at an exit if it can reach
 //! one). Removing a `memcpy` removes a use,
 //! which can make the stores that fed it dead: the pass repeats until none is.
-//! Limits: only exact, unconditional stores kill, so a store overwritten by
-//! an inexact or masked one stays; a store whose object a call may read
+//! Limits: only exact, unconditional stores kill, and loops that write every
+//! byte of an object (`memdeps::fills`: `for (i = 0; i < N; i++) a[i] = …`,
+//! constant trip counts), so a store overwritten by an inexact or masked one
+//! outside such a loop stays; a store whose object a call may read
 //! stays (the call is a use); a use that says `any` keeps every store to its
 //! object.
 //! Soundness rests on the chains, which `passes/tests/memdeps_oracle.rs`

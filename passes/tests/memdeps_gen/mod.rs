@@ -108,12 +108,123 @@ pub enum Stmt {
         then: Vec<Stmt>,
         els: Vec<Stmt>,
     },
+    /// A loop that stores one element of `elem` bytes per iteration at
+    /// `obj[i]` ([`FillLoop`]): a fill of the object, of part of it, or not
+    /// one at all.
+    Fill {
+        id: u32,
+        obj: usize,
+        elem: u64,
+        shape: FillLoop,
+    },
     /// `(args[arg] >> shift) & 3` trips.
     Loop {
         arg: usize,
         shift: u32,
         body: Vec<Stmt>,
     },
+}
+
+/// How a fill loop runs. One dimension: `i` from `start`, `i += step`
+/// while `i pred bound` (tested after the body when `rotated`, as clang
+/// emits loops, else before), the store under `cond` when set, and a break
+/// after it when `brk` holds. Two (`rows`): `for r < R: for c < cols_run:
+/// obj[r * cols + c]`, both loops rotated.
+#[derive(Clone, Copy, Debug)]
+pub struct FillLoop {
+    pub start: i64,
+    pub step: i64,
+    pub pred: Pred,
+    pub bound: Bound,
+    pub rotated: bool,
+    pub cond: Option<Cond>,
+    pub brk: Option<Cond>,
+    /// `(R, cols, cols_run)`.
+    pub rows: Option<(u64, u64, u64)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pred {
+    Slt,
+    Sge,
+    Ne,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Bound {
+    Const(i64),
+    /// `(args[arg] >> shift) % modulus`.
+    Arg {
+        arg: usize,
+        shift: u32,
+        modulus: u64,
+    },
+}
+
+impl Pred {
+    fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Pred::Slt => a < b,
+            Pred::Sge => a >= b,
+            Pred::Ne => a != b,
+        }
+    }
+    fn ir(self) -> &'static str {
+        match self {
+            Pred::Slt => "slt",
+            Pred::Sge => "sge",
+            Pred::Ne => "ne",
+        }
+    }
+}
+
+/// The element indices a fill loop stores to when nothing depends on the
+/// arguments (no condition, no break, a constant bound), in order; `None`
+/// otherwise.
+pub fn fill_indices(shape: &FillLoop) -> Option<Vec<u64>> {
+    if shape.cond.is_some() || shape.brk.is_some() {
+        return None;
+    }
+    let Bound::Const(bound) = shape.bound else { return None };
+    let mut out = Vec::new();
+    run_fill(shape, bound, &mut |i| {
+        out.push(i);
+        true
+    });
+    Some(out)
+}
+
+/// Runs the index sequence of a fill loop; `body` returns false to break.
+fn run_fill(shape: &FillLoop, bound: i64, body: &mut dyn FnMut(u64) -> bool) {
+    if let Some((rows, cols, run)) = shape.rows {
+        for r in 0..rows {
+            // Rotated: the body runs once before the first test.
+            let mut c = 0;
+            loop {
+                if !body(r * cols + c) {
+                    return;
+                }
+                c += 1;
+                if c >= run {
+                    break;
+                }
+            }
+        }
+        return;
+    }
+    let mut i = shape.start;
+    if !shape.rotated && !shape.pred.holds(i, bound) {
+        return;
+    }
+    loop {
+        if !body(i as u64) {
+            return;
+        }
+        i += shape.step;
+        if !shape.pred.holds(i, bound) {
+            return;
+        }
+    }
 }
 
 pub struct Func {
@@ -131,17 +242,30 @@ pub fn generate(rng: &mut Rng, name: &str) -> Func {
     generate_with(rng, name, false)
 }
 
+/// Like [`generate`], with fill loops among the statements (a quarter of
+/// those not nested two deep): whole fills forwards and backwards, top- or
+/// bottom-tested, 2-D fills, and loops that are not whole fills (bound one
+/// short, start at 1, stride 2, the store under a condition, an early
+/// break, a bound from an argument, rows one short).
+pub fn generate_fills(rng: &mut Rng, name: &str) -> Func {
+    generate_opts(rng, name, false, true)
+}
+
 /// Like [`generate`]; `plain` makes argument-dependent offsets, masked
 /// stores and accesses through a `select` rarer (more loads whose bytes
 /// known stores supply, for store-to-load forwarding).
 pub fn generate_with(rng: &mut Rng, name: &str, plain: bool) -> Func {
+    generate_opts(rng, name, plain, false)
+}
+
+fn generate_opts(rng: &mut Rng, name: &str, plain: bool, fills: bool) -> Func {
     let n_objs = 1 + rng.below(3) as usize;
     let mut sizes: Vec<u64> = (0..n_objs).map(|_| [8, 16, 24, 32][rng.below(4) as usize]).collect();
     let global = rng.below(4) == 0;
     if global {
         sizes.push(16);
     }
-    let mut g = Gen { rng, sizes: &sizes, next_id: 0, plain };
+    let mut g = Gen { rng, sizes: &sizes, next_id: 0, plain, fills };
     let n = 3 + g.rng.below(10) as usize;
     let body = g.block(n, 0);
     let n_accesses = g.next_id;
@@ -153,6 +277,7 @@ struct Gen<'a> {
     sizes: &'a [u64],
     next_id: u32,
     plain: bool,
+    fills: bool,
 }
 
 impl Gen<'_> {
@@ -187,7 +312,45 @@ impl Gen<'_> {
         self.rng.below(self.sizes.len() as u64) as usize
     }
 
+    fn fill(&mut self) -> Stmt {
+        let obj = self.obj();
+        let size = self.sizes[obj];
+        let elems: Vec<u64> = [1, 2, 4, 8].into_iter().filter(|&e| size / e >= 4).collect();
+        let elem = elems[self.rng.below(elems.len() as u64) as usize];
+        let n = (size / elem) as i64;
+        let rotated = self.rng.below(2) == 0;
+        let mut shape = FillLoop {
+            start: 0,
+            step: 1,
+            pred: if rotated && self.rng.below(2) == 0 { Pred::Ne } else { Pred::Slt },
+            bound: Bound::Const(n),
+            rotated,
+            cond: None,
+            brk: None,
+            rows: None,
+        };
+        match self.rng.below(12) {
+            0..=2 => {}
+            3 => (shape.start, shape.step, shape.pred, shape.bound) = (n - 1, -1, Pred::Sge, Bound::Const(0)),
+            4 => shape.rows = Some((2, n as u64 / 2, n as u64 / 2)),
+            5 => shape.bound = Bound::Const(n - 1),
+            6 => shape.start = 1,
+            7 => (shape.step, shape.pred) = (2, Pred::Slt),
+            8 => shape.cond = Some(self.cond()),
+            9 => shape.brk = Some(self.cond()),
+            10 => {
+                let (arg, shift) = (self.rng.below(N_ARGS as u64) as usize, self.rng.below(60) as u32);
+                (shape.pred, shape.bound) = (Pred::Slt, Bound::Arg { arg, shift, modulus: n as u64 + 1 });
+            }
+            _ => shape.rows = Some((2, n as u64 / 2, n as u64 / 2 - 1)),
+        }
+        Stmt::Fill { id: self.id(), obj, elem, shape }
+    }
+
     fn stmt(&mut self, depth: u32) -> Stmt {
+        if self.fills && depth < 2 && self.rng.below(4) == 0 {
+            return self.fill();
+        }
         let mut k = self.rng.below(if depth < 2 { 20 } else { 16 });
         if self.plain && (11..=14).contains(&k) && self.rng.below(4) != 0 {
             k = self.rng.below(9);
@@ -431,6 +594,7 @@ impl Emit<'_> {
                 self.stmts(els);
                 let _ = writeln!(self.out, "  br label %{lj}\n{lj}:");
             }
+            Stmt::Fill { id, obj, elem, shape } => self.fill(id, obj, elem, &shape),
             Stmt::Loop { arg, shift, ref body } => {
                 let (pre, head, lb, latch, exit) = (self.label(), self.label(), self.label(), self.label(), self.label());
                 let sh = self.t();
@@ -449,6 +613,95 @@ impl Emit<'_> {
                 self.counter = saved;
                 let _ = writeln!(self.out, "  br label %{latch}\n{latch}:\n  {next} = add i64 {i}, 1\n  br label %{head}\n{exit}:");
             }
+        }
+    }
+}
+
+impl Emit<'_> {
+    /// The store of a fill loop at element `idx`.
+    fn fill_store(&mut self, id: u32, obj: usize, elem: u64, idx: &str) {
+        let base = self.obj(obj);
+        let p = self.t();
+        let _ = writeln!(self.out, "  {p} = getelementptr i{}, ptr {base}, i64 {idx}", elem * 8);
+        if self.kernel {
+            let (ty, v) = self.kernel_value(id, elem);
+            let _ = writeln!(self.out, "  store {ty} {v}, ptr {p}, align 1");
+        } else {
+            let _ = writeln!(self.out, "  store i{} {}, ptr {p}, align 1", elem * 8, self.tmp);
+        }
+    }
+
+    /// A fill loop; its exit block is `fx<id>`.
+    fn fill(&mut self, id: u32, obj: usize, elem: u64, s: &FillLoop) {
+        let exit = format!("fx{id}");
+        if let Some((rows, cols, run)) = s.rows {
+            let (pre, oh, ih, ol) = (self.label(), self.label(), self.label(), self.label());
+            let (r, rn, base, c, cn, idx, ic, oc) = (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
+            let _ = writeln!(self.out, "  br label %{pre}\n{pre}:\n  br label %{oh}\n{oh}:");
+            let _ = writeln!(
+                self.out,
+                "  {r} = phi i64 [ 0, %{pre} ], [ {rn}, %{ol} ]\n  {base} = mul i64 {r}, {cols}\n  br label %{ih}\n{ih}:"
+            );
+            let _ = writeln!(self.out, "  {c} = phi i64 [ 0, %{oh} ], [ {cn}, %{ih} ]\n  {idx} = add i64 {base}, {c}");
+            self.fill_store(id, obj, elem, &idx);
+            let _ = writeln!(
+                self.out,
+                "  {cn} = add i64 {c}, 1\n  {ic} = icmp ult i64 {cn}, {run}\n  br i1 {ic}, label %{ih}, label %{ol}\n{ol}:"
+            );
+            let _ = writeln!(
+                self.out,
+                "  {rn} = add i64 {r}, 1\n  {oc} = icmp ult i64 {rn}, {rows}\n  br i1 {oc}, label %{oh}, label %{exit}\n{exit}:"
+            );
+            return;
+        }
+        let (pre, head, st, cont, latch) = (self.label(), self.label(), self.label(), self.label(), self.label());
+        let bound = match s.bound {
+            Bound::Const(b) => b.to_string(),
+            Bound::Arg { arg, shift, modulus } => {
+                let (sh, n) = (self.t(), self.t());
+                let _ = writeln!(self.out, "  {sh} = lshr i64 %x{arg}, {shift}\n  {n} = urem i64 {sh}, {modulus}");
+                n
+            }
+        };
+        let (i, next, go) = (self.t(), self.t(), self.t());
+        let _ = writeln!(self.out, "  br label %{pre}\n{pre}:\n  br label %{head}\n{head}:");
+        let _ = writeln!(self.out, "  {i} = phi i64 [ {}, %{pre} ], [ {next}, %{latch} ]", s.start);
+        let saved = self.counter.replace(i.clone());
+        if !s.rotated {
+            let body = self.label();
+            let _ =
+                writeln!(self.out, "  {go} = icmp {} i64 {i}, {bound}\n  br i1 {go}, label %{body}, label %{exit}\n{body}:", s.pred.ir());
+        }
+        match s.cond {
+            Some(c) => {
+                let c = self.cond(c);
+                let _ = writeln!(self.out, "  br i1 {c}, label %{st}, label %{cont}\n{st}:");
+            }
+            None => {
+                let _ = writeln!(self.out, "  br label %{st}\n{st}:");
+            }
+        }
+        self.fill_store(id, obj, elem, &i);
+        let _ = writeln!(self.out, "  br label %{cont}\n{cont}:");
+        match s.brk {
+            Some(c) => {
+                let c = self.cond(c);
+                let _ = writeln!(self.out, "  br i1 {c}, label %{exit}, label %{latch}\n{latch}:");
+            }
+            None => {
+                let _ = writeln!(self.out, "  br label %{latch}\n{latch}:");
+            }
+        }
+        self.counter = saved;
+        let _ = writeln!(self.out, "  {next} = add i64 {i}, {}", s.step);
+        if s.rotated {
+            let _ = writeln!(
+                self.out,
+                "  {go} = icmp {} i64 {next}, {bound}\n  br i1 {go}, label %{head}, label %{exit}\n{exit}:",
+                s.pred.ir()
+            );
+        } else {
+            let _ = writeln!(self.out, "  br label %{head}\n{exit}:");
         }
     }
 }
@@ -711,6 +964,18 @@ impl Exec<'_> {
                 Stmt::If { cond: c, ref then, ref els } => {
                     let body = if cond(c, args, counter) { then } else { els };
                     self.block(body, counter);
+                }
+                Stmt::Fill { id, obj, elem, ref shape } => {
+                    let bound = match shape.bound {
+                        Bound::Const(b) => b,
+                        Bound::Arg { arg, shift, modulus } => ((args[arg] >> shift) % modulus) as i64,
+                    };
+                    run_fill(shape, bound, &mut |i| {
+                        if shape.cond.is_none_or(|c| cond(c, args, Some(i))) {
+                            self.write(id, obj, (i * elem) as usize, elem as usize);
+                        }
+                        !shape.brk.is_some_and(|c| cond(c, args, Some(i)))
+                    });
                 }
                 Stmt::Loop { arg, shift, ref body } => {
                     for i in 0..((args[arg] >> shift) & 3) {

@@ -18,7 +18,10 @@
 //!   object whose overlap with it is not killed; definitions that may not
 //!   overwrite (inexact, predicated, through an unknown pointer, calls) add
 //!   to a record and clear its kill set, since the bytes it had lost may be
-//!   theirs now; only an exact, unconditional definition replaces and kills.
+//!   theirs now; only an exact, unconditional definition replaces and kills,
+//!   and so does a loop fill ([`Program::fills`](super::model::Program)) on
+//!   its exit edge, before the join: the bytes the loop surely wrote get one
+//!   record whose definitions are the loop's own definitions of the object.
 //!
 //! Invariant of the sound rules, which the execution oracle
 //! (`tests/memdeps_oracle.rs`) checks: at every point, the store that last
@@ -37,10 +40,11 @@
 //! alive), sound but less precise: `tests/memdeps_oracle.rs` measures both.
 
 use super::intervals::{Interval, IntervalSet};
-use super::model::{overlap, AccessId, Def, DescId, Program, Ref};
+use super::model::{overlap, AccessId, Def, DescId, Fill, Program, Ref};
 use crate::analysis::dominators::DomTree;
 use crate::cfg::{BlockId, Cfg};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
@@ -90,13 +94,28 @@ pub struct Config {
     pub use_rule: UseRule,
     /// Keep the state after every access (for the patent printer's trace).
     pub trace: bool,
+    /// Kill what loops fill ([`Program::fills`]) on their exit edges; sound
+    /// rules only (the patent has no such rule).
+    pub fills: bool,
 }
 
 impl Config {
-    pub const SOUND: Config =
-        Config { rules: Rules::Sound, kill_join: KillJoin::Intersect, start: Start::Join, use_rule: UseRule::Fig4, trace: false };
-    pub const PATENT: Config =
-        Config { rules: Rules::Patent, kill_join: KillJoin::Intersect, start: Start::Join, use_rule: UseRule::Fig4, trace: true };
+    pub const SOUND: Config = Config {
+        rules: Rules::Sound,
+        kill_join: KillJoin::Intersect,
+        start: Start::Join,
+        use_rule: UseRule::Fig4,
+        trace: false,
+        fills: true,
+    };
+    pub const PATENT: Config = Config {
+        rules: Rules::Patent,
+        kill_join: KillJoin::Intersect,
+        start: Start::Join,
+        use_rule: UseRule::Fig4,
+        trace: true,
+        fills: false,
+    };
 }
 
 /// The most definitions a record lists before it says [`Def::Any`].
@@ -173,7 +192,13 @@ pub fn solve(p: &Program, cfg: &Cfg, dom: &DomTree, config: Config) -> Solution 
     let n = cfg.len();
     assert_eq!(p.blocks.len(), n, "one access list per block");
     let n_acc = p.accesses.len();
-    let mut engine = Engine { p, config, use_defs: vec![None; n_acc], use_bytes: vec![None; n_acc], after: vec![None; n_acc] };
+    let mut fills: HashMap<(usize, usize), Vec<&Fill>> = HashMap::new();
+    if config.rules == Rules::Sound && config.fills {
+        for f in &p.fills {
+            fills.entry((f.from, f.to)).or_default().push(f);
+        }
+    }
+    let mut engine = Engine { p, config, fills, use_defs: vec![None; n_acc], use_bytes: vec![None; n_acc], after: vec![None; n_acc] };
     let mut out: Vec<Option<State>> = vec![None; n];
     let mut iterations = 0;
     if config.start == Start::Idom {
@@ -258,6 +283,8 @@ pub fn byte_defs(p: &Program, st: &State, d: DescId) -> ByteDefs {
 struct Engine<'p> {
     p: &'p Program,
     config: Config,
+    /// The fills on each edge `(from, to)`, when the config applies them.
+    fills: HashMap<(usize, usize), Vec<&'p Fill>>,
     use_defs: Vec<Option<Vec<Def>>>,
     use_bytes: Vec<Option<ByteDefs>>,
     after: Vec<Option<State>>,
@@ -279,15 +306,16 @@ impl Engine<'_> {
         st
     }
 
-    /// Definitions united, kill sets intersected (φ handling, [0061]).
+    /// Definitions united, kill sets intersected (φ handling, [0061]); a
+    /// loop's exit edge first kills what the loop filled.
     fn join(&self, cfg: &Cfg, dom: &DomTree, out: &[Option<State>], b: BlockId) -> State {
-        let mut preds = cfg.preds(b).iter().filter_map(|p| out[p.index()].as_ref());
+        let mut preds = cfg.preds(b).iter().filter_map(|p| out[p.index()].as_ref().map(|st| self.along(*p, b, st)));
         let Some(first) = preds.next() else {
             return dom.idom_block(b).and_then(|d| out[d.index()].clone()).unwrap_or_default();
         };
-        let mut st = first.clone();
+        let mut st = first.into_owned();
         for other in preds {
-            for (d, r) in other {
+            for (d, r) in other.iter() {
                 match st.get_mut(d) {
                     None => {
                         st.insert(*d, r.clone());
@@ -308,6 +336,21 @@ impl Engine<'_> {
         st
     }
 
+    /// The state `st` at the end of `from` as it arrives in `to`: with the
+    /// kills of the loop fills on that edge.
+    fn along<'s>(&self, from: BlockId, to: BlockId, st: &'s State) -> Cow<'s, State> {
+        let Some(fills) = self.fills.get(&(from.index(), to.index())) else { return Cow::Borrowed(st) };
+        let mut st = st.clone();
+        for f in fills {
+            let mut r = Record { defs: Vec::new(), kill: IntervalSet::new(), is_kill: false };
+            for &a in &f.defs {
+                r.add_def(Def::Access(a));
+            }
+            self.strong_def(&mut st, f.desc, r);
+        }
+        Cow::Owned(st)
+    }
+
     fn step(&mut self, st: &mut State, a: AccessId) {
         let access = &self.p.accesses[a as usize];
         if let Some(u) = &access.use_ {
@@ -322,7 +365,7 @@ impl Engine<'_> {
         if let Some(d) = &access.def {
             let me = Def::Access(a);
             match (d, access.predicated) {
-                (Ref::Must(d), false) if self.p.is_exact(*d) => self.strong_def(st, *d, me),
+                (Ref::Must(d), false) if self.p.is_exact(*d) => self.strong_def(st, *d, Record::of(me)),
                 (Ref::Must(d), false) => self.inexact_def(st, *d, me),
                 (Ref::Must(d), true) => self.predicated_def(st, *d, me),
                 (Ref::May(objs), _) => self.unknown_def(st, objs, me),
@@ -415,7 +458,7 @@ impl Engine<'_> {
     /// An exact, unconditional definition (607–609, Fig. 7): it replaces its
     /// descriptor's record and adds its bytes to the kill sets of the records
     /// it overlaps, deleting those it covers entirely.
-    fn strong_def(&self, st: &mut State, d: DescId, me: Def) {
+    fn strong_def(&self, st: &mut State, d: DescId, mine: Record) {
         let span = self.p.span(d);
         for m in self.p.may_descs(d) {
             let Some(r) = st.get_mut(&m) else { continue };
@@ -426,7 +469,7 @@ impl Engine<'_> {
                 st.remove(&m);
             }
         }
-        st.insert(d, Record::of(me));
+        st.insert(d, mine);
     }
 
     /// An inexact definition (610–611): overlapping records are marked

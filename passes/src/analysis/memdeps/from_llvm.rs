@@ -20,7 +20,9 @@
 //! Limits: a length that is not a constant makes a memory intrinsic inexact;
 //! `lifetime`, `assume` and debug intrinsics are not memory instructions.
 
-use super::model::{Access, ObjId, Program, Range, Ref};
+use super::fills;
+use super::model::{Access, Fill, ObjId, Program, Range, Ref};
+use crate::analysis::dominators::DomTree;
 use crate::function_cfg::FunctionCfg;
 use crate::ir::{data_layout_of, CallMemory, Inst, SlotNames, Value};
 use inkwell::targets::TargetData;
@@ -57,7 +59,7 @@ struct Classified<'ctx> {
 /// The program of `fc`'s function, the instruction behind each access, and
 /// the value behind each object (`None` for `?`).
 #[allow(clippy::type_complexity)]
-pub fn build<'ctx>(fc: &FunctionCfg<'ctx>) -> (Program, Vec<Inst<'ctx>>, Vec<Option<Value<'ctx>>>) {
+pub fn build<'ctx>(fc: &FunctionCfg<'ctx>, dom: &DomTree) -> (Program, Vec<Inst<'ctx>>, Vec<Option<Value<'ctx>>>) {
     let td = data_layout_of(fc.function);
     let names = SlotNames::new(fc.function);
     let mut found: Vec<Classified<'ctx>> = Vec::new();
@@ -118,6 +120,7 @@ pub fn build<'ctx>(fc: &FunctionCfg<'ctx>) -> (Program, Vec<Inst<'ctx>>, Vec<Opt
     };
 
     let mut insts = Vec::new();
+    let mut block_of = Vec::with_capacity(found.len());
     for c in found {
         let mut reference = |e: &Effect<'ctx>| -> Ref {
             let t = match e {
@@ -151,6 +154,28 @@ pub fn build<'ctx>(fc: &FunctionCfg<'ctx>) -> (Program, Vec<Inst<'ctx>>, Vec<Opt
         let def = c.def.as_ref().map(&mut reference);
         program.push_access(c.block, Access { use_, def, predicated: c.predicated });
         insts.push(c.inst);
+        block_of.push(c.block);
+    }
+    // Each loop fill kills its bytes on its exit edge; what wrote them last
+    // is one of the loop's own definitions of the object.
+    for f in fills::find(fc, dom, &td) {
+        let Some(&obj) = objs.index.get(&f.root) else { continue };
+        let in_loop: HashSet<usize> = f.blocks.iter().map(|b| b.index()).collect();
+        let defs: Vec<u32> = (0..program.accesses.len())
+            .filter(|&a| {
+                in_loop.contains(&block_of[a])
+                    && match &program.accesses[a].def {
+                        Some(Ref::Must(d)) => program.descs[*d as usize].obj == obj,
+                        Some(Ref::May(objs)) => objs.contains(&obj),
+                        None => false,
+                    }
+            })
+            .map(|a| a as u32)
+            .collect();
+        for &(lo, hi) in f.bytes.runs() {
+            let desc = program.desc(obj, Range::Exact(lo, hi));
+            program.fills.push(Fill { from: f.from.index(), to: f.to.index(), desc, defs: defs.clone() });
+        }
     }
     let mut values: Vec<Option<Value<'ctx>>> = objs.values.iter().copied().map(Some).collect();
     values.resize(program.objects.len(), None);
@@ -169,16 +194,8 @@ impl<'ctx> Objects<'ctx> {
         if let Some(&k) = self.index.get(&v) {
             return k;
         }
-        let (name, size) = if v.is_global() {
-            let ty = v.global_value_type();
-            (format!("@{}", v.name()), ty.is_sized().then(|| ty.alloc_size(td)).filter(|&n| n > 0))
-        } else if let Some(i) = v.as_inst() {
-            let ty = i.allocated_type();
-            let size = i.alloca_count().filter(|_| ty.is_sized()).map(|n| n * ty.alloc_size(td));
-            (names.of_value(v.raw()).to_string(), size)
-        } else {
-            (names.of_value(v.raw()).to_string(), None)
-        };
+        let name = if v.is_global() { format!("@{}", v.name()) } else { names.of_value(v.raw()).to_string() };
+        let size = object_size(v, td);
         let k = self.list.len() as ObjId;
         self.list.push((name, size));
         self.values.push(v);
@@ -187,8 +204,21 @@ impl<'ctx> Objects<'ctx> {
     }
 }
 
+/// The size in bytes of an object (alloca, global or argument), when known.
+pub(super) fn object_size(v: Value<'_>, td: &TargetData) -> Option<u64> {
+    if v.is_global() {
+        let ty = v.global_value_type();
+        ty.is_sized().then(|| ty.alloc_size(td)).filter(|&n| n > 0)
+    } else if let Some(i) = v.as_inst() {
+        let ty = i.allocated_type();
+        i.alloca_count().filter(|_| ty.is_sized()).map(|n| n * ty.alloc_size(td))
+    } else {
+        None
+    }
+}
+
 /// Allocas, global variables and `noalias` arguments are objects.
-fn is_object(v: Value<'_>) -> bool {
+pub(super) fn is_object(v: Value<'_>) -> bool {
     v.as_inst().is_some_and(|i| i.is_alloca()) || v.is_global_variable() || v.is_noalias_argument()
 }
 

@@ -21,13 +21,21 @@
 //! - [`model`]: objects, descriptors and accesses as plain data.
 //! - [`dataflow`]: the fixed point, with the patent's literal rules and sound ones.
 //! - [`from_llvm`]: descriptors from LLVM IR.
+//! - [`fills`]: loops that write every byte of (part of) an object, such
+//!   as `for (i = 0; i < N; i++) a[i] = …` over `a[N]`; the sound rules
+//!   kill those bytes on the loop's exit edge, as an exact definition by
+//!   the loop's own stores (an addition to the patent, whose inexact
+//!   definitions kill nothing; [`dataflow::Config::fills`]).
 //!
 //! Limits: one record per descriptor, so a definition that may not
 //! overwrite (inexact, predicated, through an unknown pointer) clears its
-//! record's kill set; objects are whole allocas, globals and `noalias`
-//! arguments, with no points-to analysis beyond tracing a pointer to them.
+//! record's kill set; a loop fill is recognised only with constant trip
+//! counts, an unconditional store and one exit (see [`fills`]); objects are
+//! whole allocas, globals and `noalias` arguments, with no points-to
+//! analysis beyond tracing a pointer to them.
 
 pub mod dataflow;
+pub mod fills;
 pub mod from_llvm;
 pub mod intervals;
 pub mod model;
@@ -53,7 +61,7 @@ pub struct MemDeps<'ctx> {
 
 impl<'ctx> MemDeps<'ctx> {
     pub fn compute(fc: &FunctionCfg<'ctx>, dom: &DomTree, config: Config) -> MemDeps<'ctx> {
-        let (program, insts, objects) = from_llvm::build(fc);
+        let (program, insts, objects) = from_llvm::build(fc, dom);
         let solution = dataflow::solve(&program, &fc.cfg, dom, config);
         let exit_blocks = fc.cfg.exits().map(|b| b.index()).collect();
         MemDeps { program, insts, objects, exit_blocks, solution }

@@ -79,6 +79,18 @@ pub struct Access {
     pub predicated: bool,
 }
 
+/// A loop that writes every byte of `desc` in each run, on its exit edge
+/// `from -> to` (blocks): the dataflow kills `desc` there, as an exact
+/// definition by `defs`, every definition of the object inside the loop
+/// (whichever wrote a byte last, it is one of them). See [`super::fills`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fill {
+    pub from: usize,
+    pub to: usize,
+    pub desc: DescId,
+    pub defs: Vec<AccessId>,
+}
+
 /// A function as the dataflow sees it. Block `b` of the CFG holds the
 /// accesses `blocks[b]`, in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -89,6 +101,8 @@ pub struct Program {
     pub blocks: Vec<Vec<AccessId>>,
     /// The descriptors of each object, for overlap queries.
     pub descs_of: Vec<Vec<DescId>>,
+    /// Loop fills, killed on their exit edges (sound rules only).
+    pub fills: Vec<Fill>,
 }
 
 impl Program {
