@@ -15,7 +15,7 @@
 //!     1. the kernel exists; simt-internalize<keep=K>, globaldce
 //!                    │
 //!   host, emu        ▼
-//!     2. simt-byval-to-private, globaldce, simt-subgroups,
+//!     2. simt-byval-to-private, simt-subgroups,
 //!        simt-flatten-calls, globaldce
 //!                    │
 //!   host             ▼                     emu                       gpu (OpenCL input only)
@@ -135,14 +135,14 @@ pub fn pipeline(kernel: &str, front: &EngineFront, opencl: bool) -> Result<Strin
                 None => String::new(),
             };
             format!(
-                "{keep}simt-byval-to-private,globaldce,simt-subgroups,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,\
+                "{keep}globaldce,simt-byval-to-private,simt-subgroups,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,\
                  {lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version"
             )
         }
         EngineFront::Emu { check } => {
             let check = check.map(|c| format!(",{c}")).unwrap_or_default();
             format!(
-                "{keep}simt-byval-to-private,globaldce,simt-subgroups,simt-flatten-calls,globaldce,simt-always-inline-helpers,always-inline,\
+                "{keep}globaldce,simt-byval-to-private,simt-subgroups,simt-flatten-calls,globaldce,simt-always-inline-helpers,always-inline,\
                  simt-lower-ocl-builtins{check}"
             )
         }

@@ -24,8 +24,9 @@
 //! CUDA ABI passes by-value parameters in parameter space, per thread.
 //!
 //! Limits: only kernels with external linkage (entry points: after
-//! `simt-internalize<keep=K>`, K alone) and no callers, whose `byval` is the
-//! launch's; a by-value parameter of unsized type is an error.
+//! `simt-internalize<keep=K>`, K alone) that no call calls (a caller's call
+//! makes its own copy; `globaldce` first removes the internalized kernels
+//! that might); a by-value parameter of unsized type is an error.
 
 use crate::ir::{defined_functions, function_name, Value};
 use crate::kernel_model::is_kernel;
@@ -48,7 +49,7 @@ impl ModulePass for ByvalToPrivate {
         let module = cx.module();
         let mut changed = false;
         for k in defined_functions(module) {
-            if is_kernel(k) && k.get_linkage() == Linkage::External && !Value::from(k).has_uses() {
+            if is_kernel(k) && k.get_linkage() == Linkage::External && !Value::from(k).users().iter().any(|u| u.is_call_site()) {
                 changed |= copy_byval_parameters(module, k).map_err(|message| PassError::Unsupported { pass: NAME.into(), message })?;
             }
         }
