@@ -1,7 +1,10 @@
 //! The one front end of `simt-run`'s engines: the module is parsed and
 //! verified once ([`load`]), then [`prepare`] turns it into what one engine
 //! compiles: the launched kernel and the functions it needs, nothing else,
-//! in the dialect that engine's back end takes.
+//! in the dialect that engine's back end takes. Each engine's front end is
+//! one pipeline ([`pipeline()`]); its steps that are not optimisations
+//! (`simt-internalize`, `simt-byval-to-private`, `simt-always-inline-helpers`)
+//! are passes hidden from `simt-opt -print-passes` but runnable by name.
 //!
 //! # The pipelines, and why in this order
 //!
@@ -9,15 +12,15 @@
 //!              load: parse, verify         (a broken module is rejected
 //!                    │                      before any pass sees it)
 //!   every engine     ▼
-//!     1. the kernel exists; every other definition internal, globaldce
+//!     1. the kernel exists; simt-internalize<keep=K>, globaldce
 //!                    │
 //!   host, emu        ▼
-//!     2. by-value parameters: a private copy each (byval_to_private_copies)
+//!     2. simt-byval-to-private, simt-subgroups,
 //!        simt-flatten-calls, globaldce
 //!                    │
 //!   host             ▼                     emu                       gpu (OpenCL input only)
-//!     3. always-inline                     3. other functions         3. always-inline
-//!        simt-lower-ocl-builtins              alwaysinline (not __nv_)   simt-lower-ocl-builtins
+//!     3. always-inline                     3. simt-always-inline-     3. always-inline
+//!        simt-lower-ocl-builtins              helpers (not __nv_)        simt-lower-ocl-builtins
 //!        simt-wiloops<interleave;size>        always-inline              simt-to-nvptx
 //!        simt-local-atomics                   simt-lower-ocl-builtins
 //!        simt-wiloops-version                 [simt-check-uniformity]
@@ -65,12 +68,10 @@
 use crate::diag::ToolError;
 use crate::input::ModuleInput;
 use crate::pipeline::{self, RunOptions};
-use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::values::FunctionValue;
 use simt_passes::analysis::cache::AnalysisCache;
-use simt_passes::ir::globals::internalize_all_but;
 use simt_passes::ir::{defined_functions, function_name};
 use simt_passes::kernel_model::is_kernel;
 
@@ -93,17 +94,28 @@ pub fn load<'ctx>(ctx: &'ctx Context, input: &ModuleInput) -> Result<Module<'ctx
     input.parse_verified(ctx)
 }
 
-/// Prepares `module` for the engine `front` runs `kernel` on (see the
-/// module's documentation for the pipelines); returns the cache of analyses,
-/// holding what the last of our passes kept valid. The host's front end
-/// leaves the work-group function (`simt-wiloops`) in place of the kernel.
+/// Prepares `module` for the engine `front` runs `kernel` on: the engine's
+/// [`pipeline()`], run with a cache of analyses that comes back holding what
+/// the last of our passes kept valid. The host's front end leaves the
+/// work-group function (`simt-wiloops`) in place of the kernel.
 pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFront) -> Result<AnalysisCache<'ctx>, ToolError> {
-    let mut analyses = AnalysisCache::new();
     find_kernel(module, kernel)?;
-    internalize_all_but(module, kernel);
-    if !matches!(front, EngineFront::Gpu) {
-        byval_to_private_copies(module, find_kernel(module, kernel)?)?;
+    let text = pipeline(kernel, front, is_opencl(module))?;
+    let mut analyses = AnalysisCache::new();
+    let steps = pipeline::parse(&text, None)?;
+    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut std::io::sink(), &mut analyses)?;
+    Ok(analyses)
+}
+
+/// The front end of the engine `front` for `kernel`, as one pipeline (see
+/// the module's documentation); `opencl`: the module is OpenCL C
+/// ([`is_opencl`]), not CUDA.
+pub fn pipeline(kernel: &str, front: &EngineFront, opencl: bool) -> Result<String, ToolError> {
+    // The kernel's name is a pass option, written inside `<…>`.
+    if kernel.is_empty() || kernel.trim() != kernel || kernel.contains([',', ';', '<', '>', '(', ')']) {
+        return Err(ToolError::Run(format!("kernel '{kernel}': a kernel whose name holds `,;<>()` or spaces at its ends cannot be run")));
     }
+    let keep = format!("simt-internalize<keep={kernel}>,");
     let text = match front {
         EngineFront::Host { interleave, local_size, linear } => {
             let mut options = Vec::new();
@@ -122,23 +134,23 @@ pub fn prepare<'ctx>(module: &mut Module<'ctx>, kernel: &str, front: &EngineFron
                 Some([x, y, z]) => format!("simt-lockstep-loops<local-size={x},{y},{z}>,"),
                 None => String::new(),
             };
-            format!("globaldce,simt-subgroups,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,{lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version")
+            format!(
+                "{keep}globaldce,simt-byval-to-private,simt-subgroups,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,\
+                 {lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version"
+            )
         }
         EngineFront::Emu { check } => {
-            run(module, "globaldce,simt-subgroups,simt-flatten-calls,globaldce", &mut analyses)?;
-            inline_all_but(module, find_kernel(module, kernel)?);
-            let mut text = "always-inline,simt-lower-ocl-builtins".to_string();
-            if let Some(check) = check {
-                text = format!("{text},{check}");
-            }
-            text
+            let check = check.map(|c| format!(",{c}")).unwrap_or_default();
+            format!(
+                "{keep}globaldce,simt-byval-to-private,simt-subgroups,simt-flatten-calls,globaldce,simt-always-inline-helpers,always-inline,\
+                 simt-lower-ocl-builtins{check}"
+            )
         }
         // CUDA input is in the NVPTX dialect already.
-        EngineFront::Gpu if !is_opencl(module) => "globaldce".to_string(),
-        EngineFront::Gpu => "globaldce,always-inline,simt-lower-ocl-builtins,simt-to-nvptx".to_string(),
+        EngineFront::Gpu if !opencl => format!("{keep}globaldce"),
+        EngineFront::Gpu => format!("{keep}globaldce,always-inline,simt-lower-ocl-builtins,simt-to-nvptx"),
     };
-    run(module, &text, &mut analyses)?;
-    Ok(analyses)
+    Ok(text)
 }
 
 /// OpenCL C compiled by clang (`spir`/`spir64`), rather than CUDA (`nvptx64`).
@@ -160,74 +172,30 @@ pub fn find_kernel<'ctx>(module: &Module<'ctx>, kernel: &str) -> Result<Function
     )))
 }
 
-/// Parameters passed by value (`byval`, a struct argument) point at the
-/// launch's one copy of the bytes; each work-item gets its own: an `alloca`
-/// at the kernel's entry, filled by `memcpy` from the parameter, stands for
-/// the parameter everywhere else, and the parameter loses `byval` (it is
-/// now a plain pointer the kernel only reads). `simt-wiloops` then places
-/// the copy like any private variable (per work-item where it lives across
-/// a barrier), and SROA removes it where the kernel never writes it.
-fn byval_to_private_copies(module: &Module<'_>, kernel: FunctionValue<'_>) -> Result<(), ToolError> {
-    let ctx = module.get_context();
-    let byval = Attribute::get_named_enum_kind_id("byval");
-    let align_kind = Attribute::get_named_enum_kind_id("align");
-    let layout = inkwell::targets::TargetData::create(&module.get_data_layout().as_str().to_string_lossy());
-    for i in 0..kernel.count_params() {
-        let Some(attr) = kernel.get_enum_attribute(AttributeLoc::Param(i), byval) else { continue };
-        let ty = attr.get_type_value();
-        let Ok(basic) = inkwell::types::BasicTypeEnum::try_from(ty) else {
-            return Err(ToolError::Run(format!("kernel '{}': parameter {i} is passed by value as an unsized type", function_name(kernel))));
-        };
-        let p = kernel.get_nth_param(i).expect("a parameter below the count").into_pointer_value();
-        let align = kernel
-            .get_enum_attribute(AttributeLoc::Param(i), align_kind)
-            .map_or(layout.get_abi_alignment(&basic), |a| a.get_enum_value() as u32);
-        let entry = kernel.get_first_basic_block().expect("the kernel has a body");
-        let b = ctx.create_builder();
-        match entry.get_first_instruction() {
-            Some(first) => b.position_before(&first),
-            None => b.position_at_end(entry),
-        }
-        let build = |e: inkwell::builder::BuilderError| ToolError::Llvm(format!("copying by-value parameter {i}: {e}"));
-        let copy = b.build_alloca(basic, "byval.copy").map_err(build)?;
-        if let Some(inst) = copy.as_instruction() {
-            inst.set_alignment(align).map_err(|e| ToolError::Llvm(e.to_string()))?;
-        }
-        p.replace_all_uses_with(copy);
-        let size = ctx.i64_type().const_int(layout.get_abi_size(&basic), false);
-        b.build_memcpy(copy, align, p, align, size).map_err(build)?;
-        kernel.remove_enum_attribute(AttributeLoc::Param(i), byval);
-    }
-    Ok(())
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The emulator keeps no call stack per lane: every defined function but the
-/// kernel becomes `alwaysinline`, except libdevice's `__nv_*`, which the
-/// decoder runs as the C math functions they name (their bodies use
-/// `llvm.nvvm.*` arithmetic the emulator does not implement; libdevice marks
-/// them alwaysinline, so that goes).
-fn inline_all_but(module: &Module<'_>, kernel: FunctionValue<'_>) {
-    let ctx = module.get_context();
-    let kind = Attribute::get_named_enum_kind_id;
-    let (noinline, optnone, always) = (kind("noinline"), kind("optnone"), kind("alwaysinline"));
-    let at = AttributeLoc::Function;
-    for g in defined_functions(module) {
-        if g == kernel {
-            continue;
+    /// Every engine's front end is one pipeline that parses, hidden passes
+    /// included; a name that would break the pipeline's syntax is refused.
+    #[test]
+    fn each_front_end_is_one_pipeline() {
+        let fronts = [
+            EngineFront::Host { interleave: 1, local_size: None, linear: false },
+            EngineFront::Host { interleave: 2, local_size: Some([16, 4, 1]), linear: true },
+            EngineFront::Emu { check: None },
+            EngineFront::Emu { check: Some("simt-check-uniformity<assume-uniform>") },
+            EngineFront::Gpu,
+        ];
+        for front in &fronts {
+            for opencl in [false, true] {
+                let text = pipeline("_Z3fooPf", front, opencl).unwrap();
+                assert!(text.starts_with("simt-internalize<keep=_Z3fooPf>,"), "{text}");
+                pipeline::parse(&text, None).unwrap_or_else(|e| panic!("{text}: {e}"));
+            }
         }
-        if function_name(g).starts_with("__nv_") {
-            g.remove_enum_attribute(at, always);
-            g.add_attribute(at, ctx.create_enum_attribute(noinline, 0));
-            continue;
+        for bad in ["a,b", "a<b>", "k;x", " k", ""] {
+            assert!(pipeline(bad, &EngineFront::Gpu, false).is_err(), "{bad:?}");
         }
-        g.remove_enum_attribute(at, noinline);
-        g.remove_enum_attribute(at, optnone);
-        g.add_attribute(at, ctx.create_enum_attribute(always, 0));
     }
-}
-
-fn run<'ctx>(module: &mut Module<'ctx>, text: &str, analyses: &mut AnalysisCache<'ctx>) -> Result<(), ToolError> {
-    let steps = pipeline::parse(text, None)?;
-    pipeline::run_with_analyses(module, &steps, None, &RunOptions::default(), &mut std::io::sink(), analyses)?;
-    Ok(())
 }

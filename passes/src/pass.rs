@@ -155,7 +155,8 @@ pub trait DeclaredPass: ModulePass + Default + 'static {
     const SEED: Option<&'static str> = None;
     /// How each option is written inside `<…>`, and what it means.
     const OPTIONS: &'static [(&'static str, &'static str)] = &[];
-    /// Testing hooks are accepted in pipelines but not listed.
+    /// Accepted in pipelines but not listed by `-print-passes` (testing
+    /// hooks, and the steps of `simt-run`'s front ends).
     const HIDDEN: bool = false;
 
     /// Applies one option to a pass made by `Default`; the error says what is

@@ -7,8 +7,8 @@
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
-    check_uniformity, converge, ifconvert, local_atomics, lockstep, memdse, memfwd, ocl_builtins, rpo_layout, strip_markers, subgroups,
-    swp, testing, to_nvptx, warp_exchange, wiloops, wiloops_version,
+    byval_private, check_uniformity, converge, ifconvert, inline_helpers, internalize, local_atomics, lockstep, memdse, memfwd,
+    ocl_builtins, rpo_layout, strip_markers, subgroups, swp, testing, to_nvptx, warp_exchange, wiloops, wiloops_version,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
@@ -30,6 +30,12 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<memfwd::MemFwd>(),
     PassDecl::of::<check_uniformity::CheckUniformity>(),
     PassDecl::of::<swp::Swp>(),
+    // Hidden: `simt-run`'s front ends (each engine's is one pipeline, in the
+    // tool's `frontend.rs`), runnable by name in any pipeline.
+    PassDecl::of::<internalize::Internalize>(),
+    PassDecl::of::<byval_private::ByvalToPrivate>(),
+    PassDecl::of::<inline_helpers::AlwaysInlineHelpers>(),
+    // Hidden: the driver's own tests.
     PassDecl::of::<testing::BreakModule>(),
     PassDecl::of::<testing::LiePreserved>(),
     PassDecl::of::<testing::Panic>(),
@@ -110,6 +116,8 @@ mod tests {
         assert!(build("print<simt-domtree>").is_ok());
         assert!(is_ours("print<simt-loops>") && is_ours(" simt-x") && !is_ours("instcombine"));
         assert!(!listed_names().contains(&"simt-testing-break-module"));
+        // The front ends' passes are hidden from the list, not from pipelines.
+        assert!(!listed_names().contains(&"simt-internalize") && build("simt-internalize<keep=k>").is_ok());
         assert!(knows("simt-wiloops<local-size=abc>") && knows("print<simt-domtree>"));
         assert!(!knows("simt-nope") && !knows("instcombine"));
     }

@@ -26,7 +26,8 @@ use crate::analysis::liveness::FunctionLiveness;
 use crate::analysis::loops::LoopInfo;
 use crate::analysis::memdeps::{dataflow::Config, MemDeps};
 use crate::analysis::post_dominators::PostDomTree;
-use crate::analysis::preserved::{AnalysisKind, Preserved};
+use crate::analysis::preserved::Preserved;
+use crate::analysis::table::analyses;
 use crate::analysis::uniformity::Uniformity;
 use crate::function_cfg::FunctionCfg;
 use inkwell::module::Module;
@@ -35,69 +36,26 @@ use llvm_sys::prelude::*;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-/// The analyses of one function, each computed on first use.
-pub struct FunctionAnalyses<'ctx> {
-    pub cfg: FunctionCfg<'ctx>,
-    dom: OnceCell<DomTree>,
-    postdom: OnceCell<PostDomTree>,
-    loops: OnceCell<LoopInfo>,
-    cycles: OnceCell<CycleInfo>,
-    convergence: OnceCell<Convergence>,
-    control_deps: OnceCell<ControlDeps>,
-    uniformity: OnceCell<Uniformity>,
-    liveness: OnceCell<FunctionLiveness<'ctx>>,
-    memdeps: OnceCell<MemDeps<'ctx>>,
+// The table: one line per analysis. Adding one is its module and a line
+// here; the kind, the field, the accessor, invalidation and the
+// `-verify-analyses` check all come from the line (see `table.rs`). Scope
+// `cfg`: computed from the blocks and edges alone, so a pass that changes
+// instructions only keeps it; `body`: reads instructions too.
+analyses! { <'ctx>
+    Dominators => dom: DomTree, "dominator tree", cfg = |fa| DomTree::dominators(&fa.cfg.cfg);
+    PostDominators => postdom: PostDomTree, "post-dominator tree", cfg = |fa| PostDomTree::compute(&fa.cfg.cfg);
+    Loops => loops: LoopInfo, "loop info", cfg = |fa| LoopInfo::compute(&fa.cfg.cfg, fa.dom());
+    Cycles => cycles: CycleInfo, "cycle info", cfg = |fa| CycleInfo::compute(&fa.cfg.cfg);
+    ControlDeps => control_deps: ControlDeps, "control dependences", cfg = |fa| ControlDeps::compute(&fa.cfg.cfg, fa.postdom());
+    /// Seed 000's convergence points (a function of the CFG and its loops).
+    Convergence => convergence: Convergence, "convergence points", cfg = |fa| Convergence::compute(&fa.cfg.cfg, fa.loops());
+    Uniformity => uniformity: Uniformity, "uniformity", body = |fa| Uniformity::compute(&fa.cfg, fa.cycles());
+    Liveness => liveness: FunctionLiveness<'ctx>, "liveness", body = |fa| FunctionLiveness::compute(&fa.cfg);
+    /// Seed 003's memory-descriptor dependences, with the sound rules.
+    MemDeps => memdeps: MemDeps<'ctx>, "memory dependences", body = |fa| MemDeps::compute(&fa.cfg, fa.dom(), Config::SOUND);
 }
 
 impl<'ctx> FunctionAnalyses<'ctx> {
-    pub fn new(function: FunctionValue<'ctx>) -> Self {
-        FunctionAnalyses {
-            cfg: FunctionCfg::new(function),
-            dom: OnceCell::new(),
-            postdom: OnceCell::new(),
-            loops: OnceCell::new(),
-            cycles: OnceCell::new(),
-            convergence: OnceCell::new(),
-            control_deps: OnceCell::new(),
-            uniformity: OnceCell::new(),
-            liveness: OnceCell::new(),
-            memdeps: OnceCell::new(),
-        }
-    }
-
-    pub fn dom(&self) -> &DomTree {
-        self.dom.get_or_init(|| DomTree::dominators(&self.cfg.cfg))
-    }
-
-    pub fn postdom(&self) -> &PostDomTree {
-        self.postdom.get_or_init(|| PostDomTree::compute(&self.cfg.cfg))
-    }
-
-    pub fn loops(&self) -> &LoopInfo {
-        self.loops.get_or_init(|| LoopInfo::compute(&self.cfg.cfg, self.dom()))
-    }
-
-    pub fn cycles(&self) -> &CycleInfo {
-        self.cycles.get_or_init(|| CycleInfo::compute(&self.cfg.cfg))
-    }
-
-    /// Seed 000's convergence points (a function of the CFG and its loops).
-    pub fn convergence(&self) -> &Convergence {
-        self.convergence.get_or_init(|| Convergence::compute(&self.cfg.cfg, self.loops()))
-    }
-
-    pub fn control_deps(&self) -> &ControlDeps {
-        self.control_deps.get_or_init(|| ControlDeps::compute(&self.cfg.cfg, self.postdom()))
-    }
-
-    pub fn uniformity(&self) -> &Uniformity {
-        self.uniformity.get_or_init(|| Uniformity::compute(&self.cfg, self.cycles()))
-    }
-
-    pub fn liveness(&self) -> &FunctionLiveness<'ctx> {
-        self.liveness.get_or_init(|| FunctionLiveness::compute(&self.cfg))
-    }
-
     /// The first (in block order) divergent branch that block `b` depends
     /// on through iterated control dependence: `b` runs when the branches it
     /// depends on go its way, and those run when theirs do. `None` when every
@@ -118,40 +76,6 @@ impl<'ctx> FunctionAnalyses<'ctx> {
             }
         }
         first
-    }
-
-    /// Seed 003's memory-descriptor dependences, with the sound rules.
-    pub fn memdeps(&self) -> &MemDeps<'ctx> {
-        self.memdeps.get_or_init(|| MemDeps::compute(&self.cfg, self.dom(), Config::SOUND))
-    }
-
-    fn drop_analysis(&mut self, kind: AnalysisKind) {
-        match kind {
-            AnalysisKind::Dominators => self.dom = OnceCell::new(),
-            AnalysisKind::PostDominators => self.postdom = OnceCell::new(),
-            AnalysisKind::Loops => self.loops = OnceCell::new(),
-            AnalysisKind::Cycles => self.cycles = OnceCell::new(),
-            AnalysisKind::ControlDeps => self.control_deps = OnceCell::new(),
-            AnalysisKind::Convergence => self.convergence = OnceCell::new(),
-            AnalysisKind::Uniformity => self.uniformity = OnceCell::new(),
-            AnalysisKind::Liveness => self.liveness = OnceCell::new(),
-            AnalysisKind::MemDeps => self.memdeps = OnceCell::new(),
-        }
-    }
-
-    /// Whether `kind` has been computed and is held.
-    pub fn is_cached(&self, kind: AnalysisKind) -> bool {
-        match kind {
-            AnalysisKind::Dominators => self.dom.get().is_some(),
-            AnalysisKind::PostDominators => self.postdom.get().is_some(),
-            AnalysisKind::Loops => self.loops.get().is_some(),
-            AnalysisKind::Cycles => self.cycles.get().is_some(),
-            AnalysisKind::ControlDeps => self.control_deps.get().is_some(),
-            AnalysisKind::Convergence => self.convergence.get().is_some(),
-            AnalysisKind::Uniformity => self.uniformity.get().is_some(),
-            AnalysisKind::Liveness => self.liveness.get().is_some(),
-            AnalysisKind::MemDeps => self.memdeps.get().is_some(),
-        }
     }
 
     fn first_cached(&self) -> Option<AnalysisKind> {
@@ -238,25 +162,9 @@ impl<'ctx> AnalysisCache<'ctx> {
                 }
                 continue;
             }
-            let stale = |kind: AnalysisKind| Err(format!("the cached {} of function '{name}' is stale", kind.describe()));
-            macro_rules! check {
-                ($cell:ident, $kind:expr) => {
-                    if let Some(c) = cached.$cell.get() {
-                        if c != fresh.$cell() {
-                            return stale($kind);
-                        }
-                    }
-                };
+            if let Some(kind) = cached.first_stale(&fresh) {
+                return Err(format!("the cached {} of function '{name}' is stale", kind.describe()));
             }
-            check!(dom, AnalysisKind::Dominators);
-            check!(postdom, AnalysisKind::PostDominators);
-            check!(loops, AnalysisKind::Loops);
-            check!(cycles, AnalysisKind::Cycles);
-            check!(control_deps, AnalysisKind::ControlDeps);
-            check!(convergence, AnalysisKind::Convergence);
-            check!(uniformity, AnalysisKind::Uniformity);
-            check!(liveness, AnalysisKind::Liveness);
-            check!(memdeps, AnalysisKind::MemDeps);
         }
         Ok(())
     }
@@ -264,5 +172,71 @@ impl<'ctx> AnalysisCache<'ctx> {
     /// How many times an entry was (re)built: lets tests see invalidation work.
     pub fn recomputations(&self) -> usize {
         self.recomputations
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `f` has a divergent loop that stores and loads; `g` is one empty
+    /// block: every analysis of `g` differs from `f`'s.
+    const IR: &str = r#"
+define void @f(ptr addrspace(1) %p, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c = icmp slt i32 %tid, %n
+  br i1 %c, label %loop, label %exit
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %a = getelementptr i32, ptr addrspace(1) %p, i32 %i
+  store i32 %i, ptr addrspace(1) %a
+  %v = load i32, ptr addrspace(1) %p
+  %i1 = add i32 %i, %tid
+  %d = icmp slt i32 %i1, %v
+  br i1 %d, label %loop, label %exit
+exit:
+  ret void
+}
+define void @g(ptr addrspace(1) %p) {
+entry:
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+"#;
+
+    /// Every line of the table is verified: `g`'s analysis of each kind,
+    /// planted in `f`'s entry (its CFG check passes: the entry's CFG is
+    /// `f`'s), is reported by name, and `f`'s own is not.
+    #[test]
+    fn verify_compares_every_analysis_of_the_table() {
+        let ctx = inkwell::context::Context::create();
+        let m = crate::ir::parse_ir(&ctx, "table.ll", IR.as_bytes()).unwrap();
+        let (f, g) = (m.get_function("f").unwrap(), m.get_function("g").unwrap());
+        for kind in AnalysisKind::ALL {
+            let mut cache = AnalysisCache::new();
+            cache.get(f).compute(kind);
+            assert!(cache.get(f).is_cached(kind));
+            assert_eq!(cache.verify(&m, Preserved::all()), Ok(()), "{}: f's own is right", kind.describe());
+            let mut planted = FunctionAnalyses::new(g);
+            planted.compute(kind);
+            let entry = cache.entries.get_mut(&f.as_value_ref()).unwrap();
+            *entry = FunctionAnalyses::new(f);
+            entry.swap_analysis(&mut planted, kind);
+            assert!(AnalysisKind::ALL.into_iter().all(|k| entry.is_cached(k) == (k == kind)));
+            let err = cache.verify(&m, Preserved::all()).expect_err(kind.describe());
+            assert_eq!(err, format!("the cached {} of function 'f' is stale", kind.describe()));
+            // Invalidated, it is gone and nothing is left to check.
+            cache.invalidate(Preserved::of(&AnalysisKind::ALL.into_iter().filter(|&k| k != kind).collect::<Vec<_>>()));
+            assert_eq!(cache.verify(&m, Preserved::all()), Ok(()));
+        }
+    }
+
+    #[test]
+    fn cfg_analyses_are_the_table_s_cfg_scope() {
+        let kept: Vec<&str> =
+            AnalysisKind::ALL.into_iter().filter(|&k| Preserved::cfg_analyses().preserves(k)).map(AnalysisKind::describe).collect();
+        assert_eq!(kept, ["dominator tree", "post-dominator tree", "loop info", "cycle info", "control dependences", "convergence points"]);
+        assert!(Preserved::all().is_all() && AnalysisKind::ALL.into_iter().all(|k| Preserved::all().preserves(k)));
     }
 }

@@ -18,4 +18,5 @@ pub mod predicates;
 pub mod preserved;
 pub mod private_memory;
 pub mod scc;
+mod table;
 pub mod uniformity;

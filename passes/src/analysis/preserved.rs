@@ -1,65 +1,19 @@
-//! What a pass kept valid, in the cache's terms: the kinds of analysis the
-//! cache ([`super::cache`]) holds per function, and the set of them a pass
-//! returns ([`Preserved`], LLVM's `PreservedAnalyses`). They live beside the
-//! cache, not with the pass types, so that the cache depends on nothing of
-//! `pass.rs` (which lends the cache to passes).
+//! What a pass kept valid, in the cache's terms: the set of the cache's
+//! analyses ([`AnalysisKind`], one per line of the table in
+//! [`super::cache`]) a pass returns ([`Preserved`], LLVM's
+//! `PreservedAnalyses`). It lives beside the cache, not with the pass types,
+//! so that the cache depends on nothing of `pass.rs` (which lends the cache
+//! to passes).
 
-/// One kind of cached per-function analysis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AnalysisKind {
-    Dominators,
-    PostDominators,
-    Loops,
-    Cycles,
-    ControlDeps,
-    Convergence,
-    Uniformity,
-    Liveness,
-    /// Seed 003's memory dependences (reads instructions).
-    MemDeps,
-}
+/// One kind of cached analysis: generated, with the cache's fields, from
+/// the table in [`super::cache`].
+pub use super::cache::AnalysisKind;
 
-impl AnalysisKind {
-    pub const ALL: [AnalysisKind; 9] = [
-        AnalysisKind::Dominators,
-        AnalysisKind::PostDominators,
-        AnalysisKind::Loops,
-        AnalysisKind::Cycles,
-        AnalysisKind::ControlDeps,
-        AnalysisKind::Convergence,
-        AnalysisKind::Uniformity,
-        AnalysisKind::Liveness,
-        AnalysisKind::MemDeps,
-    ];
+// A `Preserved` is one bit per kind.
+const _: () = assert!(AnalysisKind::ALL.len() <= u16::BITS as usize, "Preserved's bits hold at most 16 analyses");
 
-    /// The analyses computed from the blocks and edges alone.
-    pub const CFG: [AnalysisKind; 6] = [
-        AnalysisKind::Dominators,
-        AnalysisKind::PostDominators,
-        AnalysisKind::Loops,
-        AnalysisKind::Cycles,
-        AnalysisKind::ControlDeps,
-        AnalysisKind::Convergence,
-    ];
-
-    /// What error messages call it.
-    pub fn describe(self) -> &'static str {
-        match self {
-            AnalysisKind::Dominators => "dominator tree",
-            AnalysisKind::PostDominators => "post-dominator tree",
-            AnalysisKind::Loops => "loop info",
-            AnalysisKind::Cycles => "cycle info",
-            AnalysisKind::ControlDeps => "control dependences",
-            AnalysisKind::Convergence => "convergence points",
-            AnalysisKind::Uniformity => "uniformity",
-            AnalysisKind::Liveness => "liveness",
-            AnalysisKind::MemDeps => "memory dependences",
-        }
-    }
-
-    fn bit(self) -> u16 {
-        1 << self as u16
-    }
+const fn bit(kind: AnalysisKind) -> u16 {
+    1 << kind as u16
 }
 
 /// What a pass kept valid (LLVM's `PreservedAnalyses`): the driver drops
@@ -74,7 +28,7 @@ pub struct Preserved {
 impl Preserved {
     /// Nothing changed (printers, passes that found nothing to do).
     pub const fn all() -> Self {
-        Preserved { bits: (1 << AnalysisKind::ALL.len()) - 1 }
+        Preserved { bits: u16::MAX >> (u16::BITS as usize - AnalysisKind::ALL.len()) }
     }
 
     /// Anything may have changed, functions included.
@@ -82,19 +36,28 @@ impl Preserved {
         Preserved { bits: 0 }
     }
 
-    /// Instructions changed, blocks and edges did not: the CFG analyses stay,
-    /// uniformity, liveness and memory dependences go.
-    pub fn cfg_analyses() -> Self {
-        Self::of(&AnalysisKind::CFG)
+    /// Instructions changed, blocks and edges did not: the CFG analyses
+    /// (scope `cfg` in the table) stay; uniformity, liveness and memory
+    /// dependences (scope `body`) go.
+    pub const fn cfg_analyses() -> Self {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < AnalysisKind::ALL.len() {
+            if AnalysisKind::ALL[i].reads_only_cfg() {
+                bits |= bit(AnalysisKind::ALL[i]);
+            }
+            i += 1;
+        }
+        Preserved { bits }
     }
 
     /// Exactly the analyses listed.
     pub fn of(kinds: &[AnalysisKind]) -> Self {
-        Preserved { bits: kinds.iter().fold(0, |b, k| b | k.bit()) }
+        Preserved { bits: kinds.iter().fold(0, |b, k| b | bit(*k)) }
     }
 
     pub fn preserves(self, kind: AnalysisKind) -> bool {
-        self.bits & kind.bit() != 0
+        self.bits & bit(kind) != 0
     }
 
     pub fn is_all(self) -> bool {

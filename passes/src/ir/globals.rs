@@ -22,29 +22,35 @@ fn c_name(name: &str) -> CString {
     CString::new(name.replace('\0', "")).expect("NULs removed")
 }
 
-/// Gives every definition (function or global variable) except the function
-/// `keep` internal linkage and default visibility (local linkage requires
-/// it), so that `globaldce` may delete what `keep` does not reference.
-pub fn internalize_all_but(module: &Module<'_>, keep: &str) {
+/// Gives every definition (function or global variable) except the
+/// functions `keep` accepts (and those already local) internal linkage and default visibility (local
+/// linkage requires it), so that `globaldce` may delete what those do not
+/// reference. Whether any linkage changed.
+pub fn internalize_all_but(module: &Module<'_>, keep: impl Fn(FunctionValue<'_>) -> bool) -> bool {
     let internalize = |v| {
         // SAFETY: `v` is a function or global variable of `module`, alive
-        // while `module` is; setting linkage and visibility on a definition
-        // changes no other object.
+        // while `module` is; reading and setting linkage and visibility on a
+        // definition changes no other object.
         unsafe {
-            if LLVMIsDeclaration(v) == 0 {
-                LLVMSetLinkage(v, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
-                LLVMSetVisibility(v, llvm_sys::LLVMVisibility::LLVMDefaultVisibility);
+            use llvm_sys::LLVMLinkage::{LLVMInternalLinkage, LLVMPrivateLinkage};
+            if LLVMIsDeclaration(v) != 0 || matches!(LLVMGetLinkage(v), LLVMInternalLinkage | LLVMPrivateLinkage) {
+                return false;
             }
+            LLVMSetLinkage(v, LLVMInternalLinkage);
+            LLVMSetVisibility(v, llvm_sys::LLVMVisibility::LLVMDefaultVisibility);
+            true
         }
     };
+    let mut changed = false;
     for f in module.get_functions() {
-        if f.get_name().to_bytes() != keep.as_bytes() {
-            internalize(f.as_value_ref());
+        if !keep(f) {
+            changed |= internalize(f.as_value_ref());
         }
     }
     for g in module.get_globals() {
-        internalize(g.as_value_ref());
+        changed |= internalize(g.as_value_ref());
     }
+    changed
 }
 
 /// The function named `name`, or a new declaration of it with type `fn_ty`.

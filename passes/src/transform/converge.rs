@@ -2,31 +2,15 @@
 //! walk of seed 000 (ARM CN106257412A) picks (`analysis/convergence.rs`:
 //! joins, loop exits, blocks queued behind an earlier path).
 //!
-//! A marker is a call at the start of its block, after the phis (and after an
-//! exception-handling pad), which claim 9 allows: "immediately before the
-//! block, or anywhere the executor can tell which block it belongs to":
-//!
-//! ```llvm
-//! bb4:
-//!   %i = phi i32 ...
-//!   call void @simt.converge(i32 5)          ; 5 = bb4's layout index
-//! declare void @simt.converge(i32) #0
-//! attributes #0 = { convergent nounwind willreturn memory(inaccessiblemem: readwrite) }
-//! ```
-//!
-//! The ABI an executor looks for: `void @simt.converge(i32 block_id)`, where
-//! `block_id` is the block's position in the function's layout when the pass
-//! ran (0 = entry). At a marker the executor re-decides which threads run
-//! together (claims 14-15: the group whose next instruction is earliest in PC
-//! order). The attributes keep the call through `default<O2>`/`<O3>`: it may
-//! write memory no IR can see, so it is never dead; `convergent` keeps it from
-//! being moved into or out of control flow; it touches no IR-visible memory, so
-//! loads and stores still optimise around it. Consequences, seen in
-//! `test-ir/converge/survive-o2.ll`: such code may move across a marker, so after
-//! optimisation a marker need not be first in its block; a duplicated block
-//! has two calls with one id; and the branches around marked blocks are kept
-//! (loop rotation, if-conversion into `select` leave them alone), which is
-//! the price of the markers and a reason for `divergent-only`.
+//! How: a call `void @simt.converge(i32 block_id)` at the start of each
+//! picked block, after the phis and any exception-handling pad (claim 9:
+//! "immediately before the block, or anywhere the executor can tell which
+//! block it belongs to"); `block_id` is the block's layout index when the
+//! pass ran (0 = entry). At a marker the executor re-decides which threads
+//! run together (claims 14-15). The callee is `convergent nounwind willreturn
+//! memory(inaccessiblemem: readwrite)`: `default<O2>` keeps every call and
+//! still optimises loads and stores around it (what O2 does to markers:
+//! `passes/DESIGN.md`).
 //!
 //! ```text
 //!   figure 3 of the patent after simt-converge (ids = layout index):
@@ -43,40 +27,23 @@
 //!          ret
 //! ```
 //!
-//! Options:
+//! Options: `divergent-only`: only the markers where threads can be apart
+//! (the uniformity analysis, `Convergence::divergent_only`). `intrinsics`:
+//! the same markers with LLVM's convergence control tokens: a root
+//! (`convergence.entry`, or an `anchor` in a non-convergent function), a
+//! `convergence.loop` heart per natural loop, each marker the token of its
+//! innermost loop, an `anchor` inside irreducible cycles; every other
+//! convergent call gets a bundle by the same rule, as LLVM rejects mixed
+//! functions (the rules in full: `passes/DESIGN.md`).
 //!
-//! - `divergent-only`: only the markers where threads can actually be apart,
-//!   using the uniformity analysis (see `Convergence::divergent_only`).
-//! - `intrinsics`: the same markers expressed with LLVM's convergence control
-//!   (`docs/ConvergentOperations.rst`), which says which threads each marker
-//!   gathers. The function's root token is `llvm.experimental.convergence.entry`
-//!   (an `anchor` at the top of the entry block when the function is not
-//!   `convergent`, since only convergent functions may hold `entry`); each
-//!   natural loop gets a heart, `convergence.loop` at the top of its header with
-//!   the enclosing loop's token; a marker takes the token of its innermost
-//!   loop (the threads of that iteration reconverge there) or the root. Blocks
-//!   in an irreducible cycle cannot name an outer token (the verifier rejects
-//!   that inside a cycle without a heart, and an irreducible cycle has none):
-//!   their markers take an `anchor` placed just before them. Every other
-//!   convergent call of the function (barriers, shuffles, plain markers of an
-//!   earlier run) gets a `convergencectrl` bundle by the same rule, because
-//!   LLVM rejects functions that mix controlled and uncontrolled convergent
-//!   calls. Only hearts and roots that something uses are emitted. LLVM 22's
-//!   limits: `llc -O0` aborts on `convergence.loop` and x86's `-O0`
-//!   instruction selection crashes on the tokens, so run `simt-strip-markers`
-//!   before lowering; `default<O2>` kept the tokens valid on every test here
-//!   (inlining a convergent helper included) but is known to move
-//!   `convergence.entry` out of the entry block in some cases, so verify
-//!   (`-verify-each`) when this form goes through LLVM's pipelines.
-//!
-//! Functions that already use convergence control tokens (from a frontend, or
-//! an earlier `intrinsics` run) keep their tokens; their new markers each take
-//! a fresh `anchor`, in both modes, since a plain marker would make the
-//! function mixed. A block that already holds a marker gets none, so the pass
-//! is idempotent. Limitations: blocks starting with a `catchswitch` get no
-//! marker; in `intrinsics` mode, a function with a convergent `callbr` gets
-//! plain markers (with a warning), as the C API cannot rebuild a `callbr` with
-//! a bundle. `simt-strip-markers` removes all of it.
+//! Idempotent (a marked block gets no second marker; tokens already there
+//! stay, new markers taking a fresh `anchor`); `simt-strip-markers` undoes
+//! it. Limits: blocks starting with a `catchswitch` get no marker; in
+//! `intrinsics` mode a function with a convergent `callbr` gets plain
+//! markers, with a warning (the C API cannot rebuild a `callbr` with a
+//! bundle); LLVM 22's `llc -O0` aborts on `convergence.loop`, so strip the
+//! markers before lowering, and verify (`-verify-each`) when the token form
+//! goes through LLVM's pipelines.
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::analysis::convergence::DivergenceFacts;

@@ -1,20 +1,10 @@
 //! `simt-lockstep-loops<local-size=X,Y,Z>`: a loop whose trip count differs
 //! between work-items only because each starts at its own place (a
 //! grid-stride loop) becomes a work-group-uniform loop with a barrier at its
-//! top, so that `simt-wiloops` puts the work-item loop *inside* it.
-//!
-//! Why: on the host, `simt-wiloops` runs each barrier region as one loop over
-//! the work-items. A loop without barriers therefore runs whole inside that
-//! loop: work-item 0 runs all its iterations, then work-item 1… For
-//! `for (i = gid; i < n; i += global_size) sum += in[i];` each work-item
-//! reads one float every `global_size` elements (a new page each time): no
-//! stream the prefetcher sees, nothing the vectorizer can widen (it only
-//! takes innermost loops). Reduction moved 2.3 GB/s where native C moves
-//! 27 GB/s (BENCHMARKS.md). In lockstep, step k reads `in[m_k + lid]` for the
-//! whole work-group: contiguous, and the work-item loop is the inner one.
-//! This is pocl's "implicit loop barriers" (`ImplicitLoopBarriers.cc`), which
-//! pocl applies only to loops it proves uniform; a grid-stride loop is not,
-//! and is made so here.
+//! top, so that `simt-wiloops` puts the work-item loop *inside* it: step k
+//! reads `in[m_k + lid]` for the whole work-group, contiguous and
+//! vectorisable, where each work-item alone strides `global_size` apart (why
+//! and what it gains: `passes/DESIGN.md`, BENCHMARKS.md).
 //!
 //! The rotated loop clang emits (G the guard, H…T the loop, X its exit):
 //!
@@ -30,50 +20,29 @@
 //!                                    U.exit ──▶ X
 //! ```
 //!
-//! where P is `ult` or `slt`, `st` and `n` are uniform, and `start` is
-//! modular-affine in the local ids: `start = s0 + delta(lid)` with
-//! `delta = cx*lx + cy*ly + cz*lz (mod 2^w)` for constants c ≥ 0 found by
-//! walking `start`'s expression (adds, subs, multiplications and shifts by
-//! constants, truncations, `get_global_id`, `get_local_id`, uniform values).
-//! `s0` is `start` of work-item (0,0,0), built from uniform builtins, so the
-//! new loop's counter `m` is uniform by construction; `i = m + delta` has the
-//! same bits as the original `start + k*st` in every iteration.
+//! P is `ult` or `slt`; `st` and `n` are uniform; `start = s0 + delta(lid)`
+//! with `delta = cx*lx + cy*ly + cz*lz (mod 2^w)`, constants c ≥ 0 found by
+//! walking `start`'s adds, subs, multiplications and shifts by constants,
+//! truncations and id builtins. `s0` (work-item (0,0,0)'s start) makes `m`
+//! uniform, and `i = m + delta` has the bits of the original `start + k*st`.
+//! The guard `ok` checks at run time that nothing wraps (`s0`, `n` against
+//! the span `Σ c_d (L_d − 1)` and `st`; the proof: `passes/DESIGN.md`);
+//! when it fails the original loop runs, cloned. Carried and exit values
+//! become phis that keep their value on steps a work-item sits out.
 //!
-//! Exactness. Work-item `l` runs iteration k iff `start_l + j*st P n` for all
-//! j ≤ k (a wrapped `i'` could come back below `n`). The lockstep loop runs it
-//! iff `m_k P n` and `i P n`. The two agree when nothing wraps, which the
-//! guard `ok` checks at run time, with `span = Σ c_d (L_d − 1)` and, for
-//! `slt`, every value biased by the sign bit (which turns `slt` into `ult`
-//! and leaves additions alone): `s0 ≤ 2^w − 1 − span` (the starts are
-//! `s0 + delta`, unwrapped, so `s0` is the least), `st ≠ 0` and
-//! `n ≤ 2^w − st` (no `i < n` plus `st` wraps), `n ≤ 2^w − span` (no
-//! `m + delta` with `m < n` wraps). Then the starts are ordered, each
-//! work-item's sequence increases while it runs, and the group's loop ends
-//! exactly when its least `i` reaches `n`. When `ok` fails the original loop
-//! runs, cloned. Values carried around the loop and its exit values become
-//! phis of the new loop that keep their value on iterations a work-item
-//! sits out.
+//! Conditions (else the loop is left alone): one latch, the only exiting
+//! block; guard and latch test the same `n` and predicate; no divergent
+//! branch controls the guard (the new barrier would be illegal); no barrier
+//! or convergent call in the loop; the local size known; some c nonzero.
+//! `uniform=off|contiguous|any` (default `contiguous`) gives loops of one
+//! trip count for all work-items the same treatment (`lockstep_uniform.rs`),
+//! in kernels where no grid-stride loop was taken.
 //!
-//! Conditions (else the loop is left alone): a single latch that is the only
-//! exiting block, guard and latch tests on the same `n` and predicate, the
-//! guard reached by all work-items (no divergent branch controls it: the new
-//! barrier would be illegal), no barrier and no convergent call in the loop,
-//! the local size known (the span must be a constant), and at least one
-//! nonzero coefficient (a uniform loop needs no lockstep).
-//!
-//! `uniform=off|contiguous|any` (default `contiguous`): loops whose trip
-//! count is the same for every work-item get the same treatment, with a
-//! rule for when it pays (`lockstep_uniform.rs`); only in kernels where no
-//! grid-stride loop was taken.
-//!
-//! Limits: only the rotated `for` form with its guard (clang's at -O1 and
-//! up); `i += st` with `st` uniform (not `i *= 2`); starts decreasing in a
-//! local id are not taken. Every work-item now waits for the slowest, which
-//! costs nothing here (trip counts differ by at most one); a loop whose trip
-//! counts differ widely for other reasons is not of this form. Host only:
-//! on a GPU the hardware interleaves the work-items already. Seed: none
-//! (seed 001 names the work-item loops this feeds); pocl's implicit loop
-//! barriers, CuPBoP's loop handling.
+//! Limits: only the rotated `for` with its guard (clang's at -O1 and up);
+//! `i += st` with `st` uniform (not `i *= 2`); starts decreasing in a local
+//! id are not taken; every work-item waits for the slowest (trip counts
+//! differ by one here). Host only. Seed: none (seed 001 names the work-item
+//! loops this feeds); pocl's implicit loop barriers, CuPBoP's loop handling.
 
 use crate::analysis::affine_guard::{linear, mask, Term};
 use crate::analysis::cache::FunctionAnalyses;

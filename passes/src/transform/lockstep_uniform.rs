@@ -1,20 +1,13 @@
 //! `simt-lockstep-loops<uniform=RULE>`: a loop whose trip count is the same
 //! for every work-item (start, step and bound uniform) gets a barrier at the
 //! top of its body, so that `simt-wiloops` runs all work-items for one step
-//! of the loop before the next step: `for (k = 0; k < K; k++) acc +=
-//! A[i*K+k] * B[k*N+j]` then reads `B[k*N + j..j+L]` contiguously in its
-//! work-item loop, which the vectoriser widens (values carried around the
-//! loop live in per-work-item slots). Each work-item's own operations run
-//! in the same order, on the same values: results are bit-identical.
-//!
-//! This is pocl's implicit loop barriers (`ImplicitLoopBarriers.cc`: a
-//! barrier at the top of an innermost loop whose exit condition is uniform
-//! and whose header every work-item reaches), which pocl applies only to
-//! kernels with barriers already and only where no divergent branch controls
-//! the loop. Most kernels guard their loop with a bounds check
-//! (`if (i < n && j < m) { … for (k…) … }`), so this pass also takes a loop
-//! under one divergent branch `x` by running it for the whole work-group,
-//! each step's body only for the work-items that took `x` towards it:
+//! of the loop before the next: `for (k…) acc += A[i*K+k] * B[k*N+j]` then
+//! reads `B[k*N + j..j+L]` contiguously in its work-item loop, which the
+//! vectoriser widens. Each work-item's operations run in the same order on
+//! the same values: results are bit-identical. pocl's implicit loop
+//! barriers (`ImplicitLoopBarriers.cc`), extended to a loop under one
+//! divergent branch `x` (a bounds check): the loop runs for the whole
+//! work-group, each step's body only for the work-items `x` sent to it.
 //!
 //! ```text
 //!  x: br c, IN, OUT               x: br c, IN, J
@@ -31,44 +24,18 @@
 //!                                          Xg or X, the way x and g sent it
 //! ```
 //!
-//! The barrier in U.exit (pocl puts one at the latch instead, once per
-//! step) ends the step's region at a barrier on both ways out of the
-//! latch: without it the region holds the code after the loop too, and its
-//! work-item loop, branching to two different tails, is not vectorised.
+//! Legality: `s`, `st`, `n` uniform and available at `x` (or speculatable
+//! code in g/e, copied there); `g`'s branch uniform; `x` reached by all; no
+//! barrier or convergent call in the loop; innermost, one latch that is its
+//! only exiting block; values used after it only through the exit's phis.
+//! Why each, the U.exit barrier and `c'`: `passes/DESIGN.md`.
 //!
-//! Legality: `s`, `st`, `n` uniform and available at `x` (or built from
-//! speculatable code in g/e, copied there), so `m`, the group's trip count
-//! and `u` are the same for all work-items whatever `c` is; `g`'s branch
-//! uniform; `x` itself reached by all (no divergent controller); no barrier
-//! or convergent call in the loop; an innermost loop with one latch that is
-//! its only exiting block; values of the loop used after it only through
-//! the exit block's phis. Work-items in `OUT` now run after the loop rather
-//! than before it: without a barrier between, their order is unspecified
-//! anyway. A work-group none of whose work-items take `x` towards the loop
-//! still steps through its trip count, every body skipped. `c'` is `c`
-//! computed again after the barrier where `c` is speculatable arithmetic on
-//! work-item ids and uniform values (so that `simt-wiloops-version` can
-//! take the test out of full work-groups' loops), else `c` read from its
-//! slot.
-//!
-//! When (the rule, `uniform=`):
-//! - `contiguous` (default): across the local id x (the innermost
-//!   work-item loop) every address the loop reads or writes is uniform
-//!   (stride 0) or consecutive (stride = the access's size), at least one
-//!   is consecutive, none is private memory (per-work-item arrays, whose
-//!   slots are a work-item's size apart), the local size in x is at least 8
-//!   (one AVX vector of floats), the divergent branch, if any, is a bounds
-//!   check (compares of a work-item value with a uniform one, joined by
-//!   and/or: a triangle `j1 <= j2` leaves whole work-groups idle, each
-//!   still stepping through the loop: covar of scripts/bench ran 2x slower),
-//!   and the body holds at least 4 instructions
-//!   plus 2 per carried value (each carried value costs a slot load and
-//!   store per step). Strides come from `affine_guard::linear` over the
-//!   address's GEP indices, `sext`/`zext` taken as the identity (a guess
-//!   the indices do not wrap: it only decides whether to transform). A row
-//!   walk `A[lid*N + k]` (stride N) is left alone: its step touches L rows.
-//! - `any`: every legal loop (for tests).
-//! - `off`: none.
+//! When (`uniform=`): `contiguous` (default) where across the local id x
+//! every address is uniform or consecutive and one is consecutive, none is
+//! private memory, the local size in x is at least 8, the divergent branch,
+//! if any, is a bounds check, and the body holds at least 4 instructions
+//! plus 2 per carried value (the rule's reasons and figures: DESIGN.md and
+//! BENCHMARKS.md); `any`: every legal loop (for tests); `off`: none.
 //!
 //! Limits: only the counted form (`k += st`, `k' P n` with P any integer
 //! compare); one divergent branch at most, directly before the loop or its

@@ -2,72 +2,46 @@
 //! chains, across the partial overlaps where LLVM's GVN gives up.
 //!
 //! A load is replaced by a value built from the stores that wrote its bytes
-//! when the analysis says, byte by byte (`use_bytes`), that exactly one
+//! when the chains say, byte by byte (`use_bytes`), that exactly one
 //! definition may have written each byte last, and that definition is a
 //! plain store or a `memset` with an exact descriptor (one object, constant
-//! offsets): no `entry`, no may-definition, nothing predicated. Then every
-//! path to the load passes that store with nothing after it writing those
-//! bytes, so the store's value dominates the load and is what memory holds.
+//! offsets): no `entry`, no may-definition, nothing predicated. The store's
+//! value then dominates the load and is what memory holds.
 //!
 //! ```text
 //!   store i32 %a, ptr %p          ; bytes 0-3
 //!   store i32 %b, ptr %p+4        ; bytes 4-7
-//!   %v = load i64, ptr %p         ; little-endian:
-//!                                 ;   zext %a | (zext %b << 32)
-//!   store i64 %w, ptr %q
-//!   %h = load i16, ptr %q+2       ; trunc (lshr %w, 16)
+//!   %v = load i64, ptr %p         ; little-endian: zext %a | (zext %b << 32)
 //!   memset(%r, 7, 8)
 //!   %f = load float, ptr %r+4     ; bitcast 0x07070707
-//! ```
-//!
-//! Where the supplier differs by path, the load is in a join block whose
-//! accesses before it define nothing (or below one, down a chain of
-//! single-predecessor blocks that define nothing), and each predecessor's
-//! exit state supplies the load's bytes the same way, the value is
-//! assembled at the end of each predecessor and joined by a phi (one per
-//! join and bytes, shared by the loads below it):
-//!
-//! ```text
 //!        A: store i64 %x, p       B: store i32 %y, p ; store i32 %z, p+4
 //!              \                     /
 //!               J: %v = load i64, p        ->  phi [%x, A], [%y|%z<<32, B]
 //! ```
 //!
-//! A load no store supplies takes the value of the nearest load above it in
-//! its block of the same bytes and type when nothing between them may write
-//! that object (load-to-load forwarding: loads of kernel arguments, which
-//! `entry` supplies).
+//! Where the supplier differs by path, a load in a join block (or below one,
+//! down single-predecessor blocks that define nothing) takes a phi of values
+//! assembled at the end of each predecessor. A load no store supplies takes
+//! the value of the nearest load above it in its block of the same bytes
+//! when nothing between may write that object. Bytes a `memcpy`/`memmove`
+//! (exact on both sides) wrote come from what wrote its source, one level
+//! deep. Pieces are integers (bitcast, `ptrtoint`) shifted by the data
+//! layout's byte order, truncated, zero-extended, or-ed and cast back.
 //!
-//! Pieces: a store's value as an integer (bitcast for floats, ptrtoint for
-//! pointers in integral address spaces), shifted right to the bytes wanted
-//! (which end depends on the data layout's byte order), truncated,
-//! zero-extended and shifted to their place in the load, or-ed together,
-//! and cast to the load's type; a `memset` byte is splatted; bytes a
-//! `memcpy`/`memmove` (exact on both sides) wrote are taken from the store
-//! or memset that wrote their source bytes last, as the chains say at the
-//! copy (one level: not through a copy of a copy). A store that
-//! covers the load exactly with the load's type is used as it is.
-//! Skipped: volatile and atomic loads, loads of anything but private
-//! allocas in functions with a fence or an atomic (another thread's write
-//! may become visible there; the chains only see this function's writes
-//! and calls, so `barrier` is a definition but an acquire is not), loads and stores of vectors and
-//! aggregates, types whose bits do not fill their bytes (`i1`, `i20`),
-//! pointers of non-integral address spaces that would need `ptrtoint`,
-//! masked stores, calls or inexact stores,
-//! and joins whose block defines memory before the load.
+//! Skipped: volatile and atomic loads; loads of anything but private
+//! allocas in functions with a fence or an atomic (the chains see this
+//! function's writes only: `barrier` is a definition, an acquire is not);
+//! vectors and aggregates; types whose bits do not fill their bytes (`i1`);
+//! non-integral pointers; masked stores, calls or inexact stores; joins
+//! whose block defines memory before the load.
 //!
-//! Follows seed 003 (Cambricon's patent: memory descriptors and kill sets);
-//! LLVM's GVN forwards a store to a load it covers, but not a load assembled
-//! from several stores or from a store on each side of a join with
-//! different widths (scripts/bench-memfwd counts both, BENCHMARKS.md).
-//! Soundness rests on the per-byte chains, which
-//! `passes/tests/memdeps_oracle.rs` checks byte by byte by execution, as it
-//! checks that each byte a forwarded load reads was last written by the
-//! store the pass takes it from; the values built are checked by running
-//! generated kernels and the corpus before and after the pass on the host
-//! engine and the emulator (`tests/memfwd_exec.rs`), where a wrong shift
-//! put in on purpose ([`Flaw`]) is seen.
-//! `-pass-remarks=simt-memfwd`: one remark per function that lost loads.
+//! Seed 003 (Cambricon: memory descriptors and kill sets); the details and
+//! what GVN misses: `passes/DESIGN.md`, BENCHMARKS.md (scripts/bench-memfwd). Checked by
+//! `passes/tests/memdeps_oracle.rs` (each forwarded byte was last written by
+//! its store, by execution) and `tests/memfwd_exec.rs` (kernels run before
+//! and after on the host and the emulator; a wrong shift put in on purpose,
+//! [`Flaw`], is seen). `-pass-remarks=simt-memfwd`: one remark per function
+//! that lost loads.
 
 use crate::analysis::memdeps::dataflow::{byte_defs, ByteDefs};
 use crate::analysis::memdeps::intervals::Interval;

@@ -1,9 +1,12 @@
 //! Passes that rewrite IR, one file each.
 
+pub mod byval_private;
 pub mod call_graph;
 pub mod check_uniformity;
 pub mod converge;
 pub mod ifconvert;
+pub mod inline_helpers;
+pub mod internalize;
 pub mod lcssa;
 pub mod local_atomics;
 pub mod lockstep;

@@ -1,13 +1,12 @@
 //! `simt-wiloops-version`: versions each work-item loop on its bounds
 //! checks, so that full work-groups run a copy without them.
 //!
-//! Why: `if (i < n) c[i] = …` with `i = get_global_id(0)` becomes, inside
-//! `simt-wiloops`'s x loop, a branch on `n > trunc(group·L + x + offset)`.
-//! LLVM's vectoriser turns it into masked loads and stores (`vmaskmovps`),
-//! slow on AVX2 machines, and IRCE does not take it (a `trunc`, no profile).
-//! Yet the compare is monotone in the work-item id `x`, so two tests before
-//! the loop say whether it holds for every work-item of the group: it does
-//! for every group but the last partial one (issue 13).
+//! Why: `if (i < n) c[i] = …` becomes, in `simt-wiloops`'s x loop, a branch
+//! on `n > trunc(group·L + x + offset)`, which LLVM's vectoriser turns into
+//! masked loads and stores (slow on AVX2) and IRCE does not take. The
+//! compare is monotone in the work-item id `x`, so two tests before the loop
+//! say whether it holds for every work-item of the group: it does for every
+//! group but the last partial one (issue 13).
 //!
 //! ```text
 //!            P (preheader)                    P: g(0), g(C-1), u; for every guard
@@ -23,51 +22,29 @@
 //!            E                                                  E (phis from both)
 //! ```
 //!
-//! Loops: those whose latch carries `llvm.loop.parallel_accesses` (the x
-//! loops `simt-wiloops` makes; the kernel's own loops inside one are cloned
-//! with it), outermost ones only, with one latch that is the only block
-//! leaving the loop, one exit block entered only from the latch, a
-//! preheader ending in `br label %header`, a counter `x = phi [0, P],
-//! [x + 1, latch]` and a latch test `x + 1 <u C` or `x + 1 != C` (either
-//! operand order or branch polarity) with a constant `C >= 1`, no
-//! terminators but `br`, `switch` and `unreachable`, at most `max-size`
-//! instructions (default 400: every version doubles the code) and at least
-//! `min-trips` work-items (default 32). A loop of 16 work-items is two
-//! 8-wide vector iterations: its masks cost little, while a second copy and
-//! a test per row cost more (matmul's 16x16 tiles: 6.3 ms unversioned, 9.7
-//! ms versioned; transpose 16.6 against 17.4; BENCHMARKS.md).
+//! Loops: latch marked `llvm.loop.parallel_accesses` (`simt-wiloops`' x
+//! loops), outermost only; one latch, the only exiting block, into one exit
+//! block; a preheader `br label %header`; counter `x = phi [0, P], [x + 1,
+//! latch]`, latch test `x + 1 <u C` or `!= C`, constant `C`; terminators
+//! `br`, `switch`, `unreachable`; at most `max-size` instructions (default
+//! 400: every version doubles the code) and at least `min-trips` work-items
+//! (default 32: 16 are two vector iterations, whose masks cost less than a
+//! copy; BENCHMARKS.md).
 //!
-//! Guards: conditional branches in the loop (the latch's aside) whose
-//! condition is a tree of `and`/`select c, d, false` (all leaves true: the
-//! fast copy takes the true side) or `or`/`select c, true, d` (all false:
-//! the false side), `xor c, true` flipping, with leaves that are ordered
-//! integer compares `g(x) pred u` (either order) of a modular-affine
-//! `g` and an invariant `u` (see `analysis/affine_guard.rs` for which, and
-//! for why two ends and a wrap test decide every `x`), or invariant
-//! conditions; at least one leaf must depend on `x` (branches on
-//! invariants alone are LLVM's unswitching). A guard whose test folds to
-//! false at compile time (`x < 128` in a loop of 256) is left out rather
-//! than making the fast copy unreachable.
+//! Guards: conditional branches (the latch's aside) on `and`/`or` trees
+//! (`select` forms and `xor c, true` included) of ordered integer compares
+//! `g(x) pred u` of a modular-affine `g` and an invariant `u`
+//! (`analysis/affine_guard.rs`: why two ends and a wrap test decide every
+//! `x`), or of invariants, with at least one leaf on `x`; a guard that folds
+//! to false is left out. Tests are built from fresh, flag-free instructions
+//! and frozen; loop values used after it go through exit phis, one entry per
+//! copy; each copy's latch gets a fresh loop id (details: `passes/DESIGN.md`).
 //!
-//! The tests are built before the loop from fresh instructions (no
-//! `nuw`/`nsw`/`exact` flags, so no new poison), the invariant
-//! instructions of the loop they need rebuilt there too; their conjunction
-//! is frozen, so a poison input picks a copy instead of being undefined
-//! behaviour (where the original loop would branch on that poison, any
-//! copy is allowed; where it would not reach the guard, both copies do the
-//! same). Values of the loop used after it go through phis of the exit
-//! block (made here where missing), which take one entry from each copy;
-//! each copy of a latch gets a fresh loop id with the same properties and
-//! access groups.
-//!
-//! Limits: loops that carry a value besides the counter (`simt-wiloops`'
-//! stop-state reduction in regions whose work-items may stop at different
-//! barriers) are not versioned: in the copies LLVM folds the reduction into
-//! forms the vectorizer does not recognise (scan ran 2x slower); one exit; guards on `eq`/`ne`, on values other than the
-//! affine forms above (a `zext`/`sext` of `x`, a load), or on steps that may
-//! wrap (`|s|·(C-1) >= 2^w`) are not versioned; loops nested in a parallel
-//! loop are copied, not versioned on their own; calls in the loop are
-//! copied (`noduplicate` is not checked: `simt-wiloops` loops hold none).
+//! Limits: loops that carry a value besides the counter (a stop-state
+//! reduction: LLVM folds it in the copies into forms the vectoriser misses);
+//! one exit; guards on `eq`/`ne`, `zext`/`sext` of `x`, loads, or steps that
+//! may wrap (`|s|·(C-1) >= 2^w`); nested loops are copied, not versioned;
+//! calls are copied (`noduplicate` not checked: `simt-wiloops` makes none).
 
 use crate::analysis::affine_guard::{direction, forwarded, is_ordered, nowrap_test, Direction, Scope};
 use crate::ir::{

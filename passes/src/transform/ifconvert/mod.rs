@@ -18,34 +18,20 @@
 //! access alone keeps a branch). Loop bodies are converted innermost region
 //! first; back edges and exits stay branches.
 //!
-//! Cost, in warp-instructions as the emulator issues them (one per
-//! instruction and terminator; phis and work-item queries free), the
-//! predicated form estimated exactly (`tests/ifconvert_exec.rs`):
+//! Cost, in warp-instructions as the emulator issues them (`cost.rs`; the
+//! rules and why the default never loses: `design.md`):
 //! - `cost=never-worse` (default): convert when the predicated region costs
-//!   no more than the cheapest path from x to d, terminators included, plus
-//!   `max-cost=N` (default 0). Every lane group entering x runs a whole path,
-//!   split or not, so no warp issues more, at any width, under any policy.
-//!   A `guard=branch` access is priced at 2; the scratch slot's `alloca` goes
-//!   to a region whose head post-dominates the entry.
-//! - `profile=FILE` (`simt-run --engine emu --profile FILE`): a branch that
-//!   ran is priced by its measured runs and the lane groups that entered each
-//!   block: convert when runs(x) × (predicated − x's own) ≤ runs(x) +
-//!   Σ entries(b) × (own(b) + 1) over the body. Exact under ipdom for the
-//!   launch profiled. A function whose IR hash differs from the profile's is
-//!   an error; functions it does not cover use the rule.
-//! - `cost=split`: the rule before issue 23 (every block once, as if every
-//!   warp split; bounds checks by their cheaper side); `max-cost=none`: no
-//!   model.
-//! - `mode=divergent` (default) converts only divergent branches; a uniform
-//!   branch inside their region is kept, with the blocks it controls, as an
-//!   island the rest is linearised around (partial linearisation, Moll &
-//!   Hack, PLDI 2018: `islands.rs`; `partial=off`: such a region stays
-//!   whole). No code is duplicated. `mode=all` converts every branch.
-//! - Calls to OpenCL C built-ins that `simt-lower-ocl-builtins` turns into
-//!   plain IR (`sqrt`, `mad`, `min`, …; clang marks them `convergent`) are
-//!   speculated and priced as what they lower to
-//!   (`ocl_builtins::lane_local_size`), so a `.cl` module converts as it
-//!   would after the lowering.
+//!   no more than the cheapest path from x to d, plus `max-cost=N` (default
+//!   0): no warp issues more, at any width, under any policy.
+//! - `profile=FILE` (`simt-run --engine emu --profile FILE`): each branch
+//!   priced by its measured runs and lane groups; exact under ipdom for the
+//!   launch profiled; a function whose IR hash differs is an error.
+//! - `cost=split`: the rule before issue 23; `max-cost=none`: no model.
+//! - `mode=divergent` (default) converts only divergent branches, a uniform
+//!   branch inside kept as an island (partial linearisation, Moll & Hack,
+//!   PLDI 2018: `islands.rs`; `partial=off`: the region stays whole);
+//!   `mode=all` converts every branch. OpenCL C built-ins that lower to plain
+//!   IR (`sqrt`, `mad`, …) are speculated and priced as what they lower to.
 //!
 //! Limits: without a profile, regions that pay only when most warps split
 //! (clamps, bitonic compare-exchange) are kept; a region whose join is the

@@ -6,66 +6,40 @@
 //! For each kernel `K` it emits `simt_wg_K(args, ctx)` with the C ABI of
 //! [`crate::wg_abi`], and removes `K`. The method:
 //!
-//! 1. **Synchronization points.** Each barrier gets a block of its own. The
-//!    kernel entry and every barrier start a *region*: the blocks reachable
-//!    from there without passing another barrier. Regions may share blocks
-//!    (code after a uniform `if` with a barrier on one side); each region gets
-//!    its own copy.
+//! 1. **Regions.** Each barrier gets a block of its own; the entry and every
+//!    barrier start a region, the blocks reachable without passing another
+//!    barrier, each region its own copy of blocks they share.
 //! 2. **Scalar expansion.** SSA values live across a barrier are demoted to
-//!    private memory; every private allocation gets one copy per work-item in
-//!    the scratch area (structure of arrays), except arrays no value of which
-//!    crosses a barrier (`region_local.rs`, seed 001's clean-up step), which
-//!    stay one `alloca` reused by the work-items in turn; arrays indexed
-//!    alike in all work-items outside the kernel's barrier-free loops
-//!    interleave their copies, the work-item index innermost (`innermost.rs`,
-//!    pocl's context arrays). Values the uniformity analysis
-//!    proves equal in all work-items (and not carried out of a loop that
-//!    work-items leave in different iterations) get one per-work-group slot,
-//!    an `alloca` that SROA makes a register. Cloned loads and stores carry
-//!    no-alias scopes telling slots from the kernel's memory (`scopes.rs`).
-//!    Local memory variables move to the per-work-group block `ctx.local_mem`.
-//! 3. **Work-item loops.** Each region is wrapped in a z/y/x loop nest over the
-//!    work-items, the innermost marked parallel for the vectorizer; a
-//!    dispatcher runs the region that follows the barrier where the
-//!    work-items stopped. Where a divergent branch controls a region's
-//!    barriers or returns, the loop reduces the work-items' stop states to
-//!    their least and greatest, which must agree (else status 1, naming
-//!    both); elsewhere all work-items stop alike and the last one's state is
-//!    taken, leaving the loop nothing to carry but its counter.
+//!    private memory, and private allocations get one copy per work-item in
+//!    the scratch area, except arrays no value of which crosses a barrier
+//!    (`region_local.rs`) and values uniform in the work-group (one slot);
+//!    arrays indexed alike in all work-items interleave their copies
+//!    (`innermost.rs`); slots get no-alias scopes (`scopes.rs`); local
+//!    memory moves to `ctx.local_mem`.
+//! 3. **Work-item loops.** Each region is wrapped in a z/y/x loop nest, the
+//!    innermost marked parallel; a dispatcher runs the region after the
+//!    barrier where the work-items stopped. Where a divergent branch controls
+//!    a region's barriers or returns, the loop checks that all work-items
+//!    stopped alike (else status 1, naming both barriers).
+//!    **Linear form**: past [`REGION_COPY_BUDGET`] times the kernel's blocks,
+//!    or with `<linear>`, one copy of the kernel in one nest, entered through
+//!    a resume `switch` (continuation style, `emit/resume.rs`).
+//! 4. **Interleaving** (seed 001's own, `<interleave=N>`): for kernels whose
+//!    barriers are all in straight-line code, `simt_wgi_K` runs a sequence of
+//!    work-groups, regions merged into balanced loop groups (`groups.rs`),
+//!    statement k of a group running for work-group i − k.
 //!
-//!    **Linear form.** Region copies grow with the barriers' reach, not with
-//!    the kernel (barriers under loops and branches each copy everything up
-//!    to the next ones). Past [`REGION_COPY_BUDGET`] times the kernel's
-//!    blocks, or with `simt-wiloops<linear>`, the kernel gets one copy in one
-//!    nest instead, entered through a resume `switch` on the barrier where
-//!    the work-items stopped (continuation style, as in Karrenberg & Hack's
-//!    and CuPBoP/COX's work; `emit/resume.rs`). Checking the budget costs at
-//!    most the budget; the prepared kernel is the same for both forms.
-//!
-//! Because the next region is chosen at run time from where the work-items
-//! actually stopped, barriers may sit anywhere a valid kernel can have them:
-//! in uniform `if`s, loops with `break`/`continue`, nested loops, and loops
-//! whose trip count differs between work-items as long as every dynamic
-//! barrier instance is reached by all of them (legal in OpenCL 3.0; pocl 3.1's
-//! static regions hang on such kernels). A region whose work-items stop at
-//! different barriers is a bug in the kernel: `simt_wg_K` returns 1 with the
-//! two barrier ids, and the runtime names them. Barriers that the uniformity
-//! analysis finds under divergent control are reported as warnings at compile
-//! time, never rejected: the analysis cannot know which launches diverge.
-//!
-//! 4. **Interleaving** (seed 001's own contribution, `simt-wiloops<interleave=N>`):
-//!    for kernels whose barriers are all in straight-line code, a second
-//!    function `simt_wgi_K` runs a sequence of work-groups with the regions
-//!    merged into balanced loop groups (`groups.rs`); inside a group, statement
-//!    k runs for work-group i − k, giving the CPU independent work to overlap,
-//!    each statement guarded to valid work-groups, memory sets rotating over a
-//!    ring, all inside the work-group interleaving loop. Whether it pays is
-//!    measured in BENCHMARKS.md.
+//! Barriers may sit anywhere a valid kernel has them (uniform `if`s, loops
+//! with `break`, loops whose trip count differs between work-items as long
+//! as every dynamic barrier instance is reached by all): the next region is
+//! chosen at run time. Barriers under divergent control are warned about at
+//! compile time, never rejected. Each step's reasons: `passes/DESIGN.md`.
 //!
 //! Limitations: calls to functions that use barriers or work-item builtins
-//! must be inlined first (`simt-flatten-calls`, which `simt-run` runs); `indirectbr`/`callbr` in kernels with barriers,
-//! variable-sized `alloca`s, `byval` parameters and dynamically sized local
-//! memory are reported as unsupported.
+//! must be inlined first (`simt-flatten-calls`, which `simt-run` runs);
+//! `indirectbr`/`callbr` in kernels with barriers, variable-sized `alloca`s,
+//! `byval` parameters and dynamically sized local memory are reported as
+//! unsupported.
 
 mod emit;
 pub mod flatten;
