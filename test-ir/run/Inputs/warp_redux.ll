@@ -32,8 +32,13 @@ define ptx_kernel void @redux(ptr %out) {
   %r4 = call i32 @llvm.nvvm.redux.sync.umax(i32 %x, i32 -1)
   %r5 = call i32 @llvm.nvvm.redux.sync.and(i32 %x, i32 -1)
   %r6 = call i32 @llvm.nvvm.redux.sync.or(i32 %x, i32 -1)
-  ; Over the even lanes only.
-  %r7 = call i32 @llvm.nvvm.redux.sync.xor(i32 %x, i32 1431655765)
+  ; Over the lanes of the caller's parity: even lanes name the even lanes
+  ; (0x55555555), odd lanes the odd ones (0xaaaaaaaa), so every lane is in
+  ; its own mask (PTX: undefined otherwise; --check warp reports it).
+  %odd = and i32 %t, 1
+  %isodd = icmp ne i32 %odd, 0
+  %parity = select i1 %isodd, i32 -1431655766, i32 1431655765
+  %r7 = call i32 @llvm.nvvm.redux.sync.xor(i32 %x, i32 %parity)
   %q = sdiv i32 %i, 4
   %q64 = sext i32 %q to i64
   %r8 = call i32 @llvm.nvvm.match.any.sync.i64(i32 -1, i64 %q64)
