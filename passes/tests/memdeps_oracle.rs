@@ -248,6 +248,22 @@ fn oracle_catches_the_patent_rules() {
     assert!(!fig5.violations.is_empty(), "the literal rules stay unsound with Fig. 5");
 }
 
+/// Runs `f` on `RUNS` random argument sets with and without the statements
+/// `dead`: every load must read the same values. Returns the reads compared.
+fn reads_unchanged_without(f: &Func, dead: &[u32], rng: &mut Rng) -> usize {
+    let mut reads = 0;
+    for _ in 0..RUNS {
+        let args: [u64; N_ARGS] = std::array::from_fn(|_| rng.next());
+        let mut before = Vec::new();
+        run(f, &args, &mut |r| before.push((r.access, r.value)));
+        let mut after = Vec::new();
+        run_without(f, &args, dead, &mut |r| after.push((r.access, r.value)));
+        reads += before.len();
+        assert_eq!(before, after, "{}: removing {dead:?} changed what loads read\n{}", f.name, memdeps_gen::function_ir(f));
+    }
+    reads
+}
+
 /// `simt-memdse`'s choice of dead stores, checked on the description: with
 /// the dead statements left out, every load reads the same values. Counts
 /// what it removes; `SIMT_MEMDEPS_DUMP=DIR` also writes the modules there
@@ -275,15 +291,7 @@ fn dead_stores_change_no_value_read() {
                 .collect();
             removed += dead.len();
             stores += md.program.accesses.iter().filter(|a| a.def.is_some()).count();
-            for _ in 0..RUNS {
-                let args: [u64; N_ARGS] = std::array::from_fn(|_| rng.next());
-                let mut before = Vec::new();
-                run(f, &args, &mut |r| before.push((r.access, r.value)));
-                let mut after = Vec::new();
-                run_without(f, &args, &dead, &mut |r| after.push((r.access, r.value)));
-                reads += before.len();
-                assert_eq!(before, after, "{}: removing {dead:?} changed what loads read\n{}", f.name, memdeps_gen::function_ir(f));
-            }
+            reads += reads_unchanged_without(f, &dead, &mut rng);
         }
     }
     eprintln!("memdse on generated functions: {removed} of {stores} stores dead, {reads} byte reads unchanged");
@@ -488,15 +496,7 @@ fn dead_stores_before_fills_change_no_value_read() {
             with += dead.len();
             let plain = MemDeps::compute(&fa.cfg, fa.dom(), Config { fills: false, ..Config::SOUND });
             without += simt_passes::transform::memdse::dead_stores(&plain).len();
-            for _ in 0..RUNS {
-                let args: [u64; N_ARGS] = std::array::from_fn(|_| rng.next());
-                let mut before = Vec::new();
-                run(f, &args, &mut |r| before.push((r.access, r.value)));
-                let mut after = Vec::new();
-                run_without(f, &args, &dead, &mut |r| after.push((r.access, r.value)));
-                reads += before.len();
-                assert_eq!(before, after, "{}: removing {dead:?} changed what loads read\n{}", f.name, memdeps_gen::function_ir(f));
-            }
+            reads += reads_unchanged_without(f, &dead, &mut rng);
         }
     }
     eprintln!("memdse with fill loops: {with} dead stores ({without} without fills), {reads} byte reads unchanged");
