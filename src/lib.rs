@@ -30,8 +30,8 @@
 //!   [`interrupt`] (output files written atomically, removed on a signal),
 //!   [`argv`], [`llvm_init`], [`pipeline`].
 //!
-//! One import still runs back: [`launch`] names the emulator's `--check`
-//! list, `engine::emu::check::Checks`.
+//! Nothing runs back: the engines read the launch's model (`launch::Policy`,
+//! `launch::Checks`), never the other way round.
 
 pub mod argv;
 pub mod diag;

@@ -193,7 +193,7 @@ pub struct Cli {
     /// Emulator (selected by this flag alone): check the kernel as it runs:
     /// races, uninit, bounds, barriers, warp, uniformity, or all (see below).
     #[arg(long, value_name = "LIST", value_parser = values::checks, help_heading = "Checks")]
-    pub check: Option<crate::engine::emu::check::Checks>,
+    pub check: Option<crate::launch::Checks>,
     /// Emulator: lanes per warp, 1 to 64 (default 32).
     #[arg(long = "warp-width", value_name = "N", value_parser = values::warp_width, help_heading = "Engines")]
     pub warp_width: Option<u32>,

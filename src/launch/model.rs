@@ -414,6 +414,66 @@ impl Engine {
     }
 }
 
+/// Which checks `--check` asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    pub races: bool,
+    pub uninit: bool,
+    /// Always on in the emulator; accepted so that `--check bounds` says so.
+    pub bounds: bool,
+    /// Always on in the emulator, as `bounds`.
+    pub barriers: bool,
+    /// The member masks of CUDA warp functions.
+    pub warp: bool,
+    /// `--check-uniformity`: the uniformity analysis, checked at run time
+    /// (a check of this project's analysis, not of the kernel: not in `all`).
+    pub uniformity: bool,
+}
+
+impl Checks {
+    /// The names `--check` takes.
+    pub const NAMES: [&'static str; 7] = ["races", "uninit", "bounds", "barriers", "warp", "uniformity", "all"];
+
+    /// `races,uninit`, `all`, …: a comma-separated list of [`Checks::NAMES`].
+    pub fn parse(list: &str) -> Result<Checks, String> {
+        let mut c = Checks::default();
+        for name in list.split(',').map(str::trim) {
+            match name {
+                "races" => c.races = true,
+                "uninit" => c.uninit = true,
+                "bounds" => c.bounds = true,
+                "barriers" => c.barriers = true,
+                "warp" => c.warp = true,
+                "uniformity" => c.uniformity = true,
+                "all" => {
+                    c.races = true;
+                    c.uninit = true;
+                    c.bounds = true;
+                    c.barriers = true;
+                    c.warp = true;
+                }
+                "" => return Err(format!("empty check name (available: {})", Checks::NAMES.join(", "))),
+                other => return Err(format!("unknown check '{other}' (available: {})", Checks::NAMES.join(", "))),
+            }
+        }
+        Ok(c)
+    }
+
+    /// Whether the interpreter must call a [`Checker`].
+    pub fn runs_checker(&self) -> bool {
+        self.races || self.uninit || self.warp
+    }
+}
+
+/// `races,uninit`: the names of the checks on, as `--check` takes them.
+impl std::fmt::Display for Checks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let on = [self.races, self.uninit, self.bounds, self.barriers, self.warp, self.uniformity];
+        let names: Vec<&str> = Checks::NAMES.iter().zip(on).filter(|(_, on)| *on).map(|(n, _)| *n).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
 /// How the SIMT emulator (`--engine emu`) reconverges the lanes of a warp
 /// after a divergent branch (`--policy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -505,7 +565,7 @@ pub struct RunOptions {
     /// (`--check-uniformity`, `simt-check-uniformity`).
     pub check_uniformity: bool,
     /// Emulator: `--check LIST` (races, uninit, bounds, barriers, warp, uniformity, all).
-    pub check: crate::engine::emu::check::Checks,
+    pub check: Checks,
 }
 
 pub const DEFAULT_LOCAL_MEM_LIMIT: u64 = 256 * 1024;

@@ -121,7 +121,7 @@ pub struct Settings {
     pub trace: Option<Given<PathBuf>>,
     pub profile: Option<Given<PathBuf>>,
     pub check_uniformity: Option<Given<bool>>,
-    pub check: Option<Given<crate::engine::emu::check::Checks>>,
+    pub check: Option<Given<crate::launch::Checks>>,
 }
 
 pub(super) fn canonical_key(key: &str) -> Option<&'static str> {

@@ -241,8 +241,8 @@ pub fn policy(text: &str) -> Result<Policy, String> {
 }
 
 /// `--check`: a comma-separated list of the emulator's checks.
-pub fn checks(text: &str) -> Result<crate::engine::emu::check::Checks, String> {
-    crate::engine::emu::check::Checks::parse(text.trim())
+pub fn checks(text: &str) -> Result<crate::launch::Checks, String> {
+    crate::launch::Checks::parse(text.trim())
 }
 
 /// `--repeat`, `--interleave`: 1 to `u32::MAX`.

@@ -13,7 +13,7 @@
 //! barrier, or the launch fails naming the two barriers (or a barrier and
 //! the kernel's exit) as the host engine does.
 
-use super::check::{self, Checker, Checks, Kind};
+use super::check::{self, Checker, Kind};
 use super::memory::{ADDR_BITS, MAX_REGIONS, OFF_MASK};
 use super::objects::{Object, ObjectLayout};
 use super::policy::{self, Warp};
@@ -22,6 +22,7 @@ use super::regfile::{RegFile, Regs};
 use super::regions::{Owned, Regions, Side};
 use super::trace::Trace;
 use crate::engine::buffers::{ArgValue, KernelArgs, LocalLayout};
+use crate::launch::Checks;
 use crate::launch::{Grid, Policy};
 use simt_passes::kernel_model::Builtin;
 use std::collections::BTreeSet;

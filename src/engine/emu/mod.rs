@@ -147,7 +147,7 @@ pub fn run_observed(
     grid: Grid,
     args: &mut KernelArgs,
     trace: Option<Trace>,
-    checks: check::Checks,
+    checks: crate::launch::Checks,
     progress: Option<&ProgressBar>,
 ) -> (Result<(Counters, f64), ToolError>, Option<Trace>, CheckReport) {
     let mut m = match exec::Machine::new(&k.program, grid, args) {
@@ -169,6 +169,6 @@ pub fn run_observed(
 /// trace comes back whether the launch succeeded or not, so that it shows
 /// how a failing launch got where it stopped.
 pub fn run_traced(k: &EmuKernel, grid: Grid, args: &mut KernelArgs, trace: Trace) -> (Result<(Counters, f64), ToolError>, Trace) {
-    let (r, t, _) = run_observed(k, grid, args, Some(trace), check::Checks::default(), None);
+    let (r, t, _) = run_observed(k, grid, args, Some(trace), crate::launch::Checks::default(), None);
     (r, t.expect("the trace stays in the machine"))
 }
