@@ -98,3 +98,83 @@ fn subgroup_functions_on_host_and_emulator() {
         assert_eq!(floats, want_f, "{engine}");
     }
 }
+
+/// The same scan, on doubles.
+fn scan64(v: &[f64], op: fn(f64, f64) -> f64) -> Vec<f64> {
+    let mut v = v.to_vec();
+    for d in [1, 2, 4, 8, 16] {
+        v = (0..v.len()).map(|l| if l >= d { op(v[l], v[l - d]) } else { v[l] }).collect();
+    }
+    v
+}
+
+/// `long`, `ulong` and `double` (each moved as two 32-bit shuffles).
+#[test]
+fn subgroup_functions_on_64_bit_types() {
+    let n = 96usize;
+    let ins: Vec<i32> = common::lcg(57, n).iter().map(|x| (x % 4000) as i32).collect();
+    let xs: Vec<i64> = ins.iter().map(|&v| v as i64 * 5_000_000_011 - 7_000_000_000_000).collect();
+    let mut want = vec![0i64; 8 * n];
+    let mut want_f = vec![0f64; 2 * n];
+    for start in (0..n).step_by(48) {
+        for (base, len) in [(start, 32usize), (start + 32, 16)] {
+            let lanes = &xs[base..base + len];
+            let ys: Vec<f64> = lanes.iter().map(|&x| x as f64 * 1.0000001).collect();
+            let sums = scan64(&ys, |a, b| a + b);
+            for l in 0..len {
+                let o = &mut want[8 * (base + l)..8 * (base + l) + 8];
+                o[0] = lanes[3];
+                o[1] = lanes.iter().sum();
+                o[2] = *lanes.iter().min().unwrap();
+                o[3] = lanes.iter().map(|&x| x as u64).max().unwrap() as i64;
+                o[4] = lanes[..=l].iter().sum();
+                o[5] = if l == 0 { i64::MIN } else { *lanes[..l].iter().max().unwrap() };
+                o[6] = lanes[l ^ 1];
+                o[7] = if l + 1 < len { lanes[l + 1] } else { lanes[l] };
+                want_f[2 * (base + l)] = sums[len - 1];
+                want_f[2 * (base + l) + 1] = if l >= 2 { ys[l - 2] } else { ys[l] };
+            }
+        }
+    }
+    assert!(xs.iter().any(|&x| x > 0) && xs.iter().any(|&x| x < 0), "both signs");
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("x.bin");
+    std::fs::write(&input, ins.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-ir/subgroups/subgroups.cl");
+    for engine in ["host", "emu"] {
+        let dump = tmp.path().join(engine);
+        let mut args: Vec<String> = vec![
+            src.display().to_string(),
+            "--kernel".into(),
+            "subgroup_ops64".into(),
+            "--global".into(),
+            "96".into(),
+            "--local".into(),
+            "48".into(),
+            "--arg".into(),
+            format!("buf:i32:{n}=file:{}", input.display()),
+            "--arg".into(),
+            format!("buf:i64:{}", 8 * n),
+            "--arg".into(),
+            format!("buf:f64:{}", 2 * n),
+            "--engine".into(),
+            engine.into(),
+            "--no-cache".into(),
+            "--dump".into(),
+            dump.display().to_string(),
+        ];
+        if engine == "emu" {
+            args.extend(["--check".into(), "all".into()]);
+        }
+        let o = Command::new(env!("CARGO_BIN_EXE_simt-run")).args(&args).output().unwrap();
+        assert!(o.status.success(), "{engine}: {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        let longs: Vec<i64> =
+            std::fs::read(dump.join("arg1.bin")).unwrap().chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect();
+        let doubles: Vec<f64> =
+            std::fs::read(dump.join("arg2.bin")).unwrap().chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+        for (k, (g, w)) in longs.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "{engine}: work-item {}, result {}", k / 8, k % 8);
+        }
+        assert_eq!(doubles, want_f, "{engine}");
+    }
+}

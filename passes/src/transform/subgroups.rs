@@ -17,8 +17,9 @@
 //! so they are right in a partial sub-group too; their order (and so a float
 //! result's rounding) is that scan's.
 //!
-//! Limits: 32-bit types only (`int`, `uint`, `float`); no `half`, `long`,
-//! `double`; no sub-group functions on the GPU path (`simt-to-nvptx`), no
+//! Types: `int`, `uint`, `float`, `long`, `ulong` and `double` (64-bit
+//! values move as two 32-bit shuffles, as CUDA's `__shfl_sync` moves a
+//! `long long`). Limits: no `half` or vector types; no sub-group functions on the GPU path (`simt-to-nvptx`), no
 //! `sub_group_reserve_*` pipes, no non-uniform (`cl_khr_subgroup_ballot`,
 //! `_non_uniform_*`) functions. The warp-level limits of the host engine
 //! (`warp_exchange.rs`) hold: all work-items of a sub-group must call each
@@ -70,7 +71,7 @@ impl ModulePass for Subgroups {
     }
 }
 
-/// The 32-bit types: mangling, IR type, and the ops' IR for it.
+/// The element types: mangling, IR type, and the ops' IR for it.
 struct Elem {
     mangled: &'static str,
     ty: &'static str,
@@ -80,10 +81,41 @@ struct Elem {
     ids: [&'static str; 3],
 }
 
-const ELEMS: [Elem; 3] = [
+impl Elem {
+    fn wide(&self) -> bool {
+        self.ty == "i64" || self.ty == "double"
+    }
+
+    fn float(&self) -> bool {
+        self.ty == "float" || self.ty == "double"
+    }
+
+    /// The intrinsics' type suffix.
+    fn suffix(&self) -> &'static str {
+        match self.ty {
+            "float" => "f32",
+            "double" => "f64",
+            other => other,
+        }
+    }
+
+    /// The integer type of the same width, which the shuffles move.
+    fn bits(&self) -> &'static str {
+        if self.wide() {
+            "i64"
+        } else {
+            "i32"
+        }
+    }
+}
+
+const ELEMS: [Elem; 6] = [
     Elem { mangled: "i", ty: "i32", min: "smin", max: "smax", ids: ["0", "2147483647", "-2147483648"] },
     Elem { mangled: "j", ty: "i32", min: "umin", max: "umax", ids: ["0", "-1", "0"] },
     Elem { mangled: "f", ty: "float", min: "minnum", max: "maxnum", ids: ["0.0", "0x7FF0000000000000", "0xFFF0000000000000"] },
+    Elem { mangled: "l", ty: "i64", min: "smin", max: "smax", ids: ["0", "9223372036854775807", "-9223372036854775808"] },
+    Elem { mangled: "m", ty: "i64", min: "umin", max: "umax", ids: ["0", "-1", "0"] },
+    Elem { mangled: "d", ty: "double", min: "minnum", max: "maxnum", ids: ["0.0", "0x7FF0000000000000", "0xFFF0000000000000"] },
 ];
 
 fn mangled(base: &str, e: &Elem, rest: &str) -> String {
@@ -92,15 +124,49 @@ fn mangled(base: &str, e: &Elem, rest: &str) -> String {
 
 /// `%out = op %a, %b` for the element type.
 fn combine(e: &Elem, op: &str, out: &str, a: &str, b: &str) -> String {
+    let ty = e.ty;
     match op {
-        "add" if e.ty == "float" => format!("  {out} = fadd float {a}, {b}\n"),
-        "add" => format!("  {out} = add i32 {a}, {b}\n"),
+        "add" if e.float() => format!("  {out} = fadd {ty} {a}, {b}\n"),
+        "add" => format!("  {out} = add {ty} {a}, {b}\n"),
         _ => {
             let f = if op == "min" { e.min } else { e.max };
-            let suffix = if e.ty == "float" { "f32" } else { "i32" };
-            format!("  {out} = call {ty} @llvm.{f}.{suffix}({ty} {a}, {ty} {b})\n", ty = e.ty)
+            format!("  {out} = call {ty} @llvm.{f}.{}({ty} {a}, {ty} {b})\n", e.suffix())
         }
     }
+}
+
+/// `%out = shfl.sync.KIND(v, lane, clamp)` for the element type: one 32-bit
+/// shuffle, or two (the low and high words) for a 64-bit type, as CUDA's
+/// `__shfl_sync` moves a `long long` or `double`. `out`'s name prefixes
+/// the temporaries.
+fn shuffle(e: &Elem, kind: &str, v: &str, lane: &str, clamp: &str, out: &str) -> String {
+    let (ty, bits) = (e.ty, e.bits());
+    let mut s = String::new();
+    let w = if e.float() {
+        s += &format!("  {out}.w = bitcast {ty} {v} to {bits}\n");
+        format!("{out}.w")
+    } else {
+        v.to_string()
+    };
+    let call = |x: &str, r: &str| format!("  {r} = call i32 @llvm.nvvm.shfl.sync.{kind}.i32(i32 -1, i32 {x}, i32 {lane}, i32 {clamp})\n");
+    let r = if e.wide() {
+        s += &format!("  {out}.lo = trunc i64 {w} to i32\n  {out}.h = lshr i64 {w}, 32\n  {out}.hi = trunc i64 {out}.h to i32\n");
+        s += &call(&format!("{out}.lo"), &format!("{out}.rlo"));
+        s += &call(&format!("{out}.hi"), &format!("{out}.rhi"));
+        s += &format!(
+            "  {out}.zlo = zext i32 {out}.rlo to i64\n  {out}.zhi = zext i32 {out}.rhi to i64\n  {out}.up = shl i64 {out}.zhi, 32\n  {out}.r = or i64 {out}.zlo, {out}.up\n"
+        );
+        format!("{out}.r")
+    } else {
+        s += &call(&w, &format!("{out}.r"));
+        format!("{out}.r")
+    };
+    if e.float() {
+        s += &format!("  {out} = bitcast {bits} {r} to {ty}\n");
+    } else {
+        s += &format!("  {out} = add {ty} {r}, 0\n");
+    }
+    s
 }
 
 /// The library as IR text: the work-item functions, and for each type the
@@ -125,6 +191,12 @@ declare i32 @llvm.umin.i32(i32, i32)
 declare i32 @llvm.umax.i32(i32, i32)
 declare float @llvm.minnum.f32(float, float)
 declare float @llvm.maxnum.f32(float, float)
+declare i64 @llvm.smin.i64(i64, i64)
+declare i64 @llvm.smax.i64(i64, i64)
+declare i64 @llvm.umin.i64(i64, i64)
+declare i64 @llvm.umax.i64(i64, i64)
+declare double @llvm.minnum.f64(double, double)
+declare double @llvm.maxnum.f64(double, double)
 
 define i32 @simt.sg.items() {
   %x = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
@@ -187,20 +259,6 @@ define spir_func void @_Z17sub_group_barrierj12memory_scope(i32 %flags, i32 %sco
     );
     for e in &ELEMS {
         let ty = e.ty;
-        let to_bits = |v: &str, out: &str| {
-            if ty == "float" {
-                format!("  {out} = bitcast float {v} to i32\n")
-            } else {
-                format!("  {out} = add i32 {v}, 0\n")
-            }
-        };
-        let from_bits = |v: &str, out: &str| {
-            if ty == "float" {
-                format!("  {out} = bitcast i32 {v} to float\n")
-            } else {
-                format!("  {out} = add i32 {v}, 0\n")
-            }
-        };
         // Shuffles: (name, nvvm kind, clamp operand).
         for (base, kind, c) in [
             ("sub_group_broadcast", "idx", "31"),
@@ -211,10 +269,9 @@ define spir_func void @_Z17sub_group_barrierj12memory_scope(i32 %flags, i32 %sco
         ] {
             let _ = write!(
                 s,
-                "define spir_func {ty} @{}({ty} %x, i32 %k) {{\n{}  %r = call i32 @llvm.nvvm.shfl.sync.{kind}.i32(i32 -1, i32 %b, i32 %k, i32 {c})\n{}  ret {ty} %v\n}}\n",
+                "define spir_func {ty} @{}({ty} %x, i32 %k) {{\n{}  ret {ty} %v\n}}\n",
                 mangled(base, e, "j"),
-                to_bits("%x", "%b"),
-                from_bits("%r", "%v"),
+                shuffle(e, kind, "%x", "%k", c, "%v"),
             );
         }
         for (k, op) in ["add", "min", "max"].iter().enumerate() {
@@ -226,9 +283,7 @@ define spir_func void @_Z17sub_group_barrierj12memory_scope(i32 %flags, i32 %sco
             );
             let mut cur = "%x".to_string();
             for (step, d) in [1, 2, 4, 8, 16].iter().enumerate() {
-                body += &to_bits(&cur, &format!("%b{step}"));
-                body += &format!("  %s{step} = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 -1, i32 %b{step}, i32 {d}, i32 0)\n");
-                body += &from_bits(&format!("%s{step}"), &format!("%t{step}"));
+                body += &shuffle(e, "up", &cur, &d.to_string(), "0", &format!("%t{step}"));
                 body += &combine(e, op, &format!("%c{step}"), &cur, &format!("%t{step}"));
                 body += &format!("  %in{step} = icmp uge i32 %lane, {d}\n");
                 body += &format!("  %v{step} = select i1 %in{step}, {ty} %c{step}, {ty} {cur}\n");
@@ -245,18 +300,16 @@ define spir_func void @_Z17sub_group_barrierj12memory_scope(i32 %flags, i32 %sco
             // Exclusive: the inclusive scan of the lane below, the identity in lane 0.
             let _ = write!(
                 s,
-                "define spir_func {ty} @{exc}({ty} %x) {{\n  %lane = call i32 @llvm.nvvm.read.ptx.sreg.laneid()\n  %v = call {ty} @simt.sg.scan.{op}.{m}({ty} %x)\n{}  %s = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 -1, i32 %b, i32 1, i32 0)\n{}  %first = icmp eq i32 %lane, 0\n  %r = select i1 %first, {ty} {id}, {ty} %t\n  ret {ty} %r\n}}\n",
-                to_bits("%v", "%b"),
-                from_bits("%s", "%t"),
+                "define spir_func {ty} @{exc}({ty} %x) {{\n  %lane = call i32 @llvm.nvvm.read.ptx.sreg.laneid()\n  %v = call {ty} @simt.sg.scan.{op}.{m}({ty} %x)\n{}  %first = icmp eq i32 %lane, 0\n  %r = select i1 %first, {ty} {id}, {ty} %t\n  ret {ty} %r\n}}\n",
+                shuffle(e, "up", "%v", "1", "0", "%t"),
                 exc = mangled(&format!("sub_group_scan_exclusive_{op}"), e, ""),
                 m = e.mangled
             );
             // Reduce: the last lane's inclusive scan, to every lane.
             let _ = write!(
                 s,
-                "define spir_func {ty} @{red}({ty} %x) {{\n  %v = call {ty} @simt.sg.scan.{op}.{m}({ty} %x)\n  %n = call spir_func i32 @_Z18get_sub_group_sizev()\n  %last = sub i32 %n, 1\n{}  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %b, i32 %last, i32 31)\n{}  ret {ty} %t\n}}\n",
-                to_bits("%v", "%b"),
-                from_bits("%s", "%t"),
+                "define spir_func {ty} @{red}({ty} %x) {{\n  %v = call {ty} @simt.sg.scan.{op}.{m}({ty} %x)\n  %n = call spir_func i32 @_Z18get_sub_group_sizev()\n  %last = sub i32 %n, 1\n{}  ret {ty} %t\n}}\n",
+                shuffle(e, "idx", "%v", "%last", "31", "%t"),
                 red = mangled(&format!("sub_group_reduce_{op}"), e, ""),
                 m = e.mangled
             );
@@ -270,9 +323,15 @@ mod tests {
     #[test]
     fn the_library_names_clangs_mangling() {
         let lib = super::library();
-        for name in
-            ["_Z20sub_group_reduce_addi", "_Z28sub_group_scan_inclusive_addi", "_Z19sub_group_broadcastij", "_Z20sub_group_reduce_maxf"]
-        {
+        for name in [
+            "_Z20sub_group_reduce_addi",
+            "_Z28sub_group_scan_inclusive_addi",
+            "_Z19sub_group_broadcastij",
+            "_Z20sub_group_reduce_maxf",
+            "_Z20sub_group_reduce_addl",
+            "_Z19sub_group_broadcastdj",
+            "_Z28sub_group_scan_exclusive_minm",
+        ] {
             assert!(lib.contains(&format!("@{name}(")), "{name}");
         }
     }
