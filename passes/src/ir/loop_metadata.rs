@@ -74,15 +74,6 @@ impl<'ctx> Inst<'ctx> {
     /// accesses and as making progress: `!llvm.loop !{self, !{!"llvm.loop.parallel_accesses", group},
     /// !{!"llvm.loop.mustprogress"}}`.
     pub fn mark_parallel_loop(self, group: AccessGroup<'ctx>) {
-        self.mark_parallel_loop_with(group, false);
-    }
-
-    /// [`Inst::mark_parallel_loop`], and with `force`, vectorise it whatever
-    /// the cost model says and neither unroll nor peel it first
-    /// (`llvm.loop.vectorize.enable`, `llvm.loop.unroll.disable`): peeling
-    /// one iteration of a 32-trip loop leaves 31, three vector iterations
-    /// and seven scalar ones.
-    pub fn mark_parallel_loop_with(self, group: AccessGroup<'ctx>, force: bool) {
         assert_eq!(self.opcode(), LLVMOpcode::LLVMBr, "loop metadata on a non-branch");
         let ctx = context_of(self);
         // SAFETY: `ctx` is live; the nodes are made from live strings and
@@ -96,16 +87,8 @@ impl<'ctx> Inst<'ctx> {
             let mut mp = [md_str("llvm.loop.mustprogress")];
             let progress = LLVMMDNodeInContext2(ctx, mp.as_mut_ptr(), 1);
             let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
-            let mut ops = vec![temp, parallel, progress];
-            if force {
-                let i1 = LLVMInt1TypeInContext(ctx);
-                let yes = LLVMValueAsMetadata(LLVMConstInt(i1, 1, 0));
-                let mut ve = [md_str("llvm.loop.vectorize.enable"), yes];
-                ops.push(LLVMMDNodeInContext2(ctx, ve.as_mut_ptr(), 2));
-                let mut ud = [md_str("llvm.loop.unroll.disable")];
-                ops.push(LLVMMDNodeInContext2(ctx, ud.as_mut_ptr(), 1));
-            }
-            let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+            let mut ops = [temp, parallel, progress];
+            let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 3);
             LLVMMetadataReplaceAllUsesWith(temp, id);
             LLVMSetMetadata(self.raw(), kind(ctx, "llvm.loop"), LLVMMetadataAsValue(ctx, id));
         }

@@ -273,9 +273,7 @@ fn rewrite<'ctx>(m: &Module<'ctx>, call: Inst<'ctx>, op: WarpFn) {
             Some(b.call_function(helper(m, "simt.warp.match64"), &[bufs, phase, n, args[0], args[1]], "match").value())
         }
         WarpFn::MatchAny => Some(b.call_function(helper(m, "simt.warp.match32"), &[bufs, phase, n, args[0], args[1]], "match").value()),
-        WarpFn::Redux(mode) => {
-            Some(b.call_function(helper(m, "simt.warp.redux"), &[bufs, phase, c32(mode), n, args[1]], "redux").value())
-        }
+        WarpFn::Redux(mode) => Some(b.call_function(helper(m, "simt.warp.redux"), &[bufs, phase, c32(mode), n, args[1]], "redux").value()),
     };
     if let Some(r) = result {
         call.value().replace_all_uses_with(r);

@@ -244,8 +244,10 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let lane1 = self.b.nuw_add(nest.ivs[0].value(), self.c64(1), "");
         let more = self.b.icmp(LLVMIntULT, lane1, end, "");
         let br = self.b.cond_br(more, nest.heads[0], nest.done);
-        // COX's point: the 32-lane loops must become SIMD code.
-        br.mark_parallel_loop_with(self.access_group, true);
+        // Not forced to vectorise (`llvm.loop.vectorize.enable`): where the
+        // cost model declines, the forced loops' masked stores ran slower
+        // on this machine (BENCHMARKS.md, issue 24).
+        br.mark_parallel_loop(self.access_group);
         add_incoming(nest.ivs[0], lane1, nest.latches[0]);
         reduced
     }
