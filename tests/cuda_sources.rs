@@ -2,7 +2,9 @@
 //! atomics, math, integer intrinsics, `static __global__` kernels with
 //! templates, dynamic `extern __shared__` memory, and warp functions
 //! (shuffle reductions and scans, ballot compaction, a `__match_any_sync`
-//! histogram, `__reduce_*_sync`, partial warps). Each kernel runs on the
+//! histogram, `__reduce_*_sync`, partial warps), and their twins written
+//! with shared memory and `__syncthreads` (`shared_twins.cu`, which
+//! scripts/bench-warp times against them). Each kernel runs on the
 //! host engine and the emulator from inputs this test writes, and both
 //! results are checked against a reference computed here, in Rust; and
 //! every source lowers to PTX that ptxas assembles for sm_70, sm_80, sm_90.
@@ -564,13 +566,16 @@ fn block_scan_with_shfl_up_in_each_warp() {
     let excl: Vec<i32> = (0..n).map(|i| incl[i] - xs[i]).collect();
     let tmp = tempfile::tempdir().unwrap();
     let arg = format!("buf:i32:{n}=file:{}", write_file(tmp.path(), "x.bin", u32_bytes(&xs.iter().map(|&v| v as u32).collect::<Vec<_>>())));
-    for engine in ENGINES {
+    // The warp version and its shared-memory twin (scripts/bench-warp).
+    for (engine, (src, kernel)) in
+        ENGINES.iter().flat_map(|&e| [("warp_scan.cu", "block_scan"), ("shared_twins.cu", "block_scan_shared")].map(|k| (e, k)))
+    {
         let r = run(
-            "warp_scan.cu",
+            src,
             engine,
             &[
                 "--kernel",
-                "block_scan",
+                kernel,
                 "--global",
                 "512",
                 "--local",
@@ -586,8 +591,8 @@ fn block_scan_with_shfl_up_in_each_warp() {
             ],
             3,
         );
-        assert_eq!(as_i32(&r[1]), incl, "{engine}");
-        assert_eq!(as_i32(&r[2]), excl, "{engine}");
+        assert_eq!(as_i32(&r[1]), incl, "{engine} {kernel}");
+        assert_eq!(as_i32(&r[2]), excl, "{engine} {kernel}");
     }
 }
 
@@ -597,13 +602,15 @@ fn stream_compaction_with_ballots() {
     let xs: Vec<i32> = common::lcg(24, n).iter().map(|x| (x % 1000) as i32).collect();
     let tmp = tempfile::tempdir().unwrap();
     let arg = format!("buf:i32:{n}=file:{}", write_file(tmp.path(), "x.bin", u32_bytes(&xs.iter().map(|&v| v as u32).collect::<Vec<_>>())));
-    for engine in ENGINES {
+    for (engine, (src, kernel)) in
+        ENGINES.iter().flat_map(|&e| [("warp_compact.cu", "compact"), ("shared_twins.cu", "compact_shared")].map(|k| (e, k)))
+    {
         let r = run(
-            "warp_compact.cu",
+            src,
             engine,
             &[
                 "--kernel",
-                "compact",
+                kernel,
                 "--global",
                 "512",
                 "--local",
@@ -622,8 +629,8 @@ fn stream_compaction_with_ballots() {
         let (out, counts) = (as_i32(&r[1]), as_i32(&r[2]));
         for (blk, start) in (0..n).step_by(b).enumerate() {
             let kept: Vec<i32> = xs[start..(start + b).min(n)].iter().copied().filter(|x| x % 3 == 0).collect();
-            assert_eq!(counts[blk] as usize, kept.len(), "{engine} block {blk}");
-            assert_eq!(&out[start..start + kept.len()], &kept[..], "{engine} block {blk}");
+            assert_eq!(counts[blk] as usize, kept.len(), "{engine} {kernel} block {blk}");
+            assert_eq!(&out[start..start + kept.len()], &kept[..], "{engine} {kernel} block {blk}");
         }
     }
 }
@@ -639,14 +646,16 @@ fn histogram_with_match_any() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let arg = format!("buf:i32:{n}=file:{}", write_file(tmp.path(), "x.bin", u32_bytes(&xs.iter().map(|&v| v as u32).collect::<Vec<_>>())));
-    for engine in ENGINES {
+    for (engine, (src, kernel)) in
+        ENGINES.iter().flat_map(|&e| [("warp_hist.cu", "hist_match"), ("shared_twins.cu", "hist_shared")].map(|k| (e, k)))
+    {
         let r = run(
-            "warp_hist.cu",
+            src,
             engine,
-            &["--kernel", "hist_match", "--global", "512", "--local", "128", "--arg", &arg, "--arg", "buf:u32:16", "--arg", "i32:500"],
+            &["--kernel", kernel, "--global", "512", "--local", "128", "--arg", &arg, "--arg", "buf:u32:16", "--arg", "i32:500"],
             2,
         );
-        assert_eq!(as_u32(&r[1]), want, "{engine}");
+        assert_eq!(as_u32(&r[1]), want, "{engine} {kernel}");
     }
 }
 
@@ -735,28 +744,30 @@ fn softmax_one_warp_per_row_with_butterfly_shuffles() {
     let xs: Vec<f32> = common::lcg(28, 64 * rows).iter().map(|x| (x % 2000) as f32 / 250.0 - 4.0).collect();
     let tmp = tempfile::tempdir().unwrap();
     let arg = format!("buf:f32:{}=file:{}", 64 * rows, write_file(tmp.path(), "x.bin", f32_bytes(&xs)));
-    let mut got = Vec::new();
-    for engine in ENGINES {
-        let r = run(
-            "warp_softmax.cu",
-            engine,
-            &["--kernel", "softmax_warp", "--global", "256", "--local", "64", "--arg", &arg, "--arg", "buf:f32:512", "--arg", "i32:8"],
-            2,
-        );
-        let y = as_f32(&r[1]);
-        for row in 0..rows {
-            let x = &xs[64 * row..64 * row + 64];
-            let m = x.iter().fold(f64::MIN, |a, &v| a.max(v as f64));
-            let s: f64 = x.iter().map(|&v| (v as f64 - m).exp()).sum();
-            for (k, &v) in x.iter().enumerate() {
-                let want = (v as f64 - m).exp() / s;
-                let have = y[64 * row + k] as f64;
-                assert!((have - want).abs() <= 1e-6 * want.max(1e-3), "{engine} row {row} [{k}]: {have} vs {want}");
+    for (src, kernel) in [("warp_softmax.cu", "softmax_warp"), ("shared_twins.cu", "softmax_shared")] {
+        let mut got = Vec::new();
+        for engine in ENGINES {
+            let r = run(
+                src,
+                engine,
+                &["--kernel", kernel, "--global", "256", "--local", "64", "--arg", &arg, "--arg", "buf:f32:512", "--arg", "i32:8"],
+                2,
+            );
+            let y = as_f32(&r[1]);
+            for row in 0..rows {
+                let x = &xs[64 * row..64 * row + 64];
+                let m = x.iter().fold(f64::MIN, |a, &v| a.max(v as f64));
+                let s: f64 = x.iter().map(|&v| (v as f64 - m).exp()).sum();
+                for (k, &v) in x.iter().enumerate() {
+                    let want = (v as f64 - m).exp() / s;
+                    let have = y[64 * row + k] as f64;
+                    assert!((have - want).abs() <= 1e-6 * want.max(1e-3), "{engine} {kernel} row {row} [{k}]: {have} vs {want}");
+                }
             }
+            got.push(r[1].clone());
         }
-        got.push(r[1].clone());
+        assert!(got[0] == got[1], "{kernel}: host and emulator differ");
     }
-    assert!(got[0] == got[1], "host and emulator differ");
 }
 
 #[test]

@@ -1,13 +1,66 @@
-; simt-warp-exchange's helpers (see warp_exchange.rs): the reading side of
-; each warp function, from the per-warp buffer every lane of the warp wrote
-; its operand to before the warp barrier. `%row` is that buffer (32 x i64,
-; one slot per lane), `%n` the lanes the warp has (32, or fewer in the last
-; warp of a block whose size is not a multiple of 32); lanes at or past `%n`
-; do not exist and never take part. Defined external so that the linker
-; takes them all; the pass makes them internal once linked.
+; simt-warp-exchange's helpers (see warp_exchange.rs): the writing and the
+; reading side of each warp function, through the per-warp buffer. `%phase`
+; is the warp's exchange phase (`simt.warp.phase`, which `simt-wiloops`
+; flips at every warp barrier): a lane writes row `phase & 1` before the
+; barrier and reads row `(phase ^ 1) & 1`, the one its warp wrote, after.
+; `%n` is the lanes the warp has (32, or fewer in the last warp of a block
+; whose size is not a multiple of 32); lanes at or past `%n` do not exist
+; and never take part. Defined external so that the linker takes them all;
+; the pass makes them internal once linked and inlines them.
+;
+; A row is 96 slots of 8 bytes; lane l's 32-bit operand is i32 element
+; 32 + l of it, a 64-bit one i64 element 32 + l. The 32 elements before and
+; after the lanes are padding: a shuffle up or down reads element
+; 32 + lane -/+ delta whether or not that lane exists (and keeps its own
+; value if not), an address affine in the lane, so that the lane loop reads
+; it with one vector load rather than a gather. No loop here has a trip
+; count other than 32, so LLVM unrolls or vectorises them.
 
-; Two rows of 32 lanes (see @simt.warp.put).
-@simt.warp.xbuf = addrspace(3) global [2 x [32 x i64]] undef, align 8
+@simt.warp.xbuf = addrspace(3) global [2 x [96 x i64]] undef, align 64
+
+; The row of phase `%phase`.
+define ptr addrspace(3) @simt.warp.row(ptr addrspace(3) %bufs, i32 %phase) alwaysinline {
+  %par = and i32 %phase, 1
+  %par64 = zext i32 %par to i64
+  %row = getelementptr inbounds [96 x i64], ptr addrspace(3) %bufs, i64 %par64
+  ret ptr addrspace(3) %row
+}
+
+; The row written before the barrier this phase started at.
+define ptr addrspace(3) @simt.warp.written(ptr addrspace(3) %bufs, i32 %phase) alwaysinline {
+  %prev = xor i32 %phase, 1
+  %row = call ptr addrspace(3) @simt.warp.row(ptr addrspace(3) %bufs, i32 %prev)
+  ret ptr addrspace(3) %row
+}
+
+; Lane `%lane`'s 32-bit slot of `%row`.
+define ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %lane) alwaysinline {
+  %at = add nsw i32 %lane, 32
+  %at64 = sext i32 %at to i64
+  %slot = getelementptr inbounds i32, ptr addrspace(3) %row, i64 %at64
+  ret ptr addrspace(3) %slot
+}
+
+define ptr addrspace(3) @simt.warp.slot64(ptr addrspace(3) %row, i32 %lane) alwaysinline {
+  %at = add nsw i32 %lane, 32
+  %at64 = sext i32 %at to i64
+  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %at64
+  ret ptr addrspace(3) %slot
+}
+
+define void @simt.warp.put32(ptr addrspace(3) %bufs, i32 %phase, i32 %lane, i32 %v) alwaysinline {
+  %row = call ptr addrspace(3) @simt.warp.row(ptr addrspace(3) %bufs, i32 %phase)
+  %slot = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %lane)
+  store i32 %v, ptr addrspace(3) %slot
+  ret void
+}
+
+define void @simt.warp.put64(ptr addrspace(3) %bufs, i32 %phase, i32 %lane, i64 %v) alwaysinline {
+  %row = call ptr addrspace(3) @simt.warp.row(ptr addrspace(3) %bufs, i32 %phase)
+  %slot = call ptr addrspace(3) @simt.warp.slot64(ptr addrspace(3) %row, i32 %lane)
+  store i64 %v, ptr addrspace(3) %slot
+  ret void
+}
 
 ; The lanes that exist, as a mask.
 define i32 @simt.warp.active(i32 %n) alwaysinline {
@@ -28,29 +81,14 @@ define i32 @simt.warp.count(i32 %nx, i32 %ny, i32 %nz, i32 %warp) alwaysinline {
   ret i32 %r
 }
 
-; Writes `%v` to this lane's slot of buffer `counter & 1` (the parity of the
-; warp function's dynamic instance: a lane reads instance k's buffer after
-; the barrier in the same region where it writes instance k+1's, so the two
-; must differ) and returns that buffer.
-define ptr addrspace(3) @simt.warp.put(ptr addrspace(3) %bufs, ptr %counter, i32 %lane, i64 %v) alwaysinline {
-  %k = load i32, ptr %counter
-  %k1 = add i32 %k, 1
-  store i32 %k1, ptr %counter
-  %par = and i32 %k, 1
-  %par64 = zext i32 %par to i64
-  %row = getelementptr inbounds [32 x i64], ptr addrspace(3) %bufs, i64 %par64
-  %l64 = zext i32 %lane to i64
-  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %l64
-  store i64 %v, ptr addrspace(3) %slot
-  ret ptr addrspace(3) %row
-}
-
 ; shfl.sync (PTX ISA): `%mode` 0 idx, 1 up, 2 down, 3 bfly; `%b` the lane,
 ; delta or xor mask; `%c` the clamp (bits 0-4) and segment mask (bits 8-12).
 ; A source lane out of range gives the lane its own value (PTX); so does one
 ; that does not exist (past a partial warp's end: undefined in CUDA, this
-; choice is the emulator's too).
-define i64 @simt.warp.shfl(ptr addrspace(3) %row, i32 %mode, i32 %lane, i32 %n, i32 %b, i32 %c) alwaysinline {
+; choice is the emulator's too). The source lane `%j` lies in -31..62, in
+; the row's padding where it is no lane: both slots are read, one kept.
+define i32 @simt.warp.shfl(ptr addrspace(3) %bufs, i32 %phase, i32 %mode, i32 %lane, i32 %n, i32 %b, i32 %c) alwaysinline {
+  %row = call ptr addrspace(3) @simt.warp.written(ptr addrspace(3) %bufs, i32 %phase)
   %bv = and i32 %b, 31
   %segs = lshr i32 %c, 8
   %seg = and i32 %segs, 31
@@ -77,13 +115,14 @@ define i64 @simt.warp.shfl(ptr addrspace(3) %row, i32 %mode, i32 %lane, i32 %n, 
   %ok2 = select i1 %is2, i1 %dnok, i1 %ok1
   %j = select i1 %is3, i32 %bf, i32 %j2
   %ok = select i1 %is3, i1 %bfok, i1 %ok2
-  %src0 = select i1 %ok, i32 %j, i32 %lane
-  %exists = icmp ult i32 %src0, %n
-  %src = select i1 %exists, i32 %src0, i32 %lane
-  %s64 = zext i32 %src to i64
-  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %s64
-  %v = load i64, ptr addrspace(3) %slot
-  ret i64 %v
+  %exists = icmp ult i32 %j, %n
+  %take = and i1 %ok, %exists
+  %from = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %j)
+  %theirs = load i32, ptr addrspace(3) %from
+  %own = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %lane)
+  %mine = load i32, ptr addrspace(3) %own
+  %v = select i1 %take, i32 %theirs, i32 %mine
+  ret i32 %v
 }
 
 ; The lanes (of those that exist) whose slot's low bit is set.
@@ -93,15 +132,15 @@ entry:
 loop:
   %l = phi i32 [ 0, %entry ], [ %l1, %loop ]
   %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
-  %l64 = zext i32 %l to i64
-  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %l64
-  %v = load i64, ptr addrspace(3) %slot
-  %v32 = trunc i64 %v to i32
-  %bit = and i32 %v32, 1
+  %slot = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %l)
+  %v = load i32, ptr addrspace(3) %slot
+  %exists = icmp ult i32 %l, %n
+  %e = zext i1 %exists to i32
+  %bit = and i32 %v, %e
   %sh = shl i32 %bit, %l
   %acc1 = or i32 %acc, %sh
-  %l1 = add nuw i32 %l, 1
-  %more = icmp ult i32 %l1, %n
+  %l1 = add nuw nsw i32 %l, 1
+  %more = icmp ult i32 %l1, 32
   br i1 %more, label %loop, label %done
 done:
   ret i32 %acc1
@@ -109,7 +148,8 @@ done:
 
 ; vote.sync: `%mode` 0 ballot (the ballot within `%mask`), 1 all, 2 any,
 ; 3 uni, over the existing lanes named by `%mask`.
-define i32 @simt.warp.vote(ptr addrspace(3) %row, i32 %mode, i32 %n, i32 %mask) alwaysinline {
+define i32 @simt.warp.vote(ptr addrspace(3) %bufs, i32 %phase, i32 %mode, i32 %n, i32 %mask) alwaysinline {
+  %row = call ptr addrspace(3) @simt.warp.written(ptr addrspace(3) %bufs, i32 %phase)
   %ballot = call i32 @simt.warp.ballot(ptr addrspace(3) %row, i32 %n)
   %active = call i32 @simt.warp.active(i32 %n)
   %members = and i32 %mask, %active
@@ -131,21 +171,46 @@ define i32 @simt.warp.vote(ptr addrspace(3) %row, i32 %mode, i32 %n, i32 %mask) 
 }
 
 ; match.any.sync: the existing lanes named by `%mask` whose value equals `%v`.
-define i32 @simt.warp.match(ptr addrspace(3) %row, i32 %n, i32 %mask, i64 %v) alwaysinline {
+define i32 @simt.warp.match32(ptr addrspace(3) %bufs, i32 %phase, i32 %n, i32 %mask, i32 %v) alwaysinline {
 entry:
+  %row = call ptr addrspace(3) @simt.warp.written(ptr addrspace(3) %bufs, i32 %phase)
   br label %loop
 loop:
   %l = phi i32 [ 0, %entry ], [ %l1, %loop ]
   %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
-  %l64 = zext i32 %l to i64
-  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %l64
-  %w = load i64, ptr addrspace(3) %slot
-  %eq = icmp eq i64 %w, %v
-  %eqb = zext i1 %eq to i32
+  %slot = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %l)
+  %w = load i32, ptr addrspace(3) %slot
+  %eq = icmp eq i32 %w, %v
+  %exists = icmp ult i32 %l, %n
+  %hit = and i1 %eq, %exists
+  %eqb = zext i1 %hit to i32
   %sh = shl i32 %eqb, %l
   %acc1 = or i32 %acc, %sh
-  %l1 = add nuw i32 %l, 1
-  %more = icmp ult i32 %l1, %n
+  %l1 = add nuw nsw i32 %l, 1
+  %more = icmp ult i32 %l1, 32
+  br i1 %more, label %loop, label %done
+done:
+  %r = and i32 %acc1, %mask
+  ret i32 %r
+}
+
+define i32 @simt.warp.match64(ptr addrspace(3) %bufs, i32 %phase, i32 %n, i32 %mask, i64 %v) alwaysinline {
+entry:
+  %row = call ptr addrspace(3) @simt.warp.written(ptr addrspace(3) %bufs, i32 %phase)
+  br label %loop
+loop:
+  %l = phi i32 [ 0, %entry ], [ %l1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %slot = call ptr addrspace(3) @simt.warp.slot64(ptr addrspace(3) %row, i32 %l)
+  %w = load i64, ptr addrspace(3) %slot
+  %eq = icmp eq i64 %w, %v
+  %exists = icmp ult i32 %l, %n
+  %hit = and i1 %eq, %exists
+  %eqb = zext i1 %hit to i32
+  %sh = shl i32 %eqb, %l
+  %acc1 = or i32 %acc, %sh
+  %l1 = add nuw nsw i32 %l, 1
+  %more = icmp ult i32 %l1, 32
   br i1 %more, label %loop, label %done
 done:
   %r = and i32 %acc1, %mask
@@ -154,8 +219,9 @@ done:
 
 ; redux.sync over the existing lanes named by `%mask` (their identity when
 ; none is): `%mode` 0 add, 1 min, 2 max, 3 umin, 4 umax, 5 and, 6 or, 7 xor.
-define i32 @simt.warp.redux(ptr addrspace(3) %row, i32 %mode, i32 %n, i32 %mask) alwaysinline {
+define i32 @simt.warp.redux(ptr addrspace(3) %bufs, i32 %phase, i32 %mode, i32 %n, i32 %mask) alwaysinline {
 entry:
+  %row = call ptr addrspace(3) @simt.warp.written(ptr addrspace(3) %bufs, i32 %phase)
   %is1 = icmp eq i32 %mode, 1
   %is2 = icmp eq i32 %mode, 2
   %is3 = icmp eq i32 %mode, 3
@@ -170,13 +236,13 @@ loop:
   %acc = phi i32 [ %init, %entry ], [ %acc1, %next ]
   %bitm = lshr i32 %mask, %l
   %named = and i32 %bitm, 1
-  %skip = icmp eq i32 %named, 0
-  br i1 %skip, label %next, label %take
+  %exists = icmp ult i32 %l, %n
+  %isnamed = icmp ne i32 %named, 0
+  %takes = and i1 %isnamed, %exists
+  br i1 %takes, label %take, label %next
 take:
-  %l64 = zext i32 %l to i64
-  %slot = getelementptr inbounds i64, ptr addrspace(3) %row, i64 %l64
-  %w64 = load i64, ptr addrspace(3) %slot
-  %w = trunc i64 %w64 to i32
+  %slot = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %l)
+  %w = load i32, ptr addrspace(3) %slot
   switch i32 %mode, label %add [ i32 1, label %smin
                                  i32 2, label %smax
                                  i32 3, label %umin
@@ -210,8 +276,8 @@ xor:
   br label %next
 next:
   %acc1 = phi i32 [ %acc, %loop ], [ %r0, %add ], [ %r1, %smin ], [ %r2, %smax ], [ %r3, %umin ], [ %r4, %umax ], [ %r5, %and ], [ %r6, %or ], [ %r7, %xor ]
-  %l1 = add nuw i32 %l, 1
-  %more = icmp ult i32 %l1, %n
+  %l1 = add nuw nsw i32 %l, 1
+  %more = icmp ult i32 %l1, 32
   br i1 %more, label %loop, label %done
 done:
   ret i32 %acc1

@@ -15,14 +15,22 @@
 //! ```text
 //!   %r = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32 %v, i32 16, i32 31)
 //! becomes
-//!   %row = call @simt.warp.put(@simt.warp.xbuf, %counter, %lane, zext %v)   ; xbuf[k&1][lane] = v
-//!   call void @simt.warp.barrier()                                          ; a region boundary
-//!   %r64 = call @simt.warp.shfl(%row, 2, %lane, %nlanes, 16, 31)            ; row[src lane]
+//!   call @simt.warp.put32(@simt.warp.xbuf, phase, %lane, %v)        ; row[phase & 1][32 + lane] = v
+//!   call void @simt.warp.barrier()                                  ; a region boundary
+//!   %r = call @simt.warp.shfl(@simt.warp.xbuf, phase, 2, %lane, %n, 16, 31)   ; the other row's [32 + src]
 //! ```
 //!
-//! The buffer alternates between two rows by the parity of a per-lane count
-//! of warp functions: lane 0 reads instance k's row in the same region where
-//! it writes instance k+1's, before lane 1 has read instance k's.
+//! The buffer alternates between two rows: lane 0 reads instance k's row in
+//! the same region where it writes instance k+1's, before lane 1 has read
+//! instance k's. The row is the warp's phase (`simt.warp.phase`), which the
+//! warp dispatcher flips at every warp barrier, so it is the same for all
+//! lanes of a region run: the lane loop's addresses stay affine in the lane
+//! and the loop vectorises (COX's point: the 32-lane loops must become SIMD
+//! code). For the same reason the helpers are inlined here, before
+//! `simt-wiloops` clones the kernel, so that their loads and stores join the
+//! lane loop's parallel accesses, and the lane, the phase and the warp's
+//! size are read again after the barrier instead of being kept across it
+//! (per lane, in memory).
 //!
 //! Handled: `shfl.sync.{idx,up,down,bfly}.{i32,f32}`, `vote.{all,any,uni,
 //! ballot}.sync`, `activemask`, `bar.warp.sync` (`__syncwarp`),
@@ -49,6 +57,10 @@ use std::collections::HashSet;
 
 /// The warp-level barrier this pass leaves for `simt-wiloops`.
 pub const WARP_BARRIER: &str = "simt.warp.barrier";
+/// The warp's exchange phase, which `simt-wiloops` gives each region run:
+/// 0 when the warp starts after a block barrier, flipped at every warp
+/// barrier. It picks the buffer's row (see `warp_exchange.ll`).
+pub const WARP_PHASE: &str = "simt.warp.phase";
 const BUFFER: &str = "simt.warp.xbuf";
 const HELPERS: &str = include_str!("warp_exchange.ll");
 const NAME: &str = "simt-warp-exchange";
@@ -132,9 +144,17 @@ impl ModulePass for WarpExchange {
             if calls.is_empty() {
                 continue;
             }
-            let counter = lane_counter(m, k);
             for (call, op) in calls {
-                rewrite(m, call, op, counter);
+                rewrite(m, call, op);
+            }
+        }
+        // The helpers' loads and stores must sit in the kernel when
+        // `simt-wiloops` clones it, to join the lane loop's parallel accesses
+        // (a call would keep the loop from vectorising).
+        crate::ir::run_passes(m, "always-inline").map_err(|e| err(format!("LLVM's always-inline failed: {e}")))?;
+        for f in m.get_functions().collect::<Vec<_>>() {
+            if function_name(f).starts_with("simt.warp.") && f.count_basic_blocks() > 0 && !Value::from(f).has_uses() {
+                crate::ir::delete_function(f);
             }
         }
         Ok(Preserved::none())
@@ -162,7 +182,7 @@ fn warp_users<'ctx>(m: &Module<'ctx>) -> HashSet<FunctionValue<'ctx>> {
 
 /// Inlines every non-kernel function of `users` (as `simt-flatten-calls`
 /// does for barriers): each warp function must sit in the kernel, where
-/// `simt-wiloops` splits it, and use the kernel's one lane counter.
+/// `simt-wiloops` splits it.
 fn inline_into_kernels<'ctx>(m: &Module<'ctx>, users: &HashSet<FunctionValue<'ctx>>) -> Result<(), String> {
     let kind = Attribute::get_named_enum_kind_id;
     let ctx = m.get_context();
@@ -192,18 +212,6 @@ fn inline_into_kernels<'ctx>(m: &Module<'ctx>, users: &HashSet<FunctionValue<'ct
     Ok(())
 }
 
-/// A private counter of the warp functions this lane has run, 0 at entry.
-fn lane_counter<'ctx>(m: &Module<'ctx>, k: FunctionValue<'ctx>) -> Value<'ctx> {
-    let entry = k.get_first_basic_block().expect("a defined kernel");
-    let first = instructions(entry).next().expect("a terminated block");
-    let mut b = Builder::new(Value::from(k));
-    b.position_before(first);
-    let i32t = Ty::of(m.get_context().i32_type());
-    let counter = b.alloca(i32t, "warp.count");
-    b.store(i32t.const_int(0), counter.value());
-    counter.value()
-}
-
 fn helper<'ctx>(m: &Module<'ctx>, name: &str) -> Value<'ctx> {
     Value::from(m.get_function(name).unwrap_or_else(|| panic!("{name} is in warp_exchange.ll")))
 }
@@ -215,51 +223,57 @@ fn sreg<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>, reg: &str) -> Value<'ctx>
 }
 
 /// Replaces the warp function `call` by the exchange (see the header).
-fn rewrite<'ctx>(m: &Module<'ctx>, call: Inst<'ctx>, op: WarpFn, counter: Value<'ctx>) {
+/// The lane, the phase and the warp's size are read again after the
+/// barrier rather than kept across it, which would store them per lane.
+fn rewrite<'ctx>(m: &Module<'ctx>, call: Inst<'ctx>, op: WarpFn) {
     let ctx = m.get_context();
     let (i32t, i64t) = (Ty::of(ctx.i32_type()), Ty::of(ctx.i64_type()));
     let mut b = Builder::new(call.value());
     b.position_before(call);
     let args = call.call_args();
-    let lane = sreg(m, &mut b, "laneid");
-    let dims: Vec<Value<'ctx>> = ["ntid.x", "ntid.y", "ntid.z", "warpid"].iter().map(|r| sreg(m, &mut b, r)).collect();
-    let n = b.call_function(helper(m, "simt.warp.count"), &dims, "warp.lanes").value();
     let c32 = |v: u32| i32t.const_int(u64::from(v));
-    // The operand each lane writes, as the i64 of its bits.
+    let bufs = Value::of(m.get_global(BUFFER).expect("linked from warp_exchange.ll").as_pointer_value());
+    let phase_fn = function_or_declare(m, WARP_PHASE, Ty::function(i32t, &[]));
+    // The operand each lane writes: 32 bits, or 64 for a 64-bit match.
     let operand = match op {
         WarpFn::Shfl(_) | WarpFn::Vote(_) | WarpFn::MatchAny => Some(args[1]),
         WarpFn::Redux(_) => Some(args[0]),
         WarpFn::Active | WarpFn::Sync => None,
     };
-    let row = operand.map(|v| {
-        let bits = if v.ty().is_integer() { v } else { b.bit_cast(v, i32t, "") };
-        let wide = b.zext(bits, i64t, "");
-        let bufs = Value::of(m.get_global(BUFFER).expect("linked from warp_exchange.ll").as_pointer_value());
-        b.call_function(helper(m, "simt.warp.put"), &[bufs, counter, lane, wide], "warp.row").value()
-    });
+    if let Some(v) = operand {
+        let lane = sreg(m, &mut b, "laneid");
+        let phase = b.call_function(phase_fn, &[], "warp.phase").value();
+        if v.ty() == i64t {
+            b.call_function(helper(m, "simt.warp.put64"), &[bufs, phase, lane, v], "");
+        } else {
+            let bits = if v.ty().is_integer() { v } else { b.bit_cast(v, i32t, "") };
+            let bits = if bits.ty() == i32t { bits } else { b.zext(bits, i32t, "") };
+            b.call_function(helper(m, "simt.warp.put32"), &[bufs, phase, lane, bits], "");
+        }
+    }
     let barrier = function_or_declare(m, WARP_BARRIER, Ty::function(Ty::of(ctx.void_type()), &[]));
     // The barrier names the warp function's line in a divergence error.
     b.call_function(barrier, &[], "").copy_debug_location(call);
+    let lane = sreg(m, &mut b, "laneid");
+    let phase = b.call_function(phase_fn, &[], "warp.phase").value();
+    let dims: Vec<Value<'ctx>> = ["ntid.x", "ntid.y", "ntid.z", "warpid"].iter().map(|r| sreg(m, &mut b, r)).collect();
+    let n = b.call_function(helper(m, "simt.warp.count"), &dims, "warp.lanes").value();
     let result = match op {
         WarpFn::Sync => None,
         WarpFn::Active => Some(b.call_function(helper(m, "simt.warp.active"), &[n], "warp.active").value()),
         WarpFn::Shfl(mode) => {
-            let row = row.expect("an operand");
-            let r = b.call_function(helper(m, "simt.warp.shfl"), &[row, c32(mode), lane, n, args[2], args[3]], "").value();
-            let r32 = b.trunc(r, i32t, "");
-            Some(if call.ty() == i32t { r32 } else { b.bit_cast(r32, call.ty(), "shfl") })
+            let r = b.call_function(helper(m, "simt.warp.shfl"), &[bufs, phase, c32(mode), lane, n, args[2], args[3]], "").value();
+            Some(if call.ty() == i32t { r } else { b.bit_cast(r, call.ty(), "shfl") })
         }
         WarpFn::Vote(mode) => {
-            let r = b.call_function(helper(m, "simt.warp.vote"), &[row.expect("an operand"), c32(mode), n, args[0]], "vote").value();
+            let r = b.call_function(helper(m, "simt.warp.vote"), &[bufs, phase, c32(mode), n, args[0]], "vote").value();
             Some(if call.ty() == i32t { r } else { b.trunc(r, call.ty(), "") })
         }
-        WarpFn::MatchAny => {
-            let wide = if args[1].ty() == i64t { args[1] } else { b.zext(args[1], i64t, "") };
-            Some(b.call_function(helper(m, "simt.warp.match"), &[row.expect("an operand"), n, args[0], wide], "match").value())
+        WarpFn::MatchAny if args[1].ty() == i64t => {
+            Some(b.call_function(helper(m, "simt.warp.match64"), &[bufs, phase, n, args[0], args[1]], "match").value())
         }
-        WarpFn::Redux(mode) => {
-            Some(b.call_function(helper(m, "simt.warp.redux"), &[row.expect("an operand"), c32(mode), n, args[1]], "redux").value())
-        }
+        WarpFn::MatchAny => Some(b.call_function(helper(m, "simt.warp.match32"), &[bufs, phase, n, args[0], args[1]], "match").value()),
+        WarpFn::Redux(mode) => Some(b.call_function(helper(m, "simt.warp.redux"), &[bufs, phase, c32(mode), n, args[1]], "redux").value()),
     };
     if let Some(r) = result {
         call.value().replace_all_uses_with(r);

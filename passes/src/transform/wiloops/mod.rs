@@ -217,9 +217,7 @@ fn lower_kernel<'ctx>(
     let since_barrier = prepare::SinceBarrier::new(fa, &barrier_blocks);
     let shareable = |v: Value<'ctx>| {
         // The linear form has no region sets to search (see emit/resume.rs).
-        // Warps run a region one after another (emit/warp.rs): a later warp
-        // would read what an earlier one wrote.
-        if region_blocks.is_none() || !warp_barriers.is_empty() || uniformity.is_divergent(v) || private_addresses.may_hold(v) {
+        if region_blocks.is_none() || uniformity.is_divergent(v) || private_addresses.may_hold(v) {
             return false;
         }
         let Some(def) = v.as_inst().and_then(|i| cfg.id(i.block())) else { return false };
@@ -237,7 +235,18 @@ fn lower_kernel<'ctx>(
             prepare::use_blocks(v).into_iter().filter(|&u| since_barrier.needs_slot(fa, inst, u)).filter_map(|u| cfg.id(u)).collect();
         !region_sets.iter().any(|r| r.contains(&def) && uses.iter().any(|&u| reaches_within(&cfg.cfg, def, u, r)))
     };
-    let demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &since_barrier, &shareable)?;
+    let mut demoted = prepare::demote_cross_barrier_values(fa, &barrier_blocks, &since_barrier, &shareable)?;
+    // Warps run a region one after another (emit/warp.rs): with one slot
+    // per work-group, a later warp would read what an earlier one wrote.
+    // Such a value gets one slot per warp instead, in its first lane's
+    // scratch, which the warp's lane loops read once and all write alike.
+    let mut warp_uniform = HashSet::new();
+    if !warp_barriers.is_empty() {
+        for d in demoted.iter_mut().filter(|d| d.shared) {
+            d.shared = false;
+            warp_uniform.insert(d.alloca);
+        }
+    }
     let to_region = |r: RegionBlocks| Region {
         state: r.state,
         entry: cfg.block(r.entry),
@@ -260,6 +269,7 @@ fn lower_kernel<'ctx>(
     let roots = scopes::Roots::new(&layout, &demoted);
     let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.set_roots(roots);
+    emitter.set_warp_uniform(warp_uniform);
     match &form {
         Form::Regions(regions) if !warp_barriers.is_empty() => emitter.emit_warps(regions, &warp_barriers)?,
         Form::Regions(regions) => emitter.emit(regions)?,

@@ -8,6 +8,7 @@
 use super::*;
 use crate::ir::{instructions, IntOp};
 use crate::kernel_model::{builtin_of, Builtin};
+use crate::transform::warp_exchange::WARP_PHASE;
 use crate::transform::wiloops::innermost::ByteOp;
 use llvm_sys::LLVMOpcode;
 use std::collections::{BTreeMap, HashMap};
@@ -43,6 +44,20 @@ impl<'ctx> Emitter<'_, 'ctx> {
                 snapshots.insert(a.value(), v);
             }
         }
+        // The warp dispatcher's per-warp slots (`set_warp_uniform`): read
+        // once too, from the warp's first lane's copy.
+        let warp_first = self.items.as_ref().and_then(|it| it.warp).map(|wi| wi.first);
+        for (a, slot) in self.layout.slots.clone() {
+            if let (Slot::PerItem { size, .. }, Some(first)) = (slot, warp_first) {
+                if self.warp_uniform.contains(&a) {
+                    let idx = self.b.nuw_mul(first, self.c64(size), "");
+                    let addr = self.b.inbounds_gep(self.i8t, self.view().slot_base[&a], &[idx], "warp.uniform");
+                    let v = self.load(a.allocated_type(), addr, "uniform");
+                    self.tag_access(v.as_inst().expect("a load"), a.value());
+                    snapshots.insert(a.value(), v);
+                }
+            }
+        }
         self.snapshots = snapshots;
         let bmap: HashMap<BasicBlock<'ctx>, BasicBlock<'ctx>> =
             r.blocks.iter().map(|&kb| (kb, self.block(&format!("{tag}.body")))).collect();
@@ -55,6 +70,10 @@ impl<'ctx> Emitter<'_, 'ctx> {
         for &(a, slot) in &self.layout.slots {
             let base = view.slot_base[&a];
             let addr = match slot {
+                Slot::PerItem { size, .. } if warp_first.is_some() && self.warp_uniform.contains(&a) => {
+                    let idx = self.b.nuw_mul(warp_first.expect("checked"), self.c64(size), "");
+                    self.b.inbounds_gep(self.i8t, base, &[idx], "warp.uniform")
+                }
                 Slot::PerItem { size, .. } => {
                     // Interleaved arrays (`innermost.rs`): element 0 of work-item w.
                     let stride = self.layout.innermost.elem.get(&a).copied().unwrap_or(size);
@@ -209,6 +228,11 @@ impl<'ctx> Emitter<'_, 'ctx> {
                     return self.interleaved_byte_op(i, op, vmap);
                 }
                 let callee = i.callee();
+                if callee.as_function().is_some() && callee.name_bytes() == WARP_PHASE.as_bytes() {
+                    let phase = self.warp_phase.ok_or("internal: simt.warp.phase outside the warp dispatcher")?;
+                    vmap.insert(i.value(), phase);
+                    return Ok(());
+                }
                 if callee.as_function().is_some() && callee.name_bytes().starts_with(b"llvm.lifetime.") {
                     // Their operand must be an alloca, and allocas became
                     // scratch slots: the hint goes.
@@ -404,8 +428,8 @@ impl<'ctx> Emitter<'_, 'ctx> {
                 let zy = op(IntOp::Add, op(IntOp::Mul, rel(2), global_size(1)), rel(1));
                 op(IntOp::Add, op(IntOp::Mul, zy, global_size(0)), rel(0))
             }
-            Builtin::LaneId => op(IntOp::URem, it.w, self.c64(32)),
-            Builtin::WarpId => op(IntOp::UDiv, it.w, self.c64(32)),
+            Builtin::LaneId => it.warp.map_or_else(|| op(IntOp::URem, it.w, self.c64(32)), |wi| wi.lane),
+            Builtin::WarpId => it.warp.map_or_else(|| op(IntOp::UDiv, it.w, self.c64(32)), |wi| wi.warp),
             Builtin::Barrier => unreachable!("barriers are region boundaries, never cloned"),
         }
     }

@@ -104,6 +104,12 @@ pub struct Emitter<'a, 'ctx> {
     /// This function's no-alias scopes: the scratch and the uniform slots
     /// (`super::scopes`).
     scopes: [AliasScope<'ctx>; 2],
+    /// The warp dispatcher's exchange phase (`warp.rs`), which calls to
+    /// `simt.warp.phase` in the region being cloned stand for.
+    warp_phase: Option<Value<'ctx>>,
+    /// Per-work-item slots of values uniform in the work-group, which the
+    /// warp dispatcher keeps once per warp, in the first lane's copy.
+    warp_uniform: HashSet<Inst<'ctx>>,
 }
 
 /// The launch-wide values, as read at the start of the function.
@@ -179,6 +185,8 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
                 let s = AliasScope::domain(module, "simt-wiloops slots", &["scratch", "uniform"]);
                 [s[0], s[1]]
             },
+            warp_phase: None,
+            warp_uniform: HashSet::new(),
         }
     }
 
@@ -186,6 +194,12 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
     /// cloned loads and stores carry no-alias scopes (`super::scopes`).
     pub fn set_roots(&mut self, roots: Roots<'ctx>) {
         self.roots = Some(roots);
+    }
+
+    /// The slots of values uniform in the work-group (for the warp
+    /// dispatcher, which keeps them per warp).
+    pub fn set_warp_uniform(&mut self, slots: HashSet<Inst<'ctx>>) {
+        self.warp_uniform = slots;
     }
 
     /// The scopes of a load or store whose kernel address is `ptr`.
@@ -240,6 +254,18 @@ pub(super) struct Items<'ctx> {
     y: Value<'ctx>,
     z: Value<'ctx>,
     w: Value<'ctx>,
+    /// In the warp dispatcher's lane loops (`warp.rs`).
+    warp: Option<WarpItems<'ctx>>,
+}
+
+/// The lane's offset in its warp and the warp's index, affine and
+/// invariant in the lane loop where `w % 32` and `w / 32` would not be seen
+/// to be, and the warp's first work-item.
+#[derive(Clone, Copy)]
+pub(super) struct WarpItems<'ctx> {
+    lane: Value<'ctx>,
+    warp: Value<'ctx>,
+    first: Value<'ctx>,
 }
 
 /// Adds one incoming entry to `phi`.

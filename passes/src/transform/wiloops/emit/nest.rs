@@ -39,7 +39,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let local_size = self.launch().local_size;
         let yz = self.b.nuw_add(y, self.b.nuw_mul(local_size[1], z, ""), "");
         let w = self.b.nuw_add(x, self.b.nuw_mul(local_size[0], yz, ""), "wi.linear");
-        self.items = Some(Items { x, y, z, w });
+        self.items = Some(Items { x, y, z, w, warp: None });
         let latches: Vec<BasicBlock<'ctx>> = ["x", "y", "z"].iter().map(|d| self.block(&format!("{tag}.{d}.next"))).collect();
         let done = self.block(&format!("{tag}.done"));
         self.b.position_at_end(body);

@@ -67,6 +67,11 @@ impl<'ctx> Emitter<'_, 'ctx> {
         self.b.position_at_end(wdispatch);
         let ws = self.b.phi(self.i32t, "warp.state");
         add_incoming(ws, next.value(), warp);
+        // The exchange phase (`simt.warp.phase`): no exchange is pending
+        // when a warp starts, after a block barrier, so each starts at 0.
+        let phase = self.b.phi(self.i32t, "warp.phase");
+        add_incoming(phase, self.c32(0), warp);
+        self.warp_phase = Some(phase.value());
         // Every state a warp is dispatched to starts a region: the default
         // is never taken.
         let sw = self.b.switch(ws.value(), finished, regions.len() as u32);
@@ -75,7 +80,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let stop = self.b.phi(self.i32t, "block.stop");
 
         for r in regions {
-            let (pre, done, state) = self.emit_lane_region(r, first, end)?;
+            let (pre, done, state) = self.emit_lane_region(r, w.value(), first, end)?;
             sw.add_case(self.c32(r.state), pre);
             self.b.position_at_end(done);
             let mut at_warp: Option<Value<'ctx>> = None;
@@ -89,8 +94,10 @@ impl<'ctx> Emitter<'_, 'ctx> {
             let from = self.b.insert_block();
             match at_warp {
                 Some(c) => {
+                    let flipped = self.b.int_op(IntOp::Xor, phase.value(), self.c32(1), "");
                     self.b.cond_br(c, wdispatch, wnext);
                     add_incoming(ws, state, from);
+                    add_incoming(phase, flipped, from);
                 }
                 None => {
                     self.b.br(wnext);
@@ -118,6 +125,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         self.b.position_at_end(agree);
         self.b.br(dispatch);
         add_incoming(next, new_min, agree);
+        self.warp_phase = None;
         Ok(())
     }
 
@@ -127,12 +135,18 @@ impl<'ctx> Emitter<'_, 'ctx> {
     fn emit_lane_region(
         &mut self,
         r: &Region<'ctx>,
+        warp: Value<'ctx>,
         first: Value<'ctx>,
         end: Value<'ctx>,
     ) -> Result<(BasicBlock<'ctx>, BasicBlock<'ctx>, Value<'ctx>), String> {
         let tag = format!("r{}", r.state);
-        let track = r.exit_states.len() > 1 && !r.uniform_exits;
-        let nest = self.open_lanes(&tag, track, first, end);
+        // Even where all lanes stop alike, the last lane's state is not
+        // taken: LLVM threads the test of it into the lane loop, which then
+        // has an exit per state and does not vectorise (a warp barrier in a
+        // loop: `for (off = 16; off > 0; off >>= 1) v += __shfl_down_sync(…)`).
+        // The least and greatest state are reductions it keeps.
+        let track = r.exit_states.len() > 1;
+        let nest = self.open_lanes(&tag, track, warp, first, end);
         let body = self.b.insert_block();
         let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
         let state = self.stop_state(&nest, &exits);
@@ -153,7 +167,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
     /// the warp lies in one row of x (a test the loop does not change, so
     /// LLVM unswitches on it and the common copy has x affine in the lane,
     /// which vectorises), else by dividing. The builder is left in the body.
-    fn open_lanes(&mut self, tag: &str, track_states: bool, first: Value<'ctx>, end: Value<'ctx>) -> Nest<'ctx> {
+    fn open_lanes(&mut self, tag: &str, track_states: bool, warp: Value<'ctx>, first: Value<'ctx>, end: Value<'ctx>) -> Nest<'ctx> {
         let pre = self.block(&format!("{tag}.pre"));
         let head = self.block(&format!("{tag}.lane"));
         let in_row = self.block(&format!("{tag}.row"));
@@ -199,7 +213,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
             add_incoming(phi, d, across);
             xyz.push(phi.value());
         }
-        self.items = Some(Items { w: lane.value(), x: xyz[0], y: xyz[1], z: xyz[2] });
+        let in_warp = self.b.int_op(IntOp::Sub, lane.value(), first, "lane.in.warp");
+        let wi = WarpItems { lane: in_warp, warp, first };
+        self.items = Some(Items { w: lane.value(), x: xyz[0], y: xyz[1], z: xyz[2], warp: Some(wi) });
         let latch = self.block(&format!("{tag}.lane.next"));
         let done = self.block(&format!("{tag}.done"));
         self.b.position_at_end(body);
@@ -228,6 +244,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let lane1 = self.b.nuw_add(nest.ivs[0].value(), self.c64(1), "");
         let more = self.b.icmp(LLVMIntULT, lane1, end, "");
         let br = self.b.cond_br(more, nest.heads[0], nest.done);
+        // Not forced to vectorise (`llvm.loop.vectorize.enable`): where the
+        // cost model declines, the forced loops' masked stores ran slower
+        // on this machine (BENCHMARKS.md, issue 24).
         br.mark_parallel_loop(self.access_group);
         add_incoming(nest.ivs[0], lane1, nest.latches[0]);
         reduced
