@@ -267,9 +267,17 @@ fn lower_kernel<'ctx>(
     let layout = layout::compute(td, k, &demoted, &region_local, innermost)?;
 
     let roots = scopes::Roots::new(&layout, &demoted);
+    // Shared slots that every work-item of a region writes or none does:
+    // their definition runs under uniform control (emit/clone.rs).
+    let stored_by_all: HashSet<crate::ir::Inst<'ctx>> = demoted
+        .iter()
+        .filter(|d| d.shared && cfg.id(d.def.block()).is_some_and(|b| fa.divergent_controller(b).is_none()))
+        .map(|d| d.alloca)
+        .collect();
     let mut emitter = Emitter::new(cx.module_mut(), k, name, layout, barrier_ids, simt_callees.clone(), options.local_size);
     emitter.set_roots(roots);
     emitter.set_warp_uniform(warp_uniform);
+    emitter.set_stored_by_all(stored_by_all);
     match &form {
         Form::Regions(regions) if !warp_barriers.is_empty() => emitter.emit_warps(regions, &warp_barriers)?,
         Form::Regions(regions) => emitter.emit(regions)?,

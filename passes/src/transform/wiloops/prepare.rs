@@ -103,6 +103,8 @@ pub fn split_at_barriers<'ctx>(f: FunctionValue<'ctx>, names: &crate::ir::SlotNa
 pub struct Demoted<'ctx> {
     pub alloca: Inst<'ctx>,
     pub shared: bool,
+    /// The demoted value: the slot's only store follows its definition.
+    pub def: Inst<'ctx>,
 }
 
 /// Demotes every non-alloca value live into a barrier block. That is
@@ -142,7 +144,7 @@ pub fn demote_cross_barrier_values<'ctx>(
         let mut b = Builder::new(v.value());
         b.position_before(instructions(entry).next().expect("the entry block has a terminator"));
         let slot = b.alloca(ty, "wi.live");
-        out.push(Demoted { alloca: slot, shared: shareable(v.value()) });
+        out.push(Demoted { alloca: slot, shared: shareable(v.value()), def: v });
         // Loads at the uses first, so the store below is not among them.
         // Uses that see this definition on every path since the last
         // barrier keep the SSA value: the region that holds them also holds

@@ -11,7 +11,7 @@ use crate::kernel_model::{builtin_of, Builtin};
 use crate::transform::warp_exchange::WARP_PHASE;
 use crate::transform::wiloops::innermost::ByteOp;
 use llvm_sys::LLVMOpcode;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 impl<'ctx> Emitter<'_, 'ctx> {
     /// Clones region `r` for the current work-group view and work-item,
@@ -86,6 +86,9 @@ impl<'ctx> Emitter<'_, 'ctx> {
             let addr = if a.value().address_space() == Some(0) { addr } else { self.b.addrspace_cast(addr, want, "") };
             vmap.insert(a.value(), addr);
         }
+        if self.reset_shared {
+            self.reset_shared_slots(r);
+        }
         match resume {
             None => {
                 self.b.br(bmap[&r.entry]);
@@ -114,6 +117,44 @@ impl<'ctx> Emitter<'_, 'ctx> {
             }
         }
         Ok(exits)
+    }
+
+    /// At the start of a work-item, writes back the snapshot of each
+    /// per-work-group slot that region `r` writes and every work-item
+    /// writes alike: the work-item's own copy of the value, as it was when
+    /// the region began.
+    ///
+    /// Why: without it, the slot's value after a work-item is the one it
+    /// wrote if its path stored, else whatever the previous work-item left,
+    /// so once SROA has made the slot a register it is a value carried from
+    /// work-item to work-item and used after the loop, which the loop
+    /// vectoriser refuses ("value that could not be identified as reduction
+    /// is used outside the loop"): a lockstep step (`simt-lockstep-loops`)
+    /// stores the uniform `k + 1` only on the path to the next step. With
+    /// the write-back, every path through the work-item defines the slot
+    /// from values fixed before the loop, and nothing is carried. The same
+    /// value results: the work-items agree, and one that writes nothing
+    /// leaves the value the region began with. A slot that only some
+    /// work-items write (its definition under divergent control) is left
+    /// alone: there the write-back of a later work-item would undo an
+    /// earlier one's write.
+    fn reset_shared_slots(&mut self, r: &Region<'ctx>) {
+        let written: HashSet<Value<'ctx>> = r
+            .blocks
+            .iter()
+            .flat_map(|&kb| instructions(kb))
+            .filter(|i| i.opcode() == LLVMOpcode::LLVMStore)
+            .map(|i| i.operand(1))
+            .collect();
+        for (a, slot) in self.layout.slots.clone() {
+            if !matches!(slot, Slot::Shared { .. }) || !self.stored_by_all.contains(&a) || !written.contains(&a.value()) {
+                continue;
+            }
+            let Some(&v) = self.snapshots.get(&a.value()) else { continue };
+            let st = self.b.store(v, self.view().slot_base[&a]);
+            st.set_access_group(self.access_group);
+            self.tag_access(st, a.value());
+        }
     }
 
     /// The value `v` of the kernel stands for in the region being cloned.

@@ -73,7 +73,10 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let track = multi && !r.uniform_exits;
         let nest = self.open_nest(&tag, track);
         let body = self.b.insert_block();
-        let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
+        self.reset_shared = true;
+        let exits = self.clone_region(r, &tag, body, nest.pre, None);
+        self.reset_shared = false;
+        let exits = exits?;
         let state = self.stop_state(&nest, &exits);
         let reduced = self.close_nest(&nest, track.then_some(state.value()));
         self.b.position_at_end(nest.done);

@@ -96,6 +96,13 @@ pub struct Emitter<'a, 'ctx> {
     /// Per-work-group slots as read once before the current region's
     /// work-item loop: loads of them in the loop become these scalars.
     snapshots: HashMap<Value<'ctx>, Value<'ctx>>,
+    /// Per-work-group slots that every work-item of a region writes or none
+    /// does (the definition they hold runs under uniform control).
+    stored_by_all: HashSet<Inst<'ctx>>,
+    /// Whether the region being cloned starts each work-item by writing
+    /// those slots' snapshots back (`clone_region`): the dispatcher's
+    /// regions, one nest each.
+    reset_shared: bool,
     /// Rematerialized values by block of the new function: a block
     /// recomputes each at most once (its later uses follow the copy).
     remat: std::cell::RefCell<HashMap<(Value<'ctx>, BasicBlock<'ctx>), Value<'ctx>>>,
@@ -179,6 +186,8 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             pending_done: None,
             fixed_local_size,
             snapshots: HashMap::new(),
+            stored_by_all: HashSet::new(),
+            reset_shared: false,
             remat: Default::default(),
             roots: None,
             scopes: {
@@ -200,6 +209,12 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
     /// dispatcher, which keeps them per warp).
     pub fn set_warp_uniform(&mut self, slots: HashSet<Inst<'ctx>>) {
         self.warp_uniform = slots;
+    }
+
+    /// Gives the emitter the per-work-group slots that every work-item of a
+    /// region writes or none does.
+    pub fn set_stored_by_all(&mut self, slots: HashSet<Inst<'ctx>>) {
+        self.stored_by_all = slots;
     }
 
     /// The scopes of a load or store whose kernel address is `ptr`.
