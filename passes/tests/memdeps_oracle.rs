@@ -55,15 +55,12 @@ fn check(n: usize, seed: u64, config: Config) -> Outcome {
     check_with(n, seed, config, generate, None)
 }
 
+/// A change made to a generated function's program before it is solved.
+type Alter<'a> = &'a dyn Fn(&Func, &FunctionCfg<'_>, &mut Program);
+
 /// [`check`] on functions from `gen`, with `alter` changing each function's
 /// program (and the solution recomputed) before it runs.
-fn check_with(
-    n: usize,
-    seed: u64,
-    config: Config,
-    gen: fn(&mut Rng, &str) -> Func,
-    alter: Option<&dyn Fn(&Func, &FunctionCfg<'_>, &mut Program)>,
-) -> Outcome {
+fn check_with(n: usize, seed: u64, config: Config, gen: fn(&mut Rng, &str) -> Func, alter: Option<Alter<'_>>) -> Outcome {
     let mut rng = Rng::new(seed);
     let mut out = Outcome { functions: 0, reads: 0, bad_reads: 0, byte_reads: 0, violations: Vec::new() };
     for m in 0..n.div_ceil(PER_MODULE) {
