@@ -459,7 +459,8 @@ impl Checks {
         Ok(c)
     }
 
-    /// Whether the interpreter must call a [`Checker`].
+    /// Whether the interpreter must call a
+    /// [`Checker`](crate::engine::emu::check::Checker).
     pub fn runs_checker(&self) -> bool {
         self.races || self.uninit || self.warp
     }
