@@ -11,13 +11,13 @@
 //! iteration). Its header phis start from values computed from constants
 //! (and, for a loop inside another being run, the outer loop's phis), and
 //! every value the exit test and the addresses need is integer arithmetic
-//! on them: [`Eval`] computes it exactly (wrapping at the type's width,
+//! on them: `Eval` computes it exactly (wrapping at the type's width,
 //! `None` for anything else: a load, an unknown phi, a shift too wide, a
 //! division by zero, `freeze`). Iteration by iteration, the test says
 //! whether the loop goes on; the writers that ran count:
 //!
 //! - a `store`, `memset`, `memcpy` or `memmove` (constant length) in a block
-//!   of the loop outside its sub-loops, at an address [`Eval`] resolves to an
+//!   of the loop outside its sub-loops, at an address `Eval` resolves to an
 //!   object (alloca, global, `noalias` argument) plus a constant, inside the
 //!   object;
 //! - a sub-loop that qualifies itself, run with this iteration's values,
