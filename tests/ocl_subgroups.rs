@@ -10,7 +10,7 @@ use std::process::Command;
 
 /// The Kogge-Stone inclusive scan `simt-subgroups` runs (five `shfl.up`
 /// steps, all lanes at once), so that float results are exact.
-fn scan(v: &[f32], op: fn(f32, f32) -> f32) -> Vec<f32> {
+fn scan<T: Copy>(v: &[T], op: fn(T, T) -> T) -> Vec<T> {
     let mut v = v.to_vec();
     for d in [1, 2, 4, 8, 16] {
         v = (0..v.len()).map(|l| if l >= d { op(v[l], v[l - d]) } else { v[l] }).collect();
@@ -99,15 +99,6 @@ fn subgroup_functions_on_host_and_emulator() {
     }
 }
 
-/// The same scan, on doubles.
-fn scan64(v: &[f64], op: fn(f64, f64) -> f64) -> Vec<f64> {
-    let mut v = v.to_vec();
-    for d in [1, 2, 4, 8, 16] {
-        v = (0..v.len()).map(|l| if l >= d { op(v[l], v[l - d]) } else { v[l] }).collect();
-    }
-    v
-}
-
 /// `long`, `ulong` and `double` (each moved as two 32-bit shuffles).
 #[test]
 fn subgroup_functions_on_64_bit_types() {
@@ -120,7 +111,7 @@ fn subgroup_functions_on_64_bit_types() {
         for (base, len) in [(start, 32usize), (start + 32, 16)] {
             let lanes = &xs[base..base + len];
             let ys: Vec<f64> = lanes.iter().map(|&x| x as f64 * 1.0000001).collect();
-            let sums = scan64(&ys, |a, b| a + b);
+            let sums = scan(&ys, |a, b| a + b);
             for l in 0..len {
                 let o = &mut want[8 * (base + l)..8 * (base + l) + 8];
                 o[0] = lanes[3];
