@@ -49,7 +49,7 @@ use crate::analysis::memdeps::model::{AccessId, Def, ObjId, Ref};
 use crate::analysis::memdeps::MemDeps;
 use crate::cfg::BlockId;
 use crate::ir::{instructions, Inst, SlotNames, Value};
-use crate::sched::ddg::{Arc, Ddg, Op};
+use crate::sched::ddg::{Arc, Ddg, Op, MAX_OMEGA};
 use crate::sched::machine::Machine;
 use llvm_sys::LLVMOpcode as O;
 use std::collections::HashMap;
@@ -291,8 +291,8 @@ pub fn body_graph<'c>(
             let lat = |k: usize, is_store: bool| if is_store { ops[k].latency.unwrap_or(1) } else { 0 };
             match distance(ix, iy, body) {
                 Dist::None => {}
-                Dist::Exact(d) if d >= 0 => arcs.push(Arc { from: x, to: y, latency: lat(x, stores.0), omega: d as u32 }),
-                Dist::Exact(d) => arcs.push(Arc { from: y, to: x, latency: lat(y, stores.1), omega: (-d) as u32 }),
+                Dist::Exact(d) if d >= 0 => arcs.push(Arc { from: x, to: y, latency: lat(x, stores.0), omega: omega_of(d) }),
+                Dist::Exact(d) => arcs.push(Arc { from: y, to: x, latency: lat(y, stores.1), omega: omega_of(d) }),
                 Dist::Unknown if facts.is_some_and(|f| f.disjoint(ix, iy)) => {}
                 Dist::Unknown => {
                     // A flow arc (store to load) is dropped where the chains
@@ -448,7 +448,7 @@ fn distance<'c>(x: Inst<'c>, y: Inst<'c>, body: inkwell::basic_block::BasicBlock
     }
     match (affine(gx.operand(n - 1), body), affine(gy.operand(n - 1), body)) {
         (Some((px, sx, cx)), Some((py, _, cy))) if px == py && sx != 0 => {
-            let diff = cx - cy;
+            let Some(diff) = cx.checked_sub(cy) else { return Dist::Unknown };
             if diff % sx != 0 {
                 Dist::None
             } else {
@@ -467,6 +467,13 @@ fn is_noalias_param<'c>(v: Value<'c>, body: inkwell::basic_block::BasicBlock<'c>
     }
     let Some(f) = body.get_parent() else { return false };
     crate::ir::parameters(f).iter().position(|&p| p == v).is_some_and(|k| crate::ir::has_param_attribute(f, k as u32, "noalias"))
+}
+
+/// The omega of an arc at iteration distance `d` (either sign). A distance
+/// past [`MAX_OMEGA`] is cut to it, never wrapped: a smaller omega only
+/// constrains the schedule more (2^32 + 1 once became 1).
+fn omega_of(d: i64) -> u32 {
+    u32::try_from(d.unsigned_abs()).map_or(MAX_OMEGA, |d| d.min(MAX_OMEGA))
 }
 
 fn strip_casts(mut v: Value<'_>) -> Value<'_> {
@@ -511,10 +518,10 @@ fn affine<'c>(v: Value<'c>, body: inkwell::basic_block::BasicBlock<'c>) -> Optio
             O::LLVMSExt | O::LLVMZExt => v = i.operand(0),
             O::LLVMAdd | O::LLVMOr => {
                 if let Some(k) = signed(i.operand(1)) {
-                    c += k;
+                    c = c.checked_add(k)?;
                     v = i.operand(0);
                 } else if let Some(k) = signed(i.operand(0)) {
-                    c += k;
+                    c = c.checked_add(k)?;
                     v = i.operand(1);
                 } else {
                     return None;
