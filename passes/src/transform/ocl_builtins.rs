@@ -184,8 +184,9 @@ const FLOAT_INTRINSICS: &[(&str, &str)] = &[
     ("powr", "llvm.pow"),
 ];
 
-/// Scalar floating-point built-ins that become a call to the C library.
-const FLOAT_LIBM: &[&str] = &[
+/// Scalar floating-point built-ins that become a call to the C library
+/// (for NVPTX, `to_nvptx::math` sends each to libdevice).
+pub(crate) const FLOAT_LIBM: &[&str] = &[
     "fdim",
     "atan2",
     "fmod",

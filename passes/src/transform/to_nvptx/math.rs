@@ -13,6 +13,7 @@
 //! accurate. Vector calls are split into one libdevice call per lane.
 
 use crate::ir::{Builder, Ty, Value};
+use crate::transform::ocl_builtins::FLOAT_LIBM;
 use inkwell::module::Module;
 use llvm_sys::LLVMTypeKind;
 
@@ -20,26 +21,12 @@ use llvm_sys::LLVMTypeKind;
 const INTRINSICS: &[&str] =
     &["exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "pow"];
 
-/// C library functions (`NAME` for double, `NAMEf` for float) that
-/// `simt-lower-ocl-builtins` calls, or CUDA sources call through simt's
-/// shim (`src/cuda_shim.h`: `expf`, `fminf`, `sqrt`, ...), and libdevice
-/// provides as `__nv_NAME[f]`.
-const LIBM: &[&str] = &[
-    "fdim",
-    "atan2",
-    "fmod",
-    "hypot",
-    "cbrt",
-    "erf",
-    "erfc",
-    "expm1",
-    "log1p",
-    "asinh",
-    "acosh",
-    "atanh",
-    "lgamma",
-    "tgamma",
-    "remainder",
+/// C library functions (`NAME` for double, `NAMEf` for float) that libdevice
+/// provides as `__nv_NAME[f]`: those `simt-lower-ocl-builtins` calls
+/// (`FLOAT_LIBM`, one list so that each has a libdevice twin) and these, which
+/// CUDA sources call through simt's shim (`src/cuda_shim.h`: `expf`, `fminf`,
+/// `sqrt`, ...).
+const CUDA_LIBM: &[&str] = &[
     "sqrt",
     "fabs",
     "floor",
@@ -110,7 +97,7 @@ fn libdevice_base(callee: &str) -> Option<&'static str> {
         let fp = ty.ends_with("f32") || ty.ends_with("f64");
         return INTRINSICS.iter().copied().find(|&n| n == name && fp);
     }
-    LIBM.iter().copied().find(|&n| callee == n || callee.strip_suffix('f') == Some(n))
+    FLOAT_LIBM.iter().chain(CUDA_LIBM).copied().find(|&n| callee == n || callee.strip_suffix('f') == Some(n))
 }
 
 /// `__nv_NAMEf(args)` for float, `__nv_NAME(args)` for double.
