@@ -25,7 +25,7 @@ mod memdeps_gen;
 use inkwell::context::Context;
 use llvm_sys::LLVMOpcode;
 use memdeps_gen::{fill_indices, generate, generate_fills, module_ir, run, run_without, FillLoop, Func, Rng, Stmt, N_ARGS};
-use simt_passes::analysis::cache::AnalysisCache;
+use simt_passes::analysis::cache::{AnalysisCache, FunctionAnalyses};
 use simt_passes::analysis::memdeps::dataflow::{solve, Config, KillJoin, Rules, Solution, Start, UseRule};
 use simt_passes::analysis::memdeps::model::{Def, Fill, Program};
 use simt_passes::analysis::memdeps::MemDeps;
@@ -166,7 +166,7 @@ impl Precision {
     }
 }
 
-fn both_starts(md: &MemDeps<'_>, fa: &simt_passes::analysis::cache::FunctionAnalyses<'_>, p: &mut Precision) {
+fn both_starts(md: &MemDeps<'_>, fa: &FunctionAnalyses<'_>, p: &mut Precision) {
     let idom = MemDeps::compute(&fa.cfg, fa.dom(), Config { start: Start::Idom, ..Config::SOUND });
     p.add(&md.solution, &idom.solution);
 }
@@ -184,21 +184,14 @@ fn join_start_is_at_least_as_precise_as_idom_start() {
     let mut fig = Precision::default();
     let fig4 = Config { rules: Rules::Patent, trace: false, ..Config::SOUND };
     let fig5 = Config { use_rule: UseRule::Fig5, ..fig4 };
-    for m in 0..(n_funcs() / 2).div_ceil(PER_MODULE) {
-        let funcs: Vec<Func> = (0..PER_MODULE).map(|k| generate(&mut rng, &format!("f{m}_{k}"))).collect();
-        let ctx = Context::create();
-        let module = parse_ir(&ctx, "gen.ll", module_ir(&funcs).as_bytes()).unwrap();
-        let mut cache = AnalysisCache::new();
-        for f in &funcs {
-            let fa = cache.get(module.get_function(&f.name).unwrap());
-            let fewer = gen.fewer[0];
-            both_starts(fa.memdeps(), fa, &mut gen);
-            fig.add(&MemDeps::compute(&fa.cfg, fa.dom(), fig4).solution, &MemDeps::compute(&fa.cfg, fa.dom(), fig5).solution);
-            if gen.fewer[0] > fewer {
-                eprintln!("the 303 start lists more at a use of {} (seed 5)", f.name);
-            }
+    for_each_generated(&mut rng, (n_funcs() / 2).div_ceil(PER_MODULE), generate, |f, fa, _| {
+        let fewer = gen.fewer[0];
+        both_starts(fa.memdeps(), fa, &mut gen);
+        fig.add(&MemDeps::compute(&fa.cfg, fa.dom(), fig4).solution, &MemDeps::compute(&fa.cfg, fa.dom(), fig5).solution);
+        if gen.fewer[0] > fewer {
+            eprintln!("the 303 start lists more at a use of {} (seed 5)", f.name);
         }
-    }
+    });
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-ir/kernels");
     let mut corpus = Precision::default();
     let mut files: Vec<_> =
@@ -388,6 +381,26 @@ fn object_of(program: &Program, f: &Func, k: usize) -> u32 {
     program.objects.iter().position(|o| o.name == want).unwrap_or_else(|| panic!("{}: no object {want}", f.name)) as u32
 }
 
+/// Runs `each` on every function of `modules` generated modules of
+/// `PER_MODULE` functions each, with the function's cached analyses and the
+/// generator's random source.
+fn for_each_generated(
+    rng: &mut Rng,
+    modules: usize,
+    gen: fn(&mut Rng, &str) -> Func,
+    mut each: impl FnMut(&Func, &FunctionAnalyses<'_>, &mut Rng),
+) {
+    for m in 0..modules {
+        let funcs: Vec<Func> = (0..PER_MODULE).map(|k| gen(rng, &format!("f{m}_{k}"))).collect();
+        let ctx = Context::create();
+        let module = parse_ir(&ctx, "gen.ll", module_ir(&funcs).as_bytes()).unwrap();
+        let mut cache = AnalysisCache::new();
+        for f in &funcs {
+            each(f, cache.get(module.get_function(&f.name).unwrap()), rng);
+        }
+    }
+}
+
 /// The fills the analysis finds are exactly the loops whose every run
 /// writes the same bytes (whole fills forwards and backwards, top- and
 /// bottom-tested, 2-D), those bytes: none for a store under a condition,
@@ -398,40 +411,33 @@ fn object_of(program: &Program, f: &Func, k: usize) -> u32 {
 fn the_fills_found_are_the_bytes_each_loop_writes() {
     let mut rng = Rng::new(29);
     let (mut loops, mut whole, mut partial, mut none) = (0usize, 0usize, 0usize, 0usize);
-    for m in 0..10 {
-        let funcs: Vec<Func> = (0..PER_MODULE).map(|k| generate_fills(&mut rng, &format!("f{m}_{k}"))).collect();
-        let ctx = Context::create();
-        let module = parse_ir(&ctx, "gen.ll", module_ir(&funcs).as_bytes()).unwrap();
-        let mut cache = AnalysisCache::new();
-        for f in &funcs {
-            let fa = cache.get(module.get_function(&f.name).unwrap());
-            let md = fa.memdeps();
-            let p = &md.program;
-            let mut found: Vec<(String, u32, (u64, u64))> =
-                p.fills.iter().map(|x| (block_name(&fa.cfg, x.to), p.descs[x.desc as usize].obj, p.span(x.desc))).collect();
-            found.sort();
-            let mut want: Vec<(String, u32, (u64, u64))> = Vec::new();
-            let mut fl = Vec::new();
-            fill_loops(&f.body, &mut fl);
-            for (id, obj, elem, shape) in fl {
-                loops += 1;
-                match expected_fill(elem, &shape) {
-                    Some(runs) => {
-                        if runs == [(0, f.sizes[obj] - 1)] {
-                            whole += 1;
-                        } else {
-                            partial += 1;
-                        }
-                        let o = object_of(p, f, obj);
-                        want.extend(runs.into_iter().map(|r| (format!("fx{id}"), o, r)));
+    for_each_generated(&mut rng, 10, generate_fills, |f, fa, _| {
+        let md = fa.memdeps();
+        let p = &md.program;
+        let mut found: Vec<(String, u32, (u64, u64))> =
+            p.fills.iter().map(|x| (block_name(&fa.cfg, x.to), p.descs[x.desc as usize].obj, p.span(x.desc))).collect();
+        found.sort();
+        let mut want: Vec<(String, u32, (u64, u64))> = Vec::new();
+        let mut fl = Vec::new();
+        fill_loops(&f.body, &mut fl);
+        for (id, obj, elem, shape) in fl {
+            loops += 1;
+            match expected_fill(elem, &shape) {
+                Some(runs) => {
+                    if runs == [(0, f.sizes[obj] - 1)] {
+                        whole += 1;
+                    } else {
+                        partial += 1;
                     }
-                    None => none += 1,
+                    let o = object_of(p, f, obj);
+                    want.extend(runs.into_iter().map(|r| (format!("fx{id}"), o, r)));
                 }
+                None => none += 1,
             }
-            want.sort();
-            assert_eq!(found, want, "{}\n{}", f.name, memdeps_gen::function_ir(f));
         }
-    }
+        want.sort();
+        assert_eq!(found, want, "{}\n{}", f.name, memdeps_gen::function_ir(f));
+    });
     eprintln!("fill loops: {loops} ({whole} whole fills, {partial} partial, {none} no fill)");
     assert!(whole > 100 && partial > 50 && none > 50, "every kind of loop is generated");
 }
@@ -478,24 +484,17 @@ fn oracle_catches_fills_claimed_for_loops_that_do_not_fill() {
 fn dead_stores_before_fills_change_no_value_read() {
     let mut rng = Rng::new(37);
     let (mut with, mut without, mut reads) = (0usize, 0usize, 0usize);
-    for m in 0..10 {
-        let funcs: Vec<Func> = (0..PER_MODULE).map(|k| generate_fills(&mut rng, &format!("f{m}_{k}"))).collect();
-        let ctx = Context::create();
-        let module = parse_ir(&ctx, "gen.ll", module_ir(&funcs).as_bytes()).unwrap();
-        let mut cache = AnalysisCache::new();
-        for f in &funcs {
-            let fa = cache.get(module.get_function(&f.name).unwrap());
-            let md = fa.memdeps();
-            let dead: Vec<u32> = simt_passes::transform::memdse::dead_stores(md)
-                .into_iter()
-                .map(|i| md.access_of(i).expect("a memory instruction") as u32)
-                .collect();
-            with += dead.len();
-            let plain = MemDeps::compute(&fa.cfg, fa.dom(), Config { fills: false, ..Config::SOUND });
-            without += simt_passes::transform::memdse::dead_stores(&plain).len();
-            reads += reads_unchanged_without(f, &dead, &mut rng);
-        }
-    }
+    for_each_generated(&mut rng, 10, generate_fills, |f, fa, rng| {
+        let md = fa.memdeps();
+        let dead: Vec<u32> = simt_passes::transform::memdse::dead_stores(md)
+            .into_iter()
+            .map(|i| md.access_of(i).expect("a memory instruction") as u32)
+            .collect();
+        with += dead.len();
+        let plain = MemDeps::compute(&fa.cfg, fa.dom(), Config { fills: false, ..Config::SOUND });
+        without += simt_passes::transform::memdse::dead_stores(&plain).len();
+        reads += reads_unchanged_without(f, &dead, rng);
+    });
     eprintln!("memdse with fill loops: {with} dead stores ({without} without fills), {reads} byte reads unchanged");
     assert!(with > without, "fills make more stores dead");
 }
