@@ -311,6 +311,22 @@ fn scalars_of_every_width_and_static_local_memory() {
     assert_eq!(read_f32(&f.path("d/arg0.bin")), vec![-0.5; 64]);
 }
 
+/// `--refill` gives every run of `--repeat` the first run's inputs: after 5
+/// runs of `inc` each element is its ramp value plus one, on every engine
+/// that runs here (`--engine gpu` copies the buffers in again the same way).
+#[test]
+fn refill_gives_every_run_the_first_inputs() {
+    let f = Fixture::new();
+    for engine in ["host", "emu"] {
+        let dir = format!("refill-{engine}");
+        f.run(&["--kernel", "inc", "--engine", engine, "--global", "1024", "--local", "32", "--arg", "buf:u32:1024=ramp"])
+            .args(["--repeat", "5", "--refill", "--dump", &dir])
+            .assert()
+            .success();
+        assert_eq!(read_u32(&f.path(&format!("{dir}/arg0.bin"))), (0..1024u32).map(|i| i + 1).collect::<Vec<_>>(), "{engine}");
+    }
+}
+
 #[test]
 fn repeat_runs_in_place_and_json_stats() {
     let f = Fixture::new();

@@ -276,7 +276,11 @@ fn run_emu(
     let mut found = None;
     let progress = progress_bar(grid.total_groups().saturating_mul(opts.repeat as u64), EMU_PROGRESS_MIN_GROUPS);
     let _clear = ClearOnDrop(progress.clone());
+    let initial = opts.refill.then(|| args.snapshot());
     for run in 0..opts.repeat {
+        if let (Some(initial), true) = (&initial, run > 0) {
+            args.restore(initial);
+        }
         let start = Instant::now();
         let (counters, seconds) = if run == 0 && (opts.trace.is_some() || opts.check.runs_checker()) {
             let (result, report) = run_emu_observed(&k, grid, opts, args, progress.as_ref());
@@ -412,14 +416,18 @@ fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str
         Some(r) => hk.wg_kernel(kernel).with_remainder(r.wg_kernel(kernel))?,
         None => hk.wg_kernel(kernel),
     };
-    let runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
+    let initial = opts.refill.then(|| args.snapshot());
+    let mut runner = Runner::new(wg, grid, args, opts.local_mem_limit)?;
 
     let groups = grid.total_groups();
     let all_groups = groups.saturating_mul(opts.repeat as u64);
     let progress = progress_bar(all_groups, PROGRESS_MIN_GROUPS);
 
     let mut kernel_seconds = Vec::with_capacity(opts.repeat as usize);
-    for _ in 0..opts.repeat {
+    for run in 0..opts.repeat {
+        if let (Some(initial), true) = (&initial, run > 0) {
+            runner.refill(initial);
+        }
         let start = Instant::now();
         let result = runner.run(progress.as_ref());
         kernel_seconds.push(start.elapsed().as_secs_f64());
@@ -477,7 +485,7 @@ fn warn(message: &str) {
 
 /// Lowers the kernel to PTX for the GPU present and runs it there.
 fn run_gpu(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str, args: &mut KernelArgs) -> Result<RunStats, ToolError> {
-    let run = simt::engine::gpu::run(&mut loaded.module, kernel, &grid, args, opts.repeat)?;
+    let run = simt::engine::gpu::run(&mut loaded.module, kernel, &grid, args, opts.repeat, opts.refill)?;
     Ok(RunStats {
         engine: Engine::Gpu.name().into(),
         kernel: kernel.into(),

@@ -128,6 +128,11 @@ pub enum ArgValue {
     Struct(Buffer),
 }
 
+/// The bytes of a launch's buffer arguments at one moment (parameter index,
+/// bytes), from [`KernelArgs::snapshot`].
+#[derive(Debug)]
+pub struct BufferSnapshot(pub Vec<(usize, Vec<u8>)>);
+
 /// The arguments of a launch, in parameter order.
 #[derive(Debug)]
 pub struct KernelArgs {
@@ -164,6 +169,20 @@ impl KernelArgs {
             });
         }
         Ok(KernelArgs { values })
+    }
+
+    /// A copy of every buffer argument's bytes, for `--refill`.
+    pub fn snapshot(&self) -> BufferSnapshot {
+        BufferSnapshot(self.buffers().map(|(i, b)| (i, b.bytes().to_vec())).collect())
+    }
+
+    /// Writes a snapshot of these arguments back into their buffers.
+    pub fn restore(&mut self, snapshot: &BufferSnapshot) {
+        for (i, bytes) in &snapshot.0 {
+            if let Some(ArgValue::Buffer(b)) = self.values.get_mut(*i) {
+                b.bytes_mut().copy_from_slice(bytes);
+            }
+        }
     }
 
     /// Parameter indices and buffers of the buffer arguments.

@@ -68,7 +68,14 @@ fn driver(what: &str, e: impl std::fmt::Debug) -> ToolError {
 
 /// Runs `kernel` of `module` (which this changes) on GPU 0 `repeat` times;
 /// buffers are copied in before the first run and back after the last.
-pub fn run(module: &mut Module<'_>, kernel: &str, grid: &Grid, args: &mut KernelArgs, repeat: u32) -> Result<GpuRun, ToolError> {
+pub fn run(
+    module: &mut Module<'_>,
+    kernel: &str,
+    grid: &Grid,
+    args: &mut KernelArgs,
+    repeat: u32,
+    refill: bool,
+) -> Result<GpuRun, ToolError> {
     use cudarc::driver::{result, CudaContext, DevicePtr};
     // CUDA blocks all have one size; the smaller last work-groups of a
     // non-uniform launch would need a bounds check the kernel may lack.
@@ -135,7 +142,16 @@ pub fn run(module: &mut Module<'_>, kernel: &str, grid: &Grid, args: &mut Kernel
     let block_dim = (to_u32(grid.local[0])?, to_u32(grid.local[1])?, to_u32(grid.local[2])?);
 
     let mut kernel_seconds = Vec::new();
-    for _ in 0..repeat {
+    for run in 0..repeat {
+        // `--refill`: the host's buffers still hold the first inputs.
+        if refill && run > 0 {
+            for (v, d) in args.values.iter().zip(device.iter_mut()) {
+                if let (ArgValue::Buffer(b), Some(d)) = (v, d) {
+                    stream.memcpy_htod(b.bytes(), d).map_err(|e| driver("copying a buffer in again", e))?;
+                }
+            }
+            stream.synchronize().map_err(|e| driver("copying a buffer in again", e))?;
+        }
         let t = Instant::now();
         // SAFETY: `params[i]` points at `values[i]`, parameter i's value as
         // the kernel's signature (checked against the arguments by

@@ -46,8 +46,10 @@ FILLS (buffer contents before the first run):
   file:PATH   raw little-endian elements; the file must hold exactly COUNT
 
 --repeat N fills the buffers once and runs the launch N times: a kernel that
-updates a buffer in place sees its own output of the previous run. --dump and
---compare use the buffers after the last run. Files are DIR/argN.bin, N the
+updates a buffer in place sees its own output of the previous run, unless
+--refill gives every run the first one's inputs again (copied back between
+runs, untimed: how pocl_host and the native harness of scripts/bench time a
+kernel). --dump and --compare use the buffers after the last run. Files are DIR/argN.bin, N the
 parameter index from 0, raw little-endian. --compare checks integers exactly
 and floats within --tolerance ULPs (NaN matches NaN, 0 matches -0); it reads
 the reference files, and checks their sizes, before the kernel runs. --dump
@@ -82,7 +84,7 @@ exit status 1; the checks watch the first run of --repeat.
 
 LAUNCH FILE (--launch FILE): one `key = value` per line, `#` starts a comment.
 Keys are the long flag names without dashes (module, kernel, global, local,
-global-offset, arg, repeat, engine, interleave, local-mem-limit, shared-bytes, dump, compare,
+global-offset, arg, repeat, refill, engine, interleave, local-mem-limit, shared-bytes, dump, compare,
 tolerance, timeout, stats, policy, warp-width, aot, linear, no-cache, trace, profile, check), values as on the command line; `arg`
 repeats, in parameter order. Relative paths in the file (module, dump, compare, file: fills) are
 relative to the file's folder. Flags given on the command line override the
@@ -163,6 +165,10 @@ pub struct Cli {
     /// Run the launch N times (buffers filled once) and report best/median.
     #[arg(long, value_name = "N", value_parser = values::positive, help_heading = "Launch")]
     pub repeat: Option<u32>,
+    /// With --repeat: copy the buffers' first contents back before each
+    /// run (untimed), so that every run computes the same thing.
+    #[arg(long, help_heading = "Launch")]
+    pub refill: bool,
     /// `json`: one JSON object of timings, sizes and the engine's details
     /// on stdout; `text`: the same fields as `key: value` lines on stderr
     /// (without --stats: a two-line summary).
@@ -288,6 +294,7 @@ impl Cli {
             args: self.args.iter().map(|(text, a)| Given::command_line(text.clone(), a.clone())).collect(),
             engine: self.engine.map(|e| Given::command_line(e.name(), e)),
             repeat: shown(&self.repeat),
+            refill: switch(self.refill),
             interleave: shown(&self.interleave),
             local_mem_limit: shown(&self.local_mem_limit),
             shared_bytes: shown(&self.shared_bytes),

@@ -532,6 +532,9 @@ pub struct RunOptions {
     pub engine: Engine,
     /// Runs of the launch (buffers are filled once).
     pub repeat: u32,
+    /// `--refill`: every run after the first starts from the first one's
+    /// buffer contents (copied back untimed).
+    pub refill: bool,
     /// Host engine: work-groups interleaved in balanced loop groups (seed 001; 1 = off).
     pub interleave: u32,
     /// Bytes of local memory (static + __local arguments) allowed per work-group.

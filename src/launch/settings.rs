@@ -24,6 +24,7 @@ pub const KEYS: &[&str] = &[
     "global-offset",
     "arg",
     "repeat",
+    "refill",
     "engine",
     "interleave",
     "local-mem-limit",
@@ -105,6 +106,7 @@ pub struct Settings {
     pub args: Vec<Given<ArgSpec>>,
     pub engine: Option<Given<Engine>>,
     pub repeat: Option<Given<u32>>,
+    pub refill: Option<Given<bool>>,
     pub interleave: Option<Given<u32>>,
     pub local_mem_limit: Option<Given<u64>>,
     pub shared_bytes: Option<Given<u64>>,
@@ -165,6 +167,7 @@ impl Settings {
                 self.args.push(Given { text, origin, value });
             }
             "repeat" => self.repeat = given(&text, origin, values::positive(&text)),
+            "refill" => self.refill = given(&text, origin, values::switch(&text)),
             "engine" => self.engine = given(&text, origin, values::engine(&text)),
             "interleave" => self.interleave = given(&text, origin, values::positive(&text)),
             "local-mem-limit" => self.local_mem_limit = given(&text, origin, parse_bytes(&text)),
@@ -201,6 +204,7 @@ impl Settings {
         }
         over(&mut self.engine, o.engine);
         over(&mut self.repeat, o.repeat);
+        over(&mut self.refill, o.refill);
         over(&mut self.interleave, o.interleave);
         over(&mut self.local_mem_limit, o.local_mem_limit);
         over(&mut self.shared_bytes, o.shared_bytes);
@@ -259,6 +263,7 @@ impl Settings {
         // A checker runs on the emulator: `--check` alone picks it.
         let engine = or(&self.engine, "engine", if self.check.is_some() { Engine::Emu } else { Engine::Host })?;
         let repeat = or(&self.repeat, "repeat", 1)?;
+        let refill = or(&self.refill, "refill", false)?;
         let interleave = or(&self.interleave, "interleave", 1)?;
         let local_mem_limit = or(&self.local_mem_limit, "local-mem-limit", DEFAULT_LOCAL_MEM_LIMIT)?;
         let tolerance = or(&self.tolerance, "tolerance", 0)?;
@@ -299,6 +304,7 @@ impl Settings {
                 no_cache,
                 engine,
                 repeat,
+                refill,
                 interleave,
                 local_mem_limit,
                 dump: self.dump.as_ref().map(|g| g.get("dump")).transpose()?,
@@ -362,6 +368,7 @@ mod tests {
             RunOptions {
                 engine: Engine::Host,
                 repeat: 1,
+                refill: false,
                 interleave: 1,
                 local_mem_limit: DEFAULT_LOCAL_MEM_LIMIT,
                 dump: None,

@@ -15,7 +15,7 @@
 //! the one with the lowest linear id is reported, whatever the scheduling.
 
 use crate::diag::ToolError;
-use crate::engine::buffers::{AlignedBytes, ArgValue, KernelArgs, LocalLayout, ALIGN};
+use crate::engine::buffers::{AlignedBytes, ArgValue, BufferSnapshot, KernelArgs, LocalLayout, ALIGN};
 use crate::launch::Grid;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -146,6 +146,9 @@ pub struct Runner<'a> {
     workers: Vec<Padded<Mutex<Worker>>>,
     /// Ring size when the interleaved form runs.
     ring: Option<u64>,
+    /// The buffer arguments (parameter index, address, bytes), for
+    /// [`Runner::refill`]: the same addresses the workers' slots hold.
+    buffers: Vec<(usize, u64, usize)>,
     /// The buffers' addresses are in the workers' slots.
     _args: PhantomData<&'a mut KernelArgs>,
 }
@@ -217,6 +220,16 @@ impl<'a> Runner<'a> {
             })
             .collect();
 
+        let buffers = args
+            .values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| match (v, shared[i]) {
+                (ArgValue::Buffer(b), Some(addr)) => Some((i, addr, b.bytes().len())),
+                _ => None,
+            })
+            .collect();
+
         // Interleave only if the ring of memory sets fits the budget.
         // (Not for non-uniform launches: one call runs work-groups of one size.)
         let ring = kernel
@@ -254,7 +267,22 @@ impl<'a> Runner<'a> {
                 pending_progress: 0,
             })));
         }
-        Ok(Runner { kernel, grid, layout, scratch_bytes, workers, ring, _args: PhantomData })
+        Ok(Runner { kernel, grid, layout, scratch_bytes, workers, ring, buffers, _args: PhantomData })
+    }
+
+    /// Copies a snapshot of the arguments (taken before [`Runner::new`])
+    /// back into their buffers, between runs (`--refill`).
+    pub fn refill(&mut self, snapshot: &BufferSnapshot) {
+        for (param, bytes) in &snapshot.0 {
+            if let Some(&(_, addr, len)) = self.buffers.iter().find(|(p, ..)| p == param) {
+                assert_eq!(len, bytes.len(), "a snapshot of the same arguments");
+                // SAFETY: `addr` is the start of the `len` bytes of a buffer
+                // the runner holds the exclusive borrow of (`_args`), and no
+                // run is in progress (`&mut self`); the snapshot's own
+                // allocation cannot overlap it.
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, len) };
+            }
+        }
     }
 
     /// Bytes of local memory per work-group (static + `__local` arguments).
