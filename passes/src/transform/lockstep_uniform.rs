@@ -31,11 +31,12 @@
 //! Why each, the U.exit barrier and `c'`: `passes/DESIGN.md`.
 //!
 //! When (`uniform=`): `contiguous` (default) where across the local id x
-//! every address is uniform or consecutive and one is consecutive, none is
-//! private memory, the local size in x is at least 8, the divergent branch,
-//! if any, is a bounds check, and the body holds at least 4 instructions
-//! plus 2 per carried value (the rule's reasons and figures: DESIGN.md and
-//! BENCHMARKS.md); `any`: every legal loop (for tests); `off`: none.
+//! every address is uniform or consecutive, and one is consecutive or at
+//! least 4 + 2 per carried value of the body's instructions compute values
+//! that differ between work-items; none is private memory, the local size
+//! in x is at least 8, the divergent branch, if any, is a bounds check, and
+//! the body holds at least 4 instructions plus 2 per carried value (the
+//! rule's reasons and figures: DESIGN.md and BENCHMARKS.md); `any`: every legal loop (for tests); `off`: none.
 //!
 //! Limits: only the counted form (`k += st`, `k' P n` with P any integer
 //! compare); one divergent branch at most, directly before the loop or its
@@ -301,6 +302,10 @@ fn worth_it<'ctx>(
     }
     let carried = instructions(h).take_while(|i| i.is_phi()).filter(|&i| i != iv).count();
     let mut work = 0;
+    // Arithmetic whose value differs between work-items: what the step's
+    // work-item loop widens when no access is consecutive (a tile of
+    // `__local` points read at uniform addresses, a force per work-item).
+    let mut lane_work = 0;
     let mut consecutive = false;
     for &b in blocks {
         for i in instructions(b) {
@@ -309,8 +314,15 @@ fn worth_it<'ctx>(
                 LLVMOpcode::LLVMStore => (i.operand(1), i.operand(0).ty()),
                 LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg => return false,
                 LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMBr => continue,
+                LLVMOpcode::LLVMGetElementPtr => {
+                    work += 1;
+                    continue;
+                }
                 _ => {
                     work += 1;
+                    if fa.uniformity().is_divergent(i.value()) {
+                        lane_work += 1;
+                    }
                     continue;
                 }
             };
@@ -325,7 +337,8 @@ fn worth_it<'ctx>(
             }
         }
     }
-    consecutive && work >= 4 + 2 * carried
+    let enough = 4 + 2 * carried;
+    (consecutive || lane_work >= enough) && work >= enough
 }
 
 /// Whether `c` is a bounds check: `and`/`or` (or their `select` forms) of
