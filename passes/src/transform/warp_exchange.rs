@@ -32,6 +32,10 @@
 //! size are read again after the barrier instead of being kept across it
 //! (per lane, in memory).
 //!
+//! Last, a loop of warp functions gets warp barriers on its back edge and
+//! exit (`warp_loops.rs`), so that each of its regions is straight-line
+//! and its lane loop vectorises.
+//!
 //! Handled: `shfl.sync.{idx,up,down,bfly}.{i32,f32}`, `vote.{all,any,uni,
 //! ballot}.sync`, `activemask`, `bar.warp.sync` (`__syncwarp`),
 //! `match.any.sync.{i32,i64}`, `redux.sync.*`; the readers are the IR of
