@@ -137,19 +137,21 @@ fn plan_loop<'ctx>(fa: &FunctionAnalyses<'ctx>, lp: &Loop, directly_in: impl Fn(
     Some(LoopBarriers { s, latch: cfg.block(latch), header, back_edge: !starts_with_barrier(header), exit })
 }
 
-/// Whether some way from `exit` reaches the loop's header again without
-/// passing a barrier (a block holding one stops the way: every path
-/// through it meets the barrier).
+/// Whether some way from `exit` enters the loop again (reaches its header)
+/// without passing a barrier on the way (a block holding one stops it:
+/// every path through it meets the barrier). The header's own barriers do
+/// not count: a lane back in the loop could meet `S` there together with
+/// lanes that never left.
 fn reenters_without_barrier(fa: &FunctionAnalyses<'_>, lp: &Loop, exit: BlockId) -> bool {
     let cfg = &fa.cfg;
     let mut seen = HashSet::new();
     let mut work = vec![exit];
     while let Some(b) = work.pop() {
-        if !seen.insert(b) || instructions(cfg.block(b)).any(is_barrier) {
-            continue;
-        }
         if b == lp.header {
             return true;
+        }
+        if !seen.insert(b) || instructions(cfg.block(b)).any(is_barrier) {
+            continue;
         }
         work.extend_from_slice(cfg.cfg.succs(b));
     }
