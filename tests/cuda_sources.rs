@@ -788,3 +788,65 @@ fn warps_of_a_two_dimensional_block_follow_the_linear_thread_id() {
         assert_eq!(as_i32(&r[0]), want, "{engine}");
     }
 }
+
+/// `warp_rounds` of warp_loops.cu, from the algorithm: per warp (lanes that
+/// do not exist give a shuffle's caller its own value), `w % 3 + 1`
+/// butterfly rounds, then adding lane 0's value while it is at most `limit`,
+/// 6 times at most.
+fn warp_rounds(xs: &[i32], n: usize, global: usize, local: usize, limit: i32) -> Vec<i32> {
+    let mut out = vec![0i32; n];
+    for block in (0..global).step_by(local) {
+        for (w, first) in (0..local).step_by(32).enumerate() {
+            let lanes = (local - first).min(32);
+            let at = |l: usize| block + first + l;
+            let mut v: Vec<i32> = (0..lanes).map(|l| if at(l) < n { xs[at(l)] & 255 } else { 0 }).collect();
+            for r in 0..=w % 3 {
+                v = (0..lanes).map(|l| v[l] + if l ^ (1 << r) < lanes { v[l ^ (1 << r)] } else { v[l] }).collect();
+            }
+            let mut steps = 0;
+            while v[0] <= limit && steps < 6 {
+                let add = v[0] + 1;
+                v.iter_mut().for_each(|x| *x += add);
+                steps += 1;
+            }
+            for l in (0..lanes).filter(|&l| at(l) < n) {
+                out[at(l)] = v[l] * 16 + steps;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn warp_loops_whose_trip_counts_differ_between_warps() {
+    // Blocks of 80 (warps of 32, 32 and 16 lanes), 229 items of input:
+    // each warp of a block runs its loops a different number of times.
+    let (global, local, n) = (240usize, 80usize, 229usize);
+    let xs: Vec<i32> = common::lcg(29, n).iter().map(|&x| x as i32).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let arg = format!("buf:i32:{n}=file:{}", write_file(tmp.path(), "x.bin", u32_bytes(&xs.iter().map(|&v| v as u32).collect::<Vec<_>>())));
+    for limit in [0, 1500, 100_000] {
+        let want = warp_rounds(&xs, n, global, local, limit);
+        let (g, l, out, lim) = (global.to_string(), local.to_string(), format!("buf:i32:{n}"), format!("i32:{limit}"));
+        let args = [
+            "--kernel",
+            "warp_rounds",
+            "--global",
+            &g,
+            "--local",
+            &l,
+            "--arg",
+            &arg,
+            "--arg",
+            &out,
+            "--arg",
+            &format!("i32:{n}"),
+            "--arg",
+            &lim,
+        ];
+        for engine in ENGINES {
+            let r = run("warp_loops.cu", engine, &args, 2);
+            assert_eq!(as_i32(&r[1]), want, "{engine}, limit {limit}");
+        }
+    }
+}

@@ -24,5 +24,6 @@ pub mod swp;
 pub mod testing;
 pub mod to_nvptx;
 pub mod warp_exchange;
+pub mod warp_loops;
 pub mod wiloops;
 pub mod wiloops_version;

@@ -13,8 +13,9 @@
 ; after the lanes are padding: a shuffle up or down reads element
 ; 32 + lane -/+ delta whether or not that lane exists (and keeps its own
 ; value if not), an address affine in the lane, so that the lane loop reads
-; it with one vector load rather than a gather. No loop here has a trip
-; count other than 32, so LLVM unrolls or vectorises them.
+; it with one vector load rather than a gather. Votes and matches read the
+; 32 slots as one vector; the reduction's loop has a trip count of 32, so
+; LLVM unrolls or vectorises it.
 
 @simt.warp.xbuf = addrspace(3) global [2 x [96 x i64]] undef, align 64
 
@@ -125,25 +126,24 @@ define i32 @simt.warp.shfl(ptr addrspace(3) %bufs, i32 %phase, i32 %mode, i32 %l
   ret i32 %v
 }
 
+; The 32 lanes' 32-bit slots of `%row`, as one vector: a vote or a match
+; over them is a compare per lane and a bitcast of the <32 x i1> to the
+; mask (a movmsk on x86), where a loop over the slots, once per lane, left
+; 32 extracts, selects and ors after SLP (issue 24).
+define <32 x i32> @simt.warp.slots32(ptr addrspace(3) %row) alwaysinline {
+  %first = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 0)
+  %all = load <32 x i32>, ptr addrspace(3) %first, align 4
+  ret <32 x i32> %all
+}
+
 ; The lanes (of those that exist) whose slot's low bit is set.
 define i32 @simt.warp.ballot(ptr addrspace(3) %row, i32 %n) alwaysinline {
-entry:
-  br label %loop
-loop:
-  %l = phi i32 [ 0, %entry ], [ %l1, %loop ]
-  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
-  %slot = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %l)
-  %v = load i32, ptr addrspace(3) %slot
-  %exists = icmp ult i32 %l, %n
-  %e = zext i1 %exists to i32
-  %bit = and i32 %v, %e
-  %sh = shl i32 %bit, %l
-  %acc1 = or i32 %acc, %sh
-  %l1 = add nuw nsw i32 %l, 1
-  %more = icmp ult i32 %l1, 32
-  br i1 %more, label %loop, label %done
-done:
-  ret i32 %acc1
+  %all = call <32 x i32> @simt.warp.slots32(ptr addrspace(3) %row)
+  %bits = trunc <32 x i32> %all to <32 x i1>
+  %mask = bitcast <32 x i1> %bits to i32
+  %active = call i32 @simt.warp.active(i32 %n)
+  %r = and i32 %mask, %active
+  ret i32 %r
 }
 
 ; vote.sync: `%mode` 0 ballot (the ballot within `%mask`), 1 all, 2 any,
@@ -172,48 +172,29 @@ define i32 @simt.warp.vote(ptr addrspace(3) %bufs, i32 %phase, i32 %mode, i32 %n
 
 ; match.any.sync: the existing lanes named by `%mask` whose value equals `%v`.
 define i32 @simt.warp.match32(ptr addrspace(3) %bufs, i32 %phase, i32 %n, i32 %mask, i32 %v) alwaysinline {
-entry:
   %row = call ptr addrspace(3) @simt.warp.written(ptr addrspace(3) %bufs, i32 %phase)
-  br label %loop
-loop:
-  %l = phi i32 [ 0, %entry ], [ %l1, %loop ]
-  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
-  %slot = call ptr addrspace(3) @simt.warp.slot32(ptr addrspace(3) %row, i32 %l)
-  %w = load i32, ptr addrspace(3) %slot
-  %eq = icmp eq i32 %w, %v
-  %exists = icmp ult i32 %l, %n
-  %hit = and i1 %eq, %exists
-  %eqb = zext i1 %hit to i32
-  %sh = shl i32 %eqb, %l
-  %acc1 = or i32 %acc, %sh
-  %l1 = add nuw nsw i32 %l, 1
-  %more = icmp ult i32 %l1, 32
-  br i1 %more, label %loop, label %done
-done:
-  %r = and i32 %acc1, %mask
+  %all = call <32 x i32> @simt.warp.slots32(ptr addrspace(3) %row)
+  %one = insertelement <32 x i32> poison, i32 %v, i64 0
+  %vs = shufflevector <32 x i32> %one, <32 x i32> poison, <32 x i32> zeroinitializer
+  %eq = icmp eq <32 x i32> %all, %vs
+  %hits = bitcast <32 x i1> %eq to i32
+  %active = call i32 @simt.warp.active(i32 %n)
+  %named = and i32 %mask, %active
+  %r = and i32 %hits, %named
   ret i32 %r
 }
 
 define i32 @simt.warp.match64(ptr addrspace(3) %bufs, i32 %phase, i32 %n, i32 %mask, i64 %v) alwaysinline {
-entry:
   %row = call ptr addrspace(3) @simt.warp.written(ptr addrspace(3) %bufs, i32 %phase)
-  br label %loop
-loop:
-  %l = phi i32 [ 0, %entry ], [ %l1, %loop ]
-  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
-  %slot = call ptr addrspace(3) @simt.warp.slot64(ptr addrspace(3) %row, i32 %l)
-  %w = load i64, ptr addrspace(3) %slot
-  %eq = icmp eq i64 %w, %v
-  %exists = icmp ult i32 %l, %n
-  %hit = and i1 %eq, %exists
-  %eqb = zext i1 %hit to i32
-  %sh = shl i32 %eqb, %l
-  %acc1 = or i32 %acc, %sh
-  %l1 = add nuw nsw i32 %l, 1
-  %more = icmp ult i32 %l1, 32
-  br i1 %more, label %loop, label %done
-done:
-  %r = and i32 %acc1, %mask
+  %first = call ptr addrspace(3) @simt.warp.slot64(ptr addrspace(3) %row, i32 0)
+  %all = load <32 x i64>, ptr addrspace(3) %first, align 8
+  %one = insertelement <32 x i64> poison, i64 %v, i64 0
+  %vs = shufflevector <32 x i64> %one, <32 x i64> poison, <32 x i32> zeroinitializer
+  %eq = icmp eq <32 x i64> %all, %vs
+  %hits = bitcast <32 x i1> %eq to i32
+  %active = call i32 @simt.warp.active(i32 %n)
+  %named = and i32 %mask, %active
+  %r = and i32 %hits, %named
   ret i32 %r
 }
 

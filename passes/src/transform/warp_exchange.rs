@@ -32,6 +32,10 @@
 //! size are read again after the barrier instead of being kept across it
 //! (per lane, in memory).
 //!
+//! Last, a loop of warp functions gets warp barriers on its back edge and
+//! exit (`warp_loops.rs`), so that each of its regions is straight-line
+//! and its lane loop vectorises.
+//!
 //! Handled: `shfl.sync.{idx,up,down,bfly}.{i32,f32}`, `vote.{all,any,uni,
 //! ballot}.sync`, `activemask`, `bar.warp.sync` (`__syncwarp`),
 //! `match.any.sync.{i32,i64}`, `redux.sync.*`; the readers are the IR of
@@ -138,6 +142,7 @@ impl ModulePass for WarpExchange {
             f.set_linkage(Linkage::Internal);
         }
         m.get_global(BUFFER).expect("linked from warp_exchange.ll").set_linkage(Linkage::Internal);
+        let mut exchanging = Vec::new();
         for k in defined_functions(m).into_iter().filter(|&f| is_kernel(f)) {
             let calls: Vec<(Inst<'_>, WarpFn)> =
                 k.get_basic_block_iter().flat_map(instructions).filter_map(|i| Some((i, warp_call(i)?))).collect();
@@ -147,6 +152,7 @@ impl ModulePass for WarpExchange {
             for (call, op) in calls {
                 rewrite(m, call, op);
             }
+            exchanging.push(k);
         }
         // The helpers' loads and stores must sit in the kernel when
         // `simt-wiloops` clones it, to join the lane loop's parallel accesses
@@ -156,6 +162,12 @@ impl ModulePass for WarpExchange {
             if function_name(f).starts_with("simt.warp.") && f.count_basic_blocks() > 0 && !Value::from(f).has_uses() {
                 crate::ir::delete_function(f);
             }
+        }
+        // Once the kernels hold their final CFG: loops of warp functions get
+        // warp barriers at their back edge and exit (`warp_loops.rs`).
+        for k in exchanging {
+            let plans = crate::transform::warp_loops::plan(cx.analyses(k));
+            crate::transform::warp_loops::insert(cx.module(), &plans);
         }
         Ok(Preserved::none())
     }
