@@ -201,6 +201,9 @@ impl ModulePass for WiloopsVersion {
                 continue;
             }
             // The loops again, copies included (the analyses see the new CFG).
+            // Folding left blocks no path reaches; their edges into the
+            // loops would reach a copy's phis as entries from no predecessor.
+            crate::transform::wiloops::prepare::remove_unreachable_blocks(&cx.analyses(f).cfg);
             let fname = crate::ir::function_name(f);
             for shape in parallel_loops(cx.analyses(f)) {
                 let header = shape.header.get_name().to_string_lossy().into_owned();
