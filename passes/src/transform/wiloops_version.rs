@@ -40,6 +40,12 @@
 //! and frozen; loop values used after it go through exit phis, one entry per
 //! copy; each copy's latch gets a fresh loop id (details: `passes/DESIGN.md`).
 //!
+//! Then each work-item loop, copies included, is unswitched on its first
+//! branch whose condition is the same for every work-item (a lockstep
+//! step's `k + 1 < n`): one copy per side, chosen before the loop, so the
+//! vectoriser sees no branch there to turn into masked stores ([`unswitch`];
+//! `no-unswitch` turns it off).
+//!
 //! Limits: loops that carry a value besides the counter (a stop-state
 //! reduction: LLVM folds it in the copies into forms the vectoriser misses);
 //! one exit; guards on `eq`/`ne`, `zext`/`sext` of `x`, loads, or steps that
@@ -73,9 +79,12 @@ struct Limits {
     /// Split the loop where the guard holds on a prefix (`no-split` turns
     /// it off).
     split: bool,
+    /// Unswitch on branches the same for every work-item ([`unswitch`];
+    /// `no-unswitch` turns it off).
+    unswitch: bool,
 }
 
-const DEFAULT_LIMITS: Limits = Limits { max_size: 400, min_trips: 32, split: true };
+const DEFAULT_LIMITS: Limits = Limits { max_size: 400, min_trips: 32, split: true, unswitch: true };
 
 /// Largest loop split as well as versioned, in instructions: splitting
 /// makes two more copies, and the loops it is for (a tree reduction's
@@ -97,6 +106,7 @@ impl crate::pass::DeclaredPass for WiloopsVersion {
         ("min-trips=N", "fewest work-items a versioned loop runs (default 32)"),
         ("remarks", "say what was done to each parallel loop"),
         ("no-split", "version only: no index-set split where the one guard holds on a prefix of the work-items"),
+        ("no-unswitch", "no copy per side of a branch that is the same for every work-item"),
     ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
@@ -115,6 +125,10 @@ impl crate::pass::DeclaredPass for WiloopsVersion {
             }
             ("no-split", None) => {
                 self.limits.split = false;
+                Ok(())
+            }
+            ("no-unswitch", None) => {
+                self.limits.unswitch = false;
                 Ok(())
             }
             _ => Err(crate::pass::unknown_option::<Self>(key)),
@@ -136,6 +150,9 @@ impl ModulePass for WiloopsVersion {
         }
         if !self.limits.split {
             opts.push("no-split".to_string());
+        }
+        if !self.limits.unswitch {
+            opts.push("no-unswitch".to_string());
         }
         if opts.is_empty() {
             "simt-wiloops-version".into()
@@ -178,6 +195,29 @@ impl ModulePass for WiloopsVersion {
                             ]
                         });
                     }
+                }
+            }
+            if !self.limits.unswitch {
+                continue;
+            }
+            // The loops again, copies included (the analyses see the new CFG).
+            // Folding left blocks no path reaches; their edges into the
+            // loops would reach a copy's phis as entries from no predecessor.
+            crate::transform::wiloops::prepare::remove_unreachable_blocks(&cx.analyses(f).cfg);
+            let fname = crate::ir::function_name(f);
+            for shape in parallel_loops(cx.analyses(f)) {
+                let header = shape.header.get_name().to_string_lossy().into_owned();
+                if let Ok(Some(cond)) = unswitch(&shape, self.limits) {
+                    notes += &format!("simt-wiloops-version: {fname}: loop %{header}: unswitched on %{cond}\n");
+                    cx.remark(RemarkKind::Passed, "Unswitched", f, || {
+                        vec![
+                            Arg::text(format!("{fname}: work-item loop %")),
+                            Arg::new("Loop", &header),
+                            Arg::text(": unswitched on %"),
+                            Arg::new("Condition", &cond),
+                        ]
+                    });
+                    changed = true;
                 }
             }
         }
@@ -412,7 +452,11 @@ fn split_block<'c>(
 
 /// Makes the copy of `guard`'s branch in `copy` go to successor `slot`.
 fn fold<'c>(copy: &LoopCopy<'c>, guard: &Guard<'c>, slot: u32) {
-    let t = copy.value(guard.branch.value()).as_inst().expect("a copied branch");
+    fold_branch(copy.value(guard.branch.value()).as_inst().expect("a copied branch"), slot);
+}
+
+/// Makes the conditional branch `t` go to successor `slot` only.
+fn fold_branch(t: Inst<'_>, slot: u32) {
     let succ = t.successors();
     let (keep, skip) = (succ[slot as usize], succ[1 - slot as usize]);
     let from = t.block();
@@ -425,6 +469,155 @@ fn fold<'c>(copy: &LoopCopy<'c>, guard: &Guard<'c>, slot: u32) {
             p.retain_incoming(|b| b != from);
         }
     }
+}
+
+/// Unswitching: a branch of the loop whose condition is the same for every
+/// work-item (it reads only values from before the loop: a lockstep loop's
+/// `k + 1 < n` at the end of its step, an `if (flag)` on a kernel argument)
+/// gets a copy of the loop per side, chosen once before it:
+///
+/// ```text
+///   P: c' = freeze(c rebuilt before the loop); br c', H.uniform, H
+///   H.uniform … (the branch goes to its true side)  ─▶ E
+///   H …         (the branch goes to its false side) ─▶ E
+/// ```
+///
+/// Why: the vectoriser predicates such a branch like any other, so each
+/// side's stores become masked stores (`vmaskmovps`, a dozen µops each on
+/// AVX2 machines) even though the mask is all ones or all zeros. mm3_1's
+/// lockstep step stored its sum to one slot when the loop goes on and to
+/// another when it ends: two masked stores per 8 work-items, where the time
+/// went (BENCHMARKS.md). LLVM's own unswitching leaves these loops alone: its
+/// cost grows with the sibling loops, and versioning makes several copies of
+/// each work-item loop. One branch per loop (the first in layout order), so
+/// a loop is at most doubled; runs after versioning, on every copy.
+///
+/// Returns the name of the branch's block, `None` for a loop without such
+/// a branch; refuses (with the reason) before changing anything.
+fn unswitch<'c>(shape: &Shape<'c>, limits: Limits) -> Result<Option<String>, String> {
+    let ([latch], [exit]) = (shape.latches.as_slice(), shape.exits.as_slice()) else {
+        return Err("not one latch and one exit block".into());
+    };
+    let (latch, exit, header) = (*latch, *exit, shape.header);
+    if shape.exiting != [latch] {
+        return Err("a block other than the latch leaves the loop".into());
+    }
+    let size: usize = shape.blocks.iter().map(|&b| instructions(b).count()).sum();
+    if size > limits.max_size {
+        return Err(format!("{size} instructions, more than max-size={}", limits.max_size));
+    }
+    for &b in &shape.blocks {
+        let t = terminator(b).ok_or("a block without terminator")?;
+        if !matches!(t.opcode(), O::LLVMBr | O::LLVMSwitch | O::LLVMUnreachable) {
+            return Err(format!("a {:?} in the loop", t.opcode()));
+        }
+    }
+    let entries: Vec<Inst<'c>> = branches_to(header).into_iter().filter(|t| !shape.members.contains(&t.block())).collect();
+    let [enter] = entries.as_slice() else { return Err("not one block enters the loop".into()) };
+    let enter = *enter;
+    // Invariance does not depend on the counter, and the split copies count
+    // to a bound known only at run time: any phi of the header will do.
+    let x = instructions(header).next().filter(|i| i.is_phi()).ok_or("the header has no counter")?;
+    let mut scope = Scope::new(shape.blocks.iter().copied(), x.value());
+    let mut found = None;
+    for &b in &shape.blocks {
+        let t = terminator(b).expect("checked above");
+        if b == latch || t.opcode() != O::LLVMBr || !t.is_conditional_terminator() {
+            continue;
+        }
+        let (s, c) = (t.successors(), t.branch_condition());
+        if s[0] != s[1] && c.const_u64().is_none() && scope.is_invariant(c) && rebuildable(c, &scope, REBUILD_DEPTH) {
+            found = Some(t);
+            break;
+        }
+    }
+    let Some(branch) = found else { return Ok(None) };
+    // A versioned loop is entered by the test's conditional branch: the
+    // choice between the sides needs a block of its own on that edge.
+    let pre_term = if enter.opcode() == O::LLVMBr && !enter.is_conditional_terminator() { enter } else { preheader(enter, header) };
+    if branches_to(exit).iter().all(|t| t.block() == latch) {
+        crate::transform::lcssa::close_over_exit(&shape.blocks, latch, exit);
+    } else {
+        // A versioned loop: its exit joins the copies, and `version` closed it.
+        let outside = shape
+            .blocks
+            .iter()
+            .flat_map(|&bb| instructions(bb))
+            .any(|i| i.users().into_iter().any(|u| !(shape.members.contains(&u.block()) || u.is_phi() && u.block() == exit)));
+        if outside {
+            return Err("values of the loop are used after it other than through its exit's phis".into());
+        }
+    }
+    let mut emit = Emit::new(pre_term, &mut scope, 1);
+    let c = emit.at(branch.branch_condition(), End::Any);
+    let c = emit.b.freeze(c, "wiuns.cond");
+    let copy = LoopCopy::make(&shape.blocks, Place::Before(exit), "uniform", None);
+    let mut b = Builder::new(x.value());
+    b.position_before(pre_term);
+    b.cond_br(c, copy.block(header), header);
+    pre_term.erase();
+    let latch_copy = copy.block(latch);
+    for p in instructions(exit).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
+        let from_latch: Vec<_> =
+            p.incoming().into_iter().filter(|(_, from)| *from == latch).map(|(v, _)| (copy.value(v), latch_copy)).collect();
+        p.add_incoming(&from_latch);
+    }
+    let at = branch.block().get_name().to_string_lossy().into_owned();
+    fold_branch(copy.value(branch.value()).as_inst().expect("a copied branch"), 0);
+    fold_branch(branch, 1);
+    Ok(Some(at))
+}
+
+/// A new block on the edge from `enter` (a terminator outside the loop) to
+/// `header`; returns its branch to the header.
+fn preheader<'c>(enter: Inst<'c>, header: BasicBlock<'c>) -> Inst<'c> {
+    let from = enter.block();
+    let pre = insert_block_before(header, "wiuns.pre");
+    for (k, to) in enter.successors().into_iter().enumerate() {
+        if to == header {
+            enter.set_successor(k as u32, pre);
+        }
+    }
+    for p in instructions(header).take_while(|p| p.is_phi()).collect::<Vec<_>>() {
+        let moved: Vec<_> = p.incoming().into_iter().filter(|(_, b)| *b == from).map(|(v, _)| (v, pre)).collect();
+        p.add_incoming(&moved);
+        p.retain_incoming(|b| b != from);
+    }
+    let mut b = Builder::new(enter.value());
+    b.position_at_end(pre);
+    b.br(header)
+}
+
+/// How deep a condition [`unswitch`] rebuilds before the loop may be.
+const REBUILD_DEPTH: u32 = 8;
+
+/// Whether [`Emit::at`] can rebuild the invariant `v` before the loop: values
+/// from outside it, and the integer operations `at` knows over them.
+fn rebuildable<'c>(v: Value<'c>, scope: &Scope<'c>, depth: u32) -> bool {
+    let Some(i) = scope.inside(v) else { return true };
+    if depth == 0 {
+        return false;
+    }
+    if let Some(w) = forwarded(i) {
+        return rebuildable(w, scope, depth - 1);
+    }
+    matches!(
+        i.opcode(),
+        O::LLVMAdd
+            | O::LLVMSub
+            | O::LLVMMul
+            | O::LLVMAnd
+            | O::LLVMOr
+            | O::LLVMXor
+            | O::LLVMShl
+            | O::LLVMLShr
+            | O::LLVMAShr
+            | O::LLVMTrunc
+            | O::LLVMZExt
+            | O::LLVMSExt
+            | O::LLVMICmp
+            | O::LLVMSelect
+    ) && i.operands().all(|o| rebuildable(o, scope, depth - 1))
 }
 
 /// Whether `leaf` holds for the first work-items and fails for the rest

@@ -46,7 +46,7 @@ pub mod flatten;
 pub mod groups;
 mod innermost;
 mod layout;
-mod prepare;
+pub(crate) mod prepare;
 mod region_local;
 mod scopes;
 

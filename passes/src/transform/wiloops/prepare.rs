@@ -191,7 +191,12 @@ pub fn rematerializable(v: Value<'_>) -> bool {
     remat_depth(v, REMAT_DEPTH)
 }
 
-const REMAT_DEPTH: u32 = 4;
+/// Six: a 2-D element address with `int` ids, `&c[i * n + j]` (`gep`,
+/// `sext`, `add`, `mul`, `trunc` of `get_global_id`), takes five. At four
+/// it was stored per work-item across a lockstep loop's barriers, and the
+/// step (mm2_1's `tmp[i][j] +=`) loaded it back and stored through it one
+/// lane at a time (BENCHMARKS.md).
+const REMAT_DEPTH: u32 = 6;
 
 fn remat_depth(v: Value<'_>, depth: u32) -> bool {
     if v.is_constant() || v.is_argument() {
