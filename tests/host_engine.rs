@@ -157,3 +157,24 @@ fn ahead_of_time_library_matches_the_jit() {
     assert_eq!(jit.iter().map(|f| f.to_bits()).collect::<Vec<_>>(), aot.iter().map(|f| f.to_bits()).collect::<Vec<_>>());
     assert!(jit.iter().any(|&v| v != 0.0), "the kernel ran");
 }
+
+/// A loop in lockstep (the n-body-like `tile_pull` of
+/// test-ir/lockstep-uniform/lane_work.cl) picks, in each step's work-item
+/// loop, where the carried sums go by a work-group-uniform test: the host's
+/// `default<O3>` unswitches that loop on it, so each copy stores with plain
+/// vector stores. Left in, the vectoriser predicated the stores
+/// (`llvm.masked.store`, `vmaskmovps`: slow on AMD cores, scripts/bench's
+/// nbody 7x slower).
+#[test]
+fn lockstep_steps_store_without_masks() {
+    simt::llvm_init::init();
+    let input = module("test-ir/lockstep-uniform/lane_work.cl");
+    let ctx = inkwell::context::Context::create();
+    let mut m = simt::frontend::load(&ctx, &input).unwrap();
+    let opts = HostOptions { local_size: Some([64, 1, 1]), ..HostOptions::default() };
+    simt::engine::host::compile_object(&mut m, "tile_pull", &opts).unwrap();
+    let ir = m.print_to_string().to_string();
+    let wg = ir.split("define ").find(|f| f.contains("@simt_wg_tile_pull(")).expect("the work-group function");
+    assert!(wg.contains("@llvm.sqrt.v"), "the step's work-item loop is vectorised:\n{wg}");
+    assert!(!wg.contains("@llvm.masked.store"), "no predicated stores in the step:\n{wg}");
+}
