@@ -43,7 +43,7 @@
 //! Then each work-item loop, copies included, is unswitched on its first
 //! branch whose condition is the same for every work-item (a lockstep
 //! step's `k + 1 < n`): one copy per side, chosen before the loop, so the
-//! vectoriser sees no branch there to turn into masked stores ([`unswitch`];
+//! vectoriser sees no branch there to turn into masked stores (`unswitch`;
 //! `no-unswitch` turns it off).
 //!
 //! Limits: loops that carry a value besides the counter (a stop-state
@@ -79,7 +79,7 @@ struct Limits {
     /// Split the loop where the guard holds on a prefix (`no-split` turns
     /// it off).
     split: bool,
-    /// Unswitch on branches the same for every work-item ([`unswitch`];
+    /// Unswitch on branches the same for every work-item (`unswitch`;
     /// `no-unswitch` turns it off).
     unswitch: bool,
 }
