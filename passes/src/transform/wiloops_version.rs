@@ -287,19 +287,17 @@ struct Guard<'c> {
     leaves: Vec<Leaf<'c>>,
 }
 
-/// Versions the loop; returns the number of guards it is versioned on (0:
-/// split only), the trip count and whether it was split.
-/// Refuses (with the reason) before changing anything.
-fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64, bool), String> {
+/// What versioning and unswitching both need of a loop: one latch, which
+/// is its only exiting block, and one exit block; at most `max-size`
+/// instructions; only branches and switches as terminators; one block
+/// entering the header. Returns the latch, the exit block, the entering
+/// branch and the loop's size in instructions.
+fn plain_loop<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(BasicBlock<'c>, BasicBlock<'c>, Inst<'c>, usize), String> {
     let ([latch], [exit]) = (shape.latches.as_slice(), shape.exits.as_slice()) else {
         return Err(format!("{} latches and {} exit blocks (one each handled)", shape.latches.len(), shape.exits.len()));
     };
-    let (latch, exit, header) = (*latch, *exit, shape.header);
-    if shape.exiting != [latch] {
+    if shape.exiting != [*latch] {
         return Err("a block other than the latch leaves the loop".into());
-    }
-    if branches_to(exit).iter().any(|t| t.block() != latch) {
-        return Err("the exit block has predecessors outside the loop".into());
     }
     let size: usize = shape.blocks.iter().map(|&b| instructions(b).count()).sum();
     if size > limits.max_size {
@@ -311,9 +309,20 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64, bool), 
             return Err(format!("a {:?} in the loop", t.opcode()));
         }
     }
-    let entries: Vec<Inst<'c>> = branches_to(header).into_iter().filter(|t| !shape.members.contains(&t.block())).collect();
-    let [pre_term] = entries.as_slice() else { return Err(format!("{} blocks enter the loop (one preheader handled)", entries.len())) };
-    let pre_term = *pre_term;
+    let entries: Vec<Inst<'c>> = branches_to(shape.header).into_iter().filter(|t| !shape.members.contains(&t.block())).collect();
+    let [enter] = entries.as_slice() else { return Err(format!("{} blocks enter the loop (one preheader handled)", entries.len())) };
+    Ok((*latch, *exit, *enter, size))
+}
+
+/// Versions the loop; returns the number of guards it is versioned on (0:
+/// split only), the trip count and whether it was split.
+/// Refuses (with the reason) before changing anything.
+fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64, bool), String> {
+    let (latch, exit, pre_term, size) = plain_loop(shape, limits)?;
+    let header = shape.header;
+    if branches_to(exit).iter().any(|t| t.block() != latch) {
+        return Err("the exit block has predecessors outside the loop".into());
+    }
     if pre_term.opcode() != O::LLVMBr || pre_term.is_conditional_terminator() {
         return Err("the preheader does not end in an unconditional branch".into());
     }
@@ -495,26 +504,8 @@ fn fold_branch(t: Inst<'_>, slot: u32) {
 /// Returns the name of the branch's block, `None` for a loop without such
 /// a branch; refuses (with the reason) before changing anything.
 fn unswitch<'c>(shape: &Shape<'c>, limits: Limits) -> Result<Option<String>, String> {
-    let ([latch], [exit]) = (shape.latches.as_slice(), shape.exits.as_slice()) else {
-        return Err("not one latch and one exit block".into());
-    };
-    let (latch, exit, header) = (*latch, *exit, shape.header);
-    if shape.exiting != [latch] {
-        return Err("a block other than the latch leaves the loop".into());
-    }
-    let size: usize = shape.blocks.iter().map(|&b| instructions(b).count()).sum();
-    if size > limits.max_size {
-        return Err(format!("{size} instructions, more than max-size={}", limits.max_size));
-    }
-    for &b in &shape.blocks {
-        let t = terminator(b).ok_or("a block without terminator")?;
-        if !matches!(t.opcode(), O::LLVMBr | O::LLVMSwitch | O::LLVMUnreachable) {
-            return Err(format!("a {:?} in the loop", t.opcode()));
-        }
-    }
-    let entries: Vec<Inst<'c>> = branches_to(header).into_iter().filter(|t| !shape.members.contains(&t.block())).collect();
-    let [enter] = entries.as_slice() else { return Err("not one block enters the loop".into()) };
-    let enter = *enter;
+    let (latch, exit, enter, _) = plain_loop(shape, limits)?;
+    let header = shape.header;
     // Invariance does not depend on the counter, and the split copies count
     // to a bound known only at run time: any phi of the header will do.
     let x = instructions(header).next().filter(|i| i.is_phi()).ok_or("the header has no counter")?;
