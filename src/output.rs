@@ -30,7 +30,7 @@
 use crate::diag::ToolError;
 use std::io::Write;
 use std::os::fd::{FromRawFd, RawFd};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// Symbolic links are followed at most this many times, as Linux's ELOOP limit.
@@ -100,8 +100,19 @@ impl OutputFile {
         };
         // tempfile's error names the temporary path, which the user never
         // gave: the OS error alone is reported against the output's name.
-        let tmp = tempfile::Builder::new().prefix(".simt-").suffix(".tmp").tempfile_in(dir).map_err(|e| io(without_temporary_path(e)))?;
-        let registered = crate::interrupt::register(tmp.path());
+        // The name is registered for removal on a signal before the file is
+        // made: registered after, a signal in between left the file behind
+        // (seen once in `output_files`' interrupted-dump test under load).
+        let mut registered = None;
+        let tmp = tempfile::Builder::new()
+            .prefix(".simt-")
+            .suffix(".tmp")
+            .make_in(dir, |p| {
+                registered = Some(crate::interrupt::register(p));
+                std::fs::OpenOptions::new().read(true).write(true).create_new(true).mode(0o600).open(p)
+            })
+            .map_err(|e| io(without_temporary_path(e)))?;
+        let registered = registered.expect("make_in calls the closure before it returns a file");
         let mode = match &existing {
             Some(meta) => meta.permissions().mode() & 0o7777,
             None => 0o666 & !current_umask(),
