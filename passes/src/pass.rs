@@ -112,6 +112,13 @@ impl<'a, 'ctx> PassContext<'a, 'ctx> {
         self.analyses.get(function)
     }
 
+    /// Drops every cached analysis, for a pass that changed a function and
+    /// reads it again: the cache's own check for a changed CFG can be
+    /// fooled when freed blocks' addresses are reused.
+    pub fn forget_analyses(&mut self) {
+        self.analyses.clear();
+    }
+
     /// The stream for printers and the passes' own reports.
     pub fn out(&mut self) -> &mut dyn Write {
         self.out
