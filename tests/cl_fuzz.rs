@@ -19,12 +19,14 @@
 //!
 //! The table's `units` column is what the pass reports doing to the kernel:
 //! loops pipelined (simt-swp), loads forwarded (simt-memfwd), stores removed
-//! (simt-memdse), work-item loops versioned (simt-wiloops-version).
+//! (simt-memdse), work-item loops versioned or unswitched
+//! (simt-wiloops-version, one step each).
 //!
 //! `host-default` is the module clang made, run by the host engine's own
 //! pipeline (lockstep loops, work-item loops, local atomics, versioning,
-//! `-O3`). The steps `wiloops` and `wiloops-version` only count changes:
-//! their output is a work-group function, run by `host-default`.
+//! `-O3`). The steps `wiloops`, `wiloops-version` and `wiloops-unswitch`
+//! only count changes: their output is a work-group function, run by
+//! `host-default`.
 //! `host-linear` is the same with the work-item loops in the linear form
 //! (`--linear`), `emu-markers-w7` the emulator with seed 000's markers
 //! policy and warps of 7 lanes: a race-free kernel gives the same buffers
@@ -91,7 +93,10 @@ fn steps(seed: u64, local: u32) -> Vec<Step> {
         s("memfwd+memdse-O2", "memfwd-O2", "simt-memdse<stats>", true),
         s("lockstep", "lower", &format!("simt-lockstep-loops<{ls}>"), true),
         s("wiloops", "lockstep", &format!("simt-wiloops<{ls}>,simt-local-atomics"), false),
-        s("wiloops-version", "wiloops", "simt-wiloops-version<remarks>", false),
+        // Versioning and unswitching apart, so each shows what it changed
+        // (the host pipeline runs both, in `host-default`).
+        s("wiloops-version", "wiloops", "simt-wiloops-version<remarks;no-unswitch>", false),
+        s("wiloops-unswitch", "wiloops", "simt-wiloops-version<remarks;no-version>", false),
     ]
 }
 
@@ -346,7 +351,8 @@ fn units(notes: &str) -> usize {
     let mut n = 0;
     for l in notes.lines() {
         let pipelined = l.starts_with("simt-swp: k: ") && l.contains(": pipelined,");
-        let versioned = l.starts_with("simt-wiloops-version: simt_wg_k: ") && l.contains(": versioned on");
+        let versioned =
+            l.starts_with("simt-wiloops-version: simt_wg_k: ") && (l.contains(": versioned on") || l.contains(": unswitched on"));
         if pipelined || versioned {
             n += 1;
         } else if let Some(rest) = l.strip_prefix("simt-memfwd: 'k': forwarded ").or_else(|| l.strip_prefix("simt-memdse: 'k': removed ")) {

@@ -44,7 +44,7 @@
 //! branch whose condition is the same for every work-item (a lockstep
 //! step's `k + 1 < n`): one copy per side, chosen before the loop, so the
 //! vectoriser sees no branch there to turn into masked stores (`unswitch`;
-//! `no-unswitch` turns it off).
+//! `no-unswitch` turns it off; `no-version` leaves only this step).
 //!
 //! Limits: loops that carry a value besides the counter (a stop-state
 //! reduction: LLVM folds it in the copies into forms the vectoriser misses);
@@ -82,9 +82,12 @@ struct Limits {
     /// Unswitch on branches the same for every work-item (`unswitch`;
     /// `no-unswitch` turns it off).
     unswitch: bool,
+    /// Version on bounds checks (`no-version` turns it off: unswitching
+    /// alone, which the fuzzer counts apart).
+    version: bool,
 }
 
-const DEFAULT_LIMITS: Limits = Limits { max_size: 400, min_trips: 32, split: true, unswitch: true };
+const DEFAULT_LIMITS: Limits = Limits { max_size: 400, min_trips: 32, split: true, unswitch: true, version: true };
 
 /// Largest loop split as well as versioned, in instructions: splitting
 /// makes two more copies, and the loops it is for (a tree reduction's
@@ -107,6 +110,7 @@ impl crate::pass::DeclaredPass for WiloopsVersion {
         ("remarks", "say what was done to each parallel loop"),
         ("no-split", "version only: no index-set split where the one guard holds on a prefix of the work-items"),
         ("no-unswitch", "no copy per side of a branch that is the same for every work-item"),
+        ("no-version", "unswitch only: no copy without the bounds checks"),
     ];
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
@@ -129,6 +133,10 @@ impl crate::pass::DeclaredPass for WiloopsVersion {
             }
             ("no-unswitch", None) => {
                 self.limits.unswitch = false;
+                Ok(())
+            }
+            ("no-version", None) => {
+                self.limits.version = false;
                 Ok(())
             }
             _ => Err(crate::pass::unknown_option::<Self>(key)),
@@ -154,6 +162,9 @@ impl ModulePass for WiloopsVersion {
         if !self.limits.unswitch {
             opts.push("no-unswitch".to_string());
         }
+        if !self.limits.version {
+            opts.push("no-version".to_string());
+        }
         if opts.is_empty() {
             "simt-wiloops-version".into()
         } else {
@@ -167,7 +178,7 @@ impl ModulePass for WiloopsVersion {
         for f in defined_functions(cx.module()) {
             // The loops from one analysis: versioning one adds blocks but
             // leaves the others' blocks as they were (they are disjoint).
-            let shapes = parallel_loops(cx.analyses(f));
+            let shapes = if self.limits.version { parallel_loops(cx.analyses(f)) } else { Vec::new() };
             for shape in shapes {
                 let header = shape.header.get_name().to_string_lossy().into_owned();
                 let fname = crate::ir::function_name(f);
@@ -179,20 +190,13 @@ impl ModulePass for WiloopsVersion {
                             (n, true) => format!("versioned on {n} guard(s), and split where it holds"),
                         };
                         notes += &format!("simt-wiloops-version: {fname}: loop %{header} ({trips} trips): {how}\n");
-                        cx.remark(RemarkKind::Passed, "Versioned", f, || {
-                            vec![Arg::text(format!("{fname}: work-item loop %")), Arg::new("Loop", &header), Arg::text(format!(": {how}"))]
-                        });
+                        cx.remark(RemarkKind::Passed, "Versioned", f, || loop_remark(&fname, &header, [Arg::text(format!(": {how}"))]));
                         changed = true;
                     }
                     Err(why) => {
                         notes += &format!("simt-wiloops-version: {fname}: loop %{header}: not versioned: {why}\n");
                         cx.remark(RemarkKind::Missed, "NotVersioned", f, || {
-                            vec![
-                                Arg::text(format!("{fname}: work-item loop %")),
-                                Arg::new("Loop", &header),
-                                Arg::text(": not versioned: "),
-                                Arg::new("Reason", &why),
-                            ]
+                            loop_remark(&fname, &header, [Arg::text(": not versioned: "), Arg::new("Reason", &why)])
                         });
                     }
                 }
@@ -219,12 +223,7 @@ impl ModulePass for WiloopsVersion {
                 if let Ok(Some(cond)) = unswitch(&shape, self.limits) {
                     notes += &format!("simt-wiloops-version: {fname}: loop %{header}: unswitched on %{cond}\n");
                     cx.remark(RemarkKind::Passed, "Unswitched", f, || {
-                        vec![
-                            Arg::text(format!("{fname}: work-item loop %")),
-                            Arg::new("Loop", &header),
-                            Arg::text(": unswitched on %"),
-                            Arg::new("Condition", &cond),
-                        ]
+                        loop_remark(&fname, &header, [Arg::text(": unswitched on %"), Arg::new("Condition", &cond)])
                     });
                     changed = true;
                 }
@@ -247,6 +246,14 @@ struct Shape<'c> {
     latches: Vec<BasicBlock<'c>>,
     exiting: Vec<BasicBlock<'c>>,
     exits: Vec<BasicBlock<'c>>,
+}
+
+/// A remark about work-item loop `%header` of `fname`: what was done to
+/// it (or why not) follows in `rest`.
+fn loop_remark<const N: usize>(fname: &str, header: &str, rest: [Arg; N]) -> Vec<Arg> {
+    let mut args = vec![Arg::text(format!("{fname}: work-item loop %")), Arg::new("Loop", header)];
+    args.extend(rest);
+    args
 }
 
 /// The outermost loops whose latch says they are parallel.
