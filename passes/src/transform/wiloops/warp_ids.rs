@@ -51,11 +51,8 @@ pub fn rewrite<'ctx>(m: &Module<'ctx>, kernel: FunctionValue<'ctx>, local_size: 
     if nx == 0 || !(one_row || nx % WARP == 0) {
         return 0;
     }
-    let ids: Vec<Inst<'ctx>> = kernel
-        .get_basic_block_iter()
-        .flat_map(instructions)
-        .filter(|&i| builtin_of(i) == Some(Builtin::LocalId(0)))
-        .collect();
+    let ids: Vec<Inst<'ctx>> =
+        kernel.get_basic_block_iter().flat_map(instructions).filter(|&i| builtin_of(i) == Some(Builtin::LocalId(0))).collect();
     let mut found = Vec::new();
     for id in ids {
         let mut of_id = vec![id];
