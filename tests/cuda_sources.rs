@@ -850,3 +850,83 @@ fn warp_loops_whose_trip_counts_differ_between_warps() {
         }
     }
 }
+
+/// One warp's shuffle (PTX, and the emulator's choice for lanes that do not
+/// exist): lane `l` of `vals` (fewer than 32 in a partial warp) gets lane
+/// `src`'s value, or its own where `src` is out of range or past the end.
+fn shfl_from(vals: &[i32], l: usize, src: Option<usize>) -> i32 {
+    match src {
+        Some(j) if j < vals.len() => vals[j],
+        _ => vals[l],
+    }
+}
+
+/// warp_ids.cu's kernel `kernel` (`warp_branch` or `warp_offsets`) from the
+/// algorithm, for blocks of `nx` x `ny` and `blocks` blocks: warps are 32
+/// consecutive linear thread ids; `warp` and `lane` are the kernel's own
+/// `threadIdx.x / 32` and `threadIdx.x % 32`.
+fn warp_ids_reference(kernel: &str, xs: &[i32], blocks: usize, nx: usize, ny: usize) -> Vec<i32> {
+    let n = nx * ny;
+    let width = if kernel == "warp_branch" { 1 } else { 3 };
+    let mut out = vec![0i32; width * blocks * n];
+    for b in 0..blocks {
+        for first in (0..n).step_by(32) {
+            let ids: Vec<usize> = (first..n.min(first + 32)).collect();
+            let vals: Vec<i32> = ids.iter().map(|&t| xs[b * n + t]).collect();
+            let (warp, lane): (Vec<usize>, Vec<usize>) = ids.iter().map(|&t| ((t % nx) / 32, (t % nx) % 32)).unzip();
+            for l in 0..ids.len() {
+                let g = b * n + ids[l];
+                if kernel == "warp_offsets" {
+                    out[3 * g] = shfl_from(&vals, l, Some((lane[l] * 7 + 3) % 32));
+                    let delta = warp[l] + 1 + lane[l] % 3;
+                    out[3 * g + 1] = shfl_from(&vals, l, Some(l + delta).filter(|&j| j <= 31));
+                    out[3 * g + 2] = (warp[l] * 1000 + lane[l]) as i32;
+                    continue;
+                }
+                assert!(warp.iter().all(|&w| w == warp[0]), "a block shape whose warps are not uniform in warp");
+                let mut r = if warp[l] % 2 == 1 {
+                    let mut s = vals.clone();
+                    for off in [16, 8, 4, 2, 1] {
+                        s = (0..s.len()).map(|k| s[k] + shfl_from(&s, k, Some(k + off).filter(|&j| j <= 31))).collect();
+                    }
+                    s[l]
+                } else {
+                    shfl_from(&vals, l, l.checked_sub(3)) + 7 * shfl_from(&vals, l, Some(l ^ 13))
+                };
+                if warp[l] == 0 && lane[l] < 4 {
+                    r += 1_000_000;
+                }
+                out[g] = r;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn warp_and_lane_from_thread_id_in_uniform_branches_and_per_lane_offsets() {
+    // (kernel, blocks, nx, ny): a partial last warp (80), rows of two
+    // aligned warps (64 x 3), and, for per-lane uses only, warps that
+    // straddle rows (48 x 2), where the host keeps threadIdx.x / 32 per lane.
+    let launches = [
+        ("warp_branch", 2usize, 80usize, 1usize),
+        ("warp_branch", 2, 64, 3),
+        ("warp_offsets", 2, 80, 1),
+        ("warp_offsets", 2, 64, 3),
+        ("warp_offsets", 2, 48, 2),
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    for (kernel, blocks, nx, ny) in launches {
+        let total = blocks * nx * ny;
+        let xs: Vec<i32> = common::lcg(29, total).iter().map(|x| (x % 1000) as i32).collect();
+        let want = warp_ids_reference(kernel, &xs, blocks, nx, ny);
+        let file = write_file(tmp.path(), &format!("{kernel}-{nx}x{ny}.bin"), u32_bytes(&xs.iter().map(|&v| v as u32).collect::<Vec<_>>()));
+        let (input, output) = (format!("buf:i32:{total}=file:{file}"), format!("buf:i32:{}", want.len()));
+        let (global, local) = (format!("{},{ny}", blocks * nx), format!("{nx},{ny}"));
+        for engine in ENGINES {
+            let args = ["--kernel", kernel, "--global", &global, "--local", &local, "--arg", &input, "--arg", &output];
+            let r = run("warp_ids.cu", engine, &args, 2);
+            assert_eq!(as_i32(&r[1]), want, "{kernel} {nx}x{ny} on {engine}");
+        }
+    }
+}

@@ -49,6 +49,7 @@ mod layout;
 pub(crate) mod prepare;
 mod region_local;
 mod scopes;
+mod warp_ids;
 
 use crate::analysis::cache::FunctionAnalyses;
 use crate::cfg::{BlockId, Cfg};
@@ -157,6 +158,13 @@ fn lower_kernel<'ctx>(
     for i in 0..k.count_params() {
         if k.get_enum_attribute(AttributeLoc::Param(i), byval).is_some() {
             return Err(format!("parameter {i} is passed by value (byval), which is not supported yet"));
+        }
+    }
+    // Before any analysis of the kernel: the ids it rewrites are values the
+    // analyses would name.
+    if let Some(local_size) = options.local_size.filter(|_| calls_warp_barrier(k)) {
+        if warp_ids::rewrite(cx.module(), k, local_size) > 0 {
+            cx.forget_analyses();
         }
     }
     prepare::remove_unreachable_blocks(&cx.analyses(k).cfg);
@@ -313,6 +321,14 @@ fn lower_kernel<'ctx>(
     }
     crate::ir::delete_function(k);
     Ok(warnings)
+}
+
+/// Whether `k` calls `simt-warp-exchange`'s warp barrier (and so gets the
+/// warp dispatcher).
+fn calls_warp_barrier(k: FunctionValue<'_>) -> bool {
+    k.get_basic_block_iter()
+        .flat_map(crate::ir::instructions)
+        .any(|i| i.called_function_name().as_deref() == Some(crate::transform::warp_exchange::WARP_BARRIER))
 }
 
 /// The ids of the barriers that are `simt-warp-exchange`'s warp barriers.

@@ -21,6 +21,9 @@
 //! block whose size is not a multiple of 32 being partial; x is the first
 //! lane's plus the lane's offset where the warp lies in one row of x (one
 //! division per region run), else x, y and z are divided out per lane.
+//! Where the block's warps lie in aligned rows of x, the kernel's own
+//! `threadIdx.x / 32` and `% 32` are this warp index and lane offset
+//! (`warp_ids.rs`), so that a branch on the warp is tested once per warp.
 //!
 //! Limits: the region form only (a kernel past the region budget is refused,
 //! not run in the linear form); no per-work-group slots for uniform values
