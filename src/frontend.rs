@@ -80,8 +80,10 @@ use simt_passes::kernel_model::is_kernel;
 pub enum EngineFront {
     /// Work-item loops for this CPU: `simt-wiloops` with these options
     /// (work-groups interleaved per call, 1 = off; the local size to
-    /// specialise for; the linear form whatever the kernel's size).
-    Host { interleave: u32, local_size: Option<[u64; 3]>, linear: bool },
+    /// specialise for; the linear form whatever the kernel's size), and
+    /// whether the launch keeps every id and size below 2^31
+    /// (`simt-widen-indices<ids-fit-i32>`; see `Grid::ids_fit_i32`).
+    Host { interleave: u32, local_size: Option<[u64; 3]>, linear: bool, ids_fit_i32: bool },
     /// The emulator's decoder input; `check` is the `simt-check-uniformity`
     /// pass text to instrument it with, if any.
     Emu { check: Option<&'static str> },
@@ -117,7 +119,7 @@ pub fn pipeline(kernel: &str, front: &EngineFront, opencl: bool) -> Result<Strin
     }
     let keep = format!("simt-internalize<keep={kernel}>,");
     let text = match front {
-        EngineFront::Host { interleave, local_size, linear } => {
+        EngineFront::Host { interleave, local_size, linear, ids_fit_i32 } => {
             let mut options = Vec::new();
             if *interleave > 1 {
                 options.push(format!("interleave={interleave}"));
@@ -134,9 +136,13 @@ pub fn pipeline(kernel: &str, front: &EngineFront, opencl: bool) -> Result<Strin
                 Some([x, y, z]) => format!("simt-lockstep-loops<local-size={x},{y},{z}>,"),
                 None => String::new(),
             };
+            // `int` index arithmetic in 64 bits, over the ids' exact
+            // truncations where the launch allows (before the work-item
+            // functions become the loops' arithmetic).
+            let widen = if *ids_fit_i32 { "simt-widen-indices<ids-fit-i32>" } else { "simt-widen-indices" };
             format!(
                 "{keep}globaldce,simt-byval-to-private,simt-subgroups,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,\
-                 {lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version"
+                 {widen},{lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version"
             )
         }
         EngineFront::Emu { check } => {
@@ -181,8 +187,8 @@ mod tests {
     #[test]
     fn each_front_end_is_one_pipeline() {
         let fronts = [
-            EngineFront::Host { interleave: 1, local_size: None, linear: false },
-            EngineFront::Host { interleave: 2, local_size: Some([16, 4, 1]), linear: true },
+            EngineFront::Host { interleave: 1, local_size: None, linear: false, ids_fit_i32: false },
+            EngineFront::Host { interleave: 2, local_size: Some([16, 4, 1]), linear: true, ids_fit_i32: true },
             EngineFront::Emu { check: None },
             EngineFront::Emu { check: Some("simt-check-uniformity<assume-uniform>") },
             EngineFront::Gpu,

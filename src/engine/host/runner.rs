@@ -45,6 +45,8 @@ pub struct WgKernel<'a> {
     /// function of the same kernel not specialised for the local size, its
     /// scratch per work-item and barrier names.
     remainder: Option<(WgFn, u64, &'a [String])>,
+    /// The code assumes [`Grid::ids_fit_i32`] (either function's).
+    ids_fit_i32: bool,
 }
 
 impl<'a> WgKernel<'a> {
@@ -75,7 +77,14 @@ impl<'a> WgKernel<'a> {
         barrier_names: &'a [String],
         interleaved: Option<(WgiFn, u64)>,
     ) -> WgKernel<'a> {
-        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved, remainder: None }
+        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved, remainder: None, ids_fit_i32: false }
+    }
+
+    /// This kernel, compiled (`fits`) for grids whose ids and sizes are all
+    /// below 2^31 ([`Grid::ids_fit_i32`]): [`Runner::new`] refuses another
+    /// grid, on which its `int` truncations of ids would be wrongly exact.
+    pub fn for_ids_fit_i32(self, fits: bool) -> WgKernel<'a> {
+        WgKernel { ids_fit_i32: fits, ..self }
     }
 
     /// This kernel, with `other` (the same kernel compiled for any local
@@ -89,7 +98,11 @@ impl<'a> WgKernel<'a> {
                 self.name, self.local_bytes, other.local_bytes
             )));
         }
-        Ok(WgKernel { remainder: Some((other.wg_fn, other.scratch_per_item, other.barrier_names)), ..self })
+        Ok(WgKernel {
+            remainder: Some((other.wg_fn, other.scratch_per_item, other.barrier_names)),
+            ids_fit_i32: self.ids_fit_i32 || other.ids_fit_i32,
+            ..self
+        })
     }
 }
 
@@ -167,6 +180,12 @@ impl<'a> Runner<'a> {
     /// Lays out local memory (an error over `local_mem_limit` bytes) and
     /// allocates every worker's state, for the current rayon pool.
     pub fn new(kernel: WgKernel<'a>, grid: Grid, args: &'a mut KernelArgs, local_mem_limit: u64) -> Result<Runner<'a>, ToolError> {
+        if kernel.ids_fit_i32 && !grid.ids_fit_i32() {
+            return Err(ToolError::Run(format!(
+                "kernel '{}' was compiled for grids whose ids and sizes are below 2^31; this grid (global {:?}, offset {:?}, local {:?}) is larger",
+                kernel.name, grid.global, grid.global_offset, grid.local
+            )));
+        }
         let layout = LocalLayout::for_args(kernel.local_bytes, args);
         layout.check_limit(kernel.name, local_mem_limit)?;
         let scratch_per_item = kernel.scratch_per_item.max(kernel.remainder.map_or(0, |r| r.1));
