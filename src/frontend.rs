@@ -21,9 +21,12 @@
 //!   host             ▼                     emu                       gpu (OpenCL input only)
 //!     3. always-inline                     3. simt-always-inline-     3. always-inline
 //!        simt-lower-ocl-builtins              helpers (not __nv_)        simt-lower-ocl-builtins
-//!        simt-wiloops<interleave;size>        always-inline              simt-to-nvptx
-//!        simt-local-atomics                   simt-lower-ocl-builtins
-//!        simt-wiloops-version                 [simt-check-uniformity]
+//!        simt-widen-indices[<ids-fit-i32>]    always-inline              simt-to-nvptx
+//!        [simt-lockstep-loops<size>]          simt-lower-ocl-builtins
+//!        simt-warp-exchange                   [simt-check-uniformity]
+//!        simt-wiloops<interleave;size>
+//!        simt-local-atomics
+//!        simt-wiloops-version
 //!   then the engine's back end: host: retarget, default<O3>, object, JIT;
 //!   emu: decode; gpu: default<O3> for NVPTX, PTX, the CUDA driver.
 //! ```
@@ -46,7 +49,11 @@
 //!    lowered to IR (`simt-lower-ocl-builtins`) before `simt-wiloops`, so the
 //!    work-item loops wrap plain IR and only barriers and work-item builtins
 //!    remain for the pass; the same lowering before `simt-to-nvptx`, whose
-//!    math mapping starts from LLVM intrinsics. `simt-wiloops` runs last in
+//!    math mapping starts from LLVM intrinsics. `simt-widen-indices` comes
+//!    while the work-item functions are still calls: with the launch's
+//!    ids below 2^31 (`ids-fit-i32`) their `int` truncations are exact, and
+//!    `int` index arithmetic over them becomes 64-bit, which O3 sees as
+//!    affine in the work-item loop's counter. `simt-wiloops` runs last in
 //!    the host front end, before the back end's `default<O3>`, so that O3
 //!    optimises the work-group function: it sees the work-item loops (and
 //!    vectorises them) rather than one work-item's body with barriers as

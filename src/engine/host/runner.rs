@@ -890,6 +890,30 @@ mod tests {
         assert!(e.to_string().contains("compiled for another work-group size than [5, 1, 1] (work-group (2,0,0))"), "{e}");
     }
 
+    /// A kernel compiled on the fact that the launch's ids fit in an `int`
+    /// runs on grids that keep it, to i32::MAX exactly, and is refused on
+    /// one id past it (global offset + size), before any work-group runs.
+    #[test]
+    fn code_for_ids_below_2_31_refuses_larger_grids() {
+        let max = i32::MAX as u64;
+        let fits = |global: &[u64], local: &[u64], offset: &[u64]| Grid::new(global, local, Some(offset)).unwrap().ids_fit_i32();
+        assert!(fits(&[16], &[4], &[max - 16]));
+        assert!(!fits(&[16], &[4], &[max - 15]));
+        assert!(fits(&[4, 16], &[4, 4], &[0, max - 16]) && !fits(&[4, 16], &[4, 4], &[0, max - 15]));
+        assert!(!fits(&[4], &[4], &[u64::MAX - 1]), "offset + size overflowing 64 bits does not fit");
+        let bn = names();
+        let mut a = args(&["local:f32:64"]);
+        // SAFETY: `bad_status` touches nothing and returns a status.
+        let k = unsafe { kernel("k", bad_status, 0, 0, &bn) }.for_ids_fit_i32(true);
+        let grid = Grid::new(&[16], &[4], Some(&[max - 15])).unwrap();
+        let e = Runner::new(k, grid, &mut a, 1 << 18).err().unwrap();
+        assert!(e.to_string().contains("compiled for grids whose ids and sizes are below 2^31"), "{e}");
+        // The same kernel on a grid that fits gets as far as running.
+        let grid = Grid::new(&[16], &[4], Some(&[max - 16])).unwrap();
+        let e = Runner::new(k, grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+        assert!(e.to_string().contains("unknown status 7"), "{e}");
+    }
+
     /// # Safety
     /// None: it touches nothing.
     unsafe extern "C" fn bad_status(_args: *const *mut c_void, _ctx: *mut WgContext) -> u32 {
