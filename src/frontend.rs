@@ -21,9 +21,12 @@
 //!   host             ▼                     emu                       gpu (OpenCL input only)
 //!     3. always-inline                     3. simt-always-inline-     3. always-inline
 //!        simt-lower-ocl-builtins              helpers (not __nv_)        simt-lower-ocl-builtins
-//!        simt-wiloops<interleave;size>        always-inline              simt-to-nvptx
-//!        simt-local-atomics                   simt-lower-ocl-builtins
-//!        simt-wiloops-version                 [simt-check-uniformity]
+//!        simt-widen-indices[<ids-fit-i32>]    always-inline              simt-to-nvptx
+//!        [simt-lockstep-loops<size>]          simt-lower-ocl-builtins
+//!        simt-warp-exchange                   [simt-check-uniformity]
+//!        simt-wiloops<interleave;size>
+//!        simt-local-atomics
+//!        simt-wiloops-version
 //!   then the engine's back end: host: retarget, default<O3>, object, JIT;
 //!   emu: decode; gpu: default<O3> for NVPTX, PTX, the CUDA driver.
 //! ```
@@ -46,7 +49,11 @@
 //!    lowered to IR (`simt-lower-ocl-builtins`) before `simt-wiloops`, so the
 //!    work-item loops wrap plain IR and only barriers and work-item builtins
 //!    remain for the pass; the same lowering before `simt-to-nvptx`, whose
-//!    math mapping starts from LLVM intrinsics. `simt-wiloops` runs last in
+//!    math mapping starts from LLVM intrinsics. `simt-widen-indices` comes
+//!    while the work-item functions are still calls: with the launch's
+//!    ids below 2^31 (`ids-fit-i32`) their `int` truncations are exact, and
+//!    `int` index arithmetic over them becomes 64-bit, which O3 sees as
+//!    affine in the work-item loop's counter. `simt-wiloops` runs last in
 //!    the host front end, before the back end's `default<O3>`, so that O3
 //!    optimises the work-group function: it sees the work-item loops (and
 //!    vectorises them) rather than one work-item's body with barriers as
@@ -80,8 +87,10 @@ use simt_passes::kernel_model::is_kernel;
 pub enum EngineFront {
     /// Work-item loops for this CPU: `simt-wiloops` with these options
     /// (work-groups interleaved per call, 1 = off; the local size to
-    /// specialise for; the linear form whatever the kernel's size).
-    Host { interleave: u32, local_size: Option<[u64; 3]>, linear: bool },
+    /// specialise for; the linear form whatever the kernel's size), and
+    /// whether the launch keeps every id and size below 2^31
+    /// (`simt-widen-indices<ids-fit-i32>`; see `Grid::ids_fit_i32`).
+    Host { interleave: u32, local_size: Option<[u64; 3]>, linear: bool, ids_fit_i32: bool },
     /// The emulator's decoder input; `check` is the `simt-check-uniformity`
     /// pass text to instrument it with, if any.
     Emu { check: Option<&'static str> },
@@ -117,7 +126,7 @@ pub fn pipeline(kernel: &str, front: &EngineFront, opencl: bool) -> Result<Strin
     }
     let keep = format!("simt-internalize<keep={kernel}>,");
     let text = match front {
-        EngineFront::Host { interleave, local_size, linear } => {
+        EngineFront::Host { interleave, local_size, linear, ids_fit_i32 } => {
             let mut options = Vec::new();
             if *interleave > 1 {
                 options.push(format!("interleave={interleave}"));
@@ -134,9 +143,13 @@ pub fn pipeline(kernel: &str, front: &EngineFront, opencl: bool) -> Result<Strin
                 Some([x, y, z]) => format!("simt-lockstep-loops<local-size={x},{y},{z}>,"),
                 None => String::new(),
             };
+            // `int` index arithmetic in 64 bits, over the ids' exact
+            // truncations where the launch allows (before the work-item
+            // functions become the loops' arithmetic).
+            let widen = if *ids_fit_i32 { "simt-widen-indices<ids-fit-i32>" } else { "simt-widen-indices" };
             format!(
                 "{keep}globaldce,simt-byval-to-private,simt-subgroups,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,\
-                 {lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version"
+                 {widen},{lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version"
             )
         }
         EngineFront::Emu { check } => {
@@ -181,8 +194,8 @@ mod tests {
     #[test]
     fn each_front_end_is_one_pipeline() {
         let fronts = [
-            EngineFront::Host { interleave: 1, local_size: None, linear: false },
-            EngineFront::Host { interleave: 2, local_size: Some([16, 4, 1]), linear: true },
+            EngineFront::Host { interleave: 1, local_size: None, linear: false, ids_fit_i32: false },
+            EngineFront::Host { interleave: 2, local_size: Some([16, 4, 1]), linear: true, ids_fit_i32: true },
             EngineFront::Emu { check: None },
             EngineFront::Emu { check: Some("simt-check-uniformity<assume-uniform>") },
             EngineFront::Gpu,

@@ -70,8 +70,12 @@ fn versioned_loops(text: &[u8], kernel: &str, local: [u64; 3]) -> usize {
     let ctx = Context::create();
     let input = ModuleInput { name: kernel.into(), bytes: text.to_vec() };
     let mut module = frontend::load(&ctx, &input).expect("the module loads");
-    frontend::prepare(&mut module, kernel, &EngineFront::Host { interleave: 1, local_size: Some(local), linear: false })
-        .expect("the host front end runs");
+    frontend::prepare(
+        &mut module,
+        kernel,
+        &EngineFront::Host { interleave: 1, local_size: Some(local), linear: false, ids_fit_i32: false },
+    )
+    .expect("the host front end runs");
     let ir = module.print_to_string().to_string();
     ir.lines().filter(|l| l.contains("br i1 %wiver.ok")).count()
 }
@@ -289,8 +293,12 @@ fn tree_steps_split_and_match_the_emulator() {
         let ctx = Context::create();
         let input = ModuleInput { name: kernel.into(), bytes: text.clone() };
         let mut module = frontend::load(&ctx, &input).expect("the module loads");
-        frontend::prepare(&mut module, kernel, &EngineFront::Host { interleave: 1, local_size: Some([local, 1, 1]), linear: false })
-            .expect("the host front end runs");
+        frontend::prepare(
+            &mut module,
+            kernel,
+            &EngineFront::Host { interleave: 1, local_size: Some([local, 1, 1]), linear: false, ids_fit_i32: false },
+        )
+        .expect("the host front end runs");
         // `%wiver.k = freeze`, numbered when there are several.
         let ir = module.print_to_string().to_string();
         ir.lines()

@@ -8,7 +8,7 @@
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
     byval_private, check_uniformity, converge, ifconvert, inline_helpers, internalize, local_atomics, lockstep, memdse, memfwd,
-    ocl_builtins, rpo_layout, strip_markers, subgroups, swp, testing, to_nvptx, warp_exchange, wiloops, wiloops_version,
+    ocl_builtins, rpo_layout, strip_markers, subgroups, swp, testing, to_nvptx, warp_exchange, widen_indices, wiloops, wiloops_version,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
@@ -35,6 +35,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<internalize::Internalize>(),
     PassDecl::of::<byval_private::ByvalToPrivate>(),
     PassDecl::of::<inline_helpers::AlwaysInlineHelpers>(),
+    PassDecl::of::<widen_indices::WidenIndices>(),
     // Hidden: the driver's own tests.
     PassDecl::of::<testing::BreakModule>(),
     PassDecl::of::<testing::LiePreserved>(),

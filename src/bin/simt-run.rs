@@ -400,13 +400,19 @@ fn run_host(loaded: &mut Loaded<'_>, grid: Grid, opts: &RunOptions, kernel: &str
         None
     } else {
         let mut copy = loaded.module.clone();
-        let options = HostOptions { interleave: 1, local_size: None, aot: opts.aot, linear: opts.linear };
+        let options = HostOptions { interleave: 1, local_size: None, aot: opts.aot, linear: opts.linear, ids_fit_i32: grid.ids_fit_i32() };
         Some(host::compile_module_cached(&mut copy, kernel, &options, cache.as_ref())?)
     };
     let hk = host::compile_module_cached(
         &mut loaded.module,
         kernel,
-        &HostOptions { interleave: opts.interleave, local_size: Some(grid.local), aot: opts.aot, linear: opts.linear },
+        &HostOptions {
+            interleave: opts.interleave,
+            local_size: Some(grid.local),
+            aot: opts.aot,
+            linear: opts.linear,
+            ids_fit_i32: grid.ids_fit_i32(),
+        },
         cache.as_ref(),
     )?;
     for w in hk.cache.warnings.iter().chain(remainder.iter().flat_map(|r| r.cache.warnings.iter())) {

@@ -252,6 +252,17 @@ pub struct Grid {
 pub const DIM_NAMES: [char; 3] = ['x', 'y', 'z'];
 
 impl Grid {
+    /// Whether every work-item id, group id and size of the launch is below
+    /// 2^31, so that an `int` holds it exactly: in each dimension, global
+    /// offset + global size and the local size are at most `i32::MAX`
+    /// (global ids are below offset + size; group counts and ids, at most
+    /// the global size). The host engine compiles `int` index arithmetic
+    /// in 64 bits on that fact (`simt-widen-indices<ids-fit-i32>`).
+    pub fn ids_fit_i32(&self) -> bool {
+        let max = i32::MAX as u64;
+        (0..3).all(|d| self.global_offset[d].checked_add(self.global[d]).is_some_and(|end| end <= max) && self.local[d] <= max)
+    }
+
     /// Checks the sizes: 1 to 3 dimensions, the same number in each list,
     /// none 0, every global size a multiple of the local size.
     pub fn new(global: &[u64], local: &[u64], global_offset: Option<&[u64]>) -> Result<Grid, String> {

@@ -32,6 +32,7 @@
 //! - `consts`, `inspect`: reading constants and globals, and what
 //!   instructions say beyond their operands.
 //! - `process`: LLVM's version, fatal-error handler and `cl::opt` options.
+//! - `wrap_flags`: `nsw`/`nuw`/`nneg` on integer instructions.
 
 mod alias_scope;
 pub mod block;
@@ -55,6 +56,7 @@ pub(crate) mod names;
 mod process;
 mod ty;
 pub mod value;
+mod wrap_flags;
 
 pub use alias_scope::AliasScope;
 pub use block::{edge_kinds, successors, terminator, EdgeKind};

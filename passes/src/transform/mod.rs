@@ -25,5 +25,6 @@ pub mod testing;
 pub mod to_nvptx;
 pub mod warp_exchange;
 pub mod warp_loops;
+pub mod widen_indices;
 pub mod wiloops;
 pub mod wiloops_version;

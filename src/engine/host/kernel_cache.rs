@@ -9,8 +9,8 @@
 //! BLAKE3 over, each field named and length-prefixed: the module as the host
 //! engine receives it (its bitcode, before the front end), the kernel's
 //! name, every [`HostOptions`] field that changes the object (`interleave`,
-//! `local_size`, `linear`; `aot` links the same object, so it shares the
-//! entry), the host triple, CPU name and CPU features, and the code that
+//! `local_size`, `linear`, `ids_fit_i32`; `aot` links the same object, so
+//! it shares the entry), the host triple, CPU name and CPU features, and the code that
 //! compiles: simt's version with the identity of the running executable,
 //! LLVM's version with the identity of the libLLVM it runs (see below).
 //!
@@ -353,7 +353,7 @@ impl Key {
     pub fn new(module: &Module<'_>, kernel: &str, opts: &HostOptions) -> Result<Key, String> {
         // Every field is named, so that a new option does not compile until
         // it is put in the key or said not to change the object.
-        let HostOptions { interleave, aot: _, local_size, linear } = opts;
+        let HostOptions { interleave, aot: _, local_size, linear, ids_fit_i32 } = opts;
         let build = build_identity().as_ref().map_err(Clone::clone)?;
         let mut h = blake3::Hasher::new();
         let mut field = |name: &str, bytes: &[u8]| {
@@ -370,6 +370,7 @@ impl Key {
         field("interleave", &interleave.to_le_bytes());
         field("local_size", format!("{local_size:?}").as_bytes());
         field("linear", &[*linear as u8]);
+        field("ids_fit_i32", &[*ids_fit_i32 as u8]);
         field("module", module.write_bitcode_to_memory().as_slice());
         Ok(Key(*h.finalize().as_bytes()))
     }

@@ -42,11 +42,17 @@ pub struct HostOptions {
     /// `simt-wiloops<linear>`: one copy of the kernel entered through a
     /// resume switch, whatever its regions' size (tests of that form).
     pub linear: bool,
+    /// The launch keeps every work-item id, group id and size below 2^31
+    /// ([`Grid::ids_fit_i32`](crate::launch::model::Grid::ids_fit_i32)):
+    /// `int` truncations of them are exact, so `int` index arithmetic
+    /// becomes 64-bit (`simt-widen-indices`). The code is then only for such
+    /// grids: [`runner::Runner::new`] refuses others.
+    pub ids_fit_i32: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        HostOptions { interleave: 1, aot: false, local_size: None, linear: false }
+        HostOptions { interleave: 1, aot: false, local_size: None, linear: false, ids_fit_i32: false }
     }
 }
 
@@ -68,6 +74,8 @@ pub struct HostKernel {
     linear: bool,
     /// The interleaved form and its ring size, when asked for and possible.
     interleaved: Option<(WgiFn, u64)>,
+    /// Compiled for grids whose ids fit in 32 bits only ([`HostOptions::ids_fit_i32`]).
+    ids_fit_i32: bool,
     /// Owns the code `wg_fn` points into.
     _code: Code,
 }
@@ -137,6 +145,7 @@ impl HostKernel {
         // static local size, barrier names and ring size read from the
         // symbols it emitted beside them for this very kernel.
         unsafe { WgKernel::new(name, self.wg_fn, self.scratch_per_item, self.local_bytes, &self.barrier_names, self.interleaved) }
+            .for_ids_fit_i32(self.ids_fit_i32)
     }
 }
 
@@ -144,7 +153,8 @@ impl HostKernel {
 /// host front end, [`crate::frontend`], then `default<O3>` for this CPU), as
 /// an object file for this host.
 pub fn compile_object(module: &mut Module<'_>, kernel: &str, opts: &HostOptions) -> Result<Vec<u8>, ToolError> {
-    let front = EngineFront::Host { interleave: opts.interleave, local_size: opts.local_size, linear: opts.linear };
+    let front =
+        EngineFront::Host { interleave: opts.interleave, local_size: opts.local_size, linear: opts.linear, ids_fit_i32: opts.ids_fit_i32 };
     frontend::prepare(module, kernel, &front)?;
     reject_gpu_only_intrinsics(module, kernel)?;
     let spec = TargetSpec { triple: Some(host_triple()), cpu: "native".into(), features: String::new(), opt_level: 3 };
@@ -253,6 +263,7 @@ pub fn compile_module_cached(
         linear,
         compile_seconds: start.elapsed().as_secs_f64(),
         cache,
+        ids_fit_i32: opts.ids_fit_i32,
         _code: jit,
     })
 }

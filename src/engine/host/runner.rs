@@ -45,6 +45,8 @@ pub struct WgKernel<'a> {
     /// function of the same kernel not specialised for the local size, its
     /// scratch per work-item and barrier names.
     remainder: Option<(WgFn, u64, &'a [String])>,
+    /// The code assumes [`Grid::ids_fit_i32`] (either function's).
+    ids_fit_i32: bool,
 }
 
 impl<'a> WgKernel<'a> {
@@ -75,7 +77,14 @@ impl<'a> WgKernel<'a> {
         barrier_names: &'a [String],
         interleaved: Option<(WgiFn, u64)>,
     ) -> WgKernel<'a> {
-        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved, remainder: None }
+        WgKernel { name, wg_fn, scratch_per_item, local_bytes, barrier_names, interleaved, remainder: None, ids_fit_i32: false }
+    }
+
+    /// This kernel, compiled (`fits`) for grids whose ids and sizes are all
+    /// below 2^31 ([`Grid::ids_fit_i32`]): [`Runner::new`] refuses another
+    /// grid, on which its `int` truncations of ids would be wrongly exact.
+    pub fn for_ids_fit_i32(self, fits: bool) -> WgKernel<'a> {
+        WgKernel { ids_fit_i32: fits, ..self }
     }
 
     /// This kernel, with `other` (the same kernel compiled for any local
@@ -89,7 +98,11 @@ impl<'a> WgKernel<'a> {
                 self.name, self.local_bytes, other.local_bytes
             )));
         }
-        Ok(WgKernel { remainder: Some((other.wg_fn, other.scratch_per_item, other.barrier_names)), ..self })
+        Ok(WgKernel {
+            remainder: Some((other.wg_fn, other.scratch_per_item, other.barrier_names)),
+            ids_fit_i32: self.ids_fit_i32 || other.ids_fit_i32,
+            ..self
+        })
     }
 }
 
@@ -167,6 +180,12 @@ impl<'a> Runner<'a> {
     /// Lays out local memory (an error over `local_mem_limit` bytes) and
     /// allocates every worker's state, for the current rayon pool.
     pub fn new(kernel: WgKernel<'a>, grid: Grid, args: &'a mut KernelArgs, local_mem_limit: u64) -> Result<Runner<'a>, ToolError> {
+        if kernel.ids_fit_i32 && !grid.ids_fit_i32() {
+            return Err(ToolError::Run(format!(
+                "kernel '{}' was compiled for grids whose ids and sizes are below 2^31; this grid (global {:?}, offset {:?}, local {:?}) is larger",
+                kernel.name, grid.global, grid.global_offset, grid.local
+            )));
+        }
         let layout = LocalLayout::for_args(kernel.local_bytes, args);
         layout.check_limit(kernel.name, local_mem_limit)?;
         let scratch_per_item = kernel.scratch_per_item.max(kernel.remainder.map_or(0, |r| r.1));
@@ -869,6 +888,29 @@ mod tests {
         let mut a = args(&["buf:u32:21"]);
         let e = Runner::new(full, grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
         assert!(e.to_string().contains("compiled for another work-group size than [5, 1, 1] (work-group (2,0,0))"), "{e}");
+    }
+
+    /// A kernel compiled on the fact that the launch's ids fit in an `int`
+    /// runs on grids that keep it, to i32::MAX exactly, and is refused on
+    /// one id past it (global offset + size), before any work-group runs.
+    #[test]
+    fn code_for_ids_below_2_31_refuses_larger_grids() {
+        let max = i32::MAX as u64;
+        let fits = |global: &[u64], local: &[u64], offset: &[u64]| Grid::new(global, local, Some(offset)).unwrap().ids_fit_i32();
+        assert!(fits(&[16], &[4], &[max - 16]));
+        assert!(!fits(&[16], &[4], &[max - 15]));
+        assert!(fits(&[4, 16], &[4, 4], &[0, max - 16]) && !fits(&[4, 16], &[4, 4], &[0, max - 15]));
+        let bn = names();
+        let mut a = args(&["local:f32:64"]);
+        // SAFETY: `bad_status` touches nothing and returns a status.
+        let k = unsafe { kernel("k", bad_status, 0, 0, &bn) }.for_ids_fit_i32(true);
+        let grid = Grid::new(&[16], &[4], Some(&[max - 15])).unwrap();
+        let e = Runner::new(k, grid, &mut a, 1 << 18).err().unwrap();
+        assert!(e.to_string().contains("compiled for grids whose ids and sizes are below 2^31"), "{e}");
+        // The same kernel on a grid that fits gets as far as running.
+        let grid = Grid::new(&[16], &[4], Some(&[max - 16])).unwrap();
+        let e = Runner::new(k, grid, &mut a, 1 << 18).unwrap().run(None).unwrap_err();
+        assert!(e.to_string().contains("unknown status 7"), "{e}");
     }
 
     /// # Safety
