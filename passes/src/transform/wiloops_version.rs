@@ -44,7 +44,9 @@
 //! branch whose condition is the same for every work-item (a lockstep
 //! step's `k + 1 < n`): one copy per side, chosen before the loop, so the
 //! vectoriser sees no branch there to turn into masked stores (`unswitch`;
-//! `no-unswitch` turns it off; `no-version` leaves only this step).
+//! `no-unswitch` turns it off; `no-version` leaves only this step); then
+//! both sides once more on their next such branch (two rounds, at most
+//! four copies of a loop).
 //!
 //! Limits: loops that carry a value besides the counter (a stop-state
 //! reduction: LLVM folds it in the copies into forms the vectoriser misses);
@@ -212,21 +214,37 @@ impl ModulePass for WiloopsVersion {
             let fname = crate::ir::function_name(f);
             // Each unswitch changes the function: the loops are taken afresh
             // after every one (shapes kept across a change named deleted
-            // blocks and phis: a crash in 4% of runs of fuzz seed 3). The
-            // loops there were at the start are tried once each, by their
-            // header's name; the copies unswitching makes are not.
+            // blocks and phis: a crash in 4% of runs of fuzz seed 3), found
+            // by their header's name. Round 1 tries the loops there were at
+            // the start; each later round, both sides of what the round
+            // before unswitched, whose next uniform branch may be the one
+            // that matters (a warp lane loop's first is its row test, its
+            // second `if (warp == 0)`): at most 2^UNSWITCH_ROUNDS copies of
+            // a loop.
             let name = |s: &Shape<'_>| s.header.get_name().to_string_lossy().into_owned();
-            let headers: Vec<String> = parallel_loops(cx.analyses(f)).iter().map(name).collect();
-            for header in headers {
-                cx.forget_analyses();
-                let Some(shape) = parallel_loops(cx.analyses(f)).into_iter().find(|s| name(s) == header) else { continue };
-                if let Ok(Some(cond)) = unswitch(&shape, self.limits) {
-                    notes += &format!("simt-wiloops-version: {fname}: loop %{header}: unswitched on %{cond}\n");
-                    cx.remark(RemarkKind::Passed, "Unswitched", f, || {
-                        loop_remark(&fname, &header, [Arg::text(": unswitched on %"), Arg::new("Condition", &cond)])
-                    });
-                    changed = true;
+            let mut todo: Vec<String> = parallel_loops(cx.analyses(f)).iter().map(name).collect();
+            for round in 0..UNSWITCH_ROUNDS {
+                if round > 0 {
+                    // The sides the last round folded away use the loops'
+                    // values from no block that runs: gone before the
+                    // loops' outside uses are checked.
+                    cx.forget_analyses();
+                    crate::transform::wiloops::prepare::remove_unreachable_blocks(&cx.analyses(f).cfg);
                 }
+                let mut next = Vec::new();
+                for header in todo {
+                    cx.forget_analyses();
+                    let Some(shape) = parallel_loops(cx.analyses(f)).into_iter().find(|s| name(s) == header) else { continue };
+                    if let Ok(Some((cond, copy))) = unswitch(&shape, self.limits) {
+                        notes += &format!("simt-wiloops-version: {fname}: loop %{header}: unswitched on %{cond}\n");
+                        cx.remark(RemarkKind::Passed, "Unswitched", f, || {
+                            loop_remark(&fname, &header, [Arg::text(": unswitched on %"), Arg::new("Condition", &cond)])
+                        });
+                        changed = true;
+                        next.extend([header, copy]);
+                    }
+                }
+                todo = next;
             }
         }
         if self.remarks {
@@ -517,9 +535,10 @@ fn fold_branch(t: Inst<'_>, slot: u32) {
 /// each work-item loop. One branch per loop (the first in layout order), so
 /// a loop is at most doubled; runs after versioning, on every copy.
 ///
-/// Returns the name of the branch's block, `None` for a loop without such
-/// a branch; refuses (with the reason) before changing anything.
-fn unswitch<'c>(shape: &Shape<'c>, limits: Limits) -> Result<Option<String>, String> {
+/// Returns the name of the branch's block and that of the copy's header,
+/// `None` for a loop without such a branch; refuses (with the reason)
+/// before changing anything.
+fn unswitch<'c>(shape: &Shape<'c>, limits: Limits) -> Result<Option<(String, String)>, String> {
     let (latch, exit, enter, _) = plain_loop(shape, limits)?;
     let header = shape.header;
     // Invariance does not depend on the counter, and the split copies count
@@ -570,9 +589,10 @@ fn unswitch<'c>(shape: &Shape<'c>, limits: Limits) -> Result<Option<String>, Str
         p.add_incoming(&from_latch);
     }
     let at = branch.block().get_name().to_string_lossy().into_owned();
+    let copy_header = copy.block(header).get_name().to_string_lossy().into_owned();
     fold_branch(copy.value(branch.value()).as_inst().expect("a copied branch"), 0);
     fold_branch(branch, 1);
-    Ok(Some(at))
+    Ok(Some((at, copy_header)))
 }
 
 /// A new block on the edge from `enter` (a terminator outside the loop) to
@@ -594,6 +614,10 @@ fn preheader<'c>(enter: Inst<'c>, header: BasicBlock<'c>) -> Inst<'c> {
     b.position_at_end(pre);
     b.br(header)
 }
+
+/// How many times a loop and its copies are unswitched, one uniform branch
+/// each time.
+const UNSWITCH_ROUNDS: usize = 2;
 
 /// How deep a condition [`unswitch`] rebuilds before the loop may be.
 const REBUILD_DEPTH: u32 = 8;
