@@ -63,6 +63,7 @@ use crate::pass::{ModulePass, PassContext, PassError, Preserved};
 use crate::remarks::{Arg, RemarkKind};
 use crate::transform::loop_copy::{LoopCopy, Place};
 use inkwell::basic_block::BasicBlock;
+use inkwell::values::FunctionValue;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode as O};
 use std::collections::{HashMap, HashSet};
 
@@ -207,10 +208,7 @@ impl ModulePass for WiloopsVersion {
                 continue;
             }
             // The loops again, copies included (the analyses see the new CFG).
-            // Folding left blocks no path reaches; their edges into the
-            // loops would reach a copy's phis as entries from no predecessor.
-            cx.forget_analyses();
-            crate::transform::wiloops::prepare::remove_unreachable_blocks(&cx.analyses(f).cfg);
+            drop_unreachable(cx, f);
             let fname = crate::ir::function_name(f);
             // Each unswitch changes the function: the loops are taken afresh
             // after every one (shapes kept across a change named deleted
@@ -225,11 +223,7 @@ impl ModulePass for WiloopsVersion {
             let mut todo: Vec<String> = parallel_loops(cx.analyses(f)).iter().map(name).collect();
             for round in 0..UNSWITCH_ROUNDS {
                 if round > 0 {
-                    // The sides the last round folded away use the loops'
-                    // values from no block that runs: gone before the
-                    // loops' outside uses are checked.
-                    cx.forget_analyses();
-                    crate::transform::wiloops::prepare::remove_unreachable_blocks(&cx.analyses(f).cfg);
+                    drop_unreachable(cx, f);
                 }
                 let mut next = Vec::new();
                 for header in todo {
@@ -253,6 +247,16 @@ impl ModulePass for WiloopsVersion {
         // New blocks and edges: nothing cached stays valid.
         Ok(if changed { Preserved::none() } else { Preserved::all() })
     }
+}
+
+/// Forgets the analyses and removes `f`'s blocks that no path reaches,
+/// which versioning and unswitching leave where they fold a branch: their
+/// edges into a loop would reach a copy's phis as entries from no
+/// predecessor, and their uses of a loop's values come from no block that
+/// runs (both were found by the fuzzer or the tests before this was done).
+fn drop_unreachable<'ctx>(cx: &mut PassContext<'_, 'ctx>, f: FunctionValue<'ctx>) {
+    cx.forget_analyses();
+    crate::transform::wiloops::prepare::remove_unreachable_blocks(&cx.analyses(f).cfg);
 }
 
 /// A loop as the loop analysis saw it.
