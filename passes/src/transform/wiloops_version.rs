@@ -565,6 +565,14 @@ fn unswitch<'c>(shape: &Shape<'c>, limits: Limits) -> Result<Option<(String, Str
     // A versioned loop is entered by the test's conditional branch: the
     // choice between the sides needs a block of its own on that edge.
     let pre_term = if enter.opcode() == O::LLVMBr && !enter.is_conditional_terminator() { enter } else { preheader(enter, header) };
+    // A new preheader rebuilt the header's phis (`retain_incoming`): `x`
+    // and the scope's counter are deleted values from here on, and were
+    // used later on (a crash in `LLVMGetTypeContext`, rarely: only where the
+    // freed memory had been reused; the second unswitching round enters
+    // every copy through a conditional branch, so makes a preheader each
+    // time). Both are taken again.
+    let x = instructions(header).next().filter(|i| i.is_phi()).expect("the header keeps its phis");
+    let mut scope = Scope::new(shape.blocks.iter().copied(), x.value());
     if branches_to(exit).iter().all(|t| t.block() == latch) {
         crate::transform::lcssa::close_over_exit(&shape.blocks, latch, exit);
     } else {
