@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::simt_run_output;
+use common::{engine_flags, simt_run_output};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -42,13 +42,9 @@ fn u32_bytes(v: &[u32]) -> Vec<u8> {
 /// scalar).
 fn run(src: &str, engine: &str, args: &[&str], buffers: usize) -> Vec<Vec<u8>> {
     let out = tempfile::tempdir().unwrap();
-    let mut a: Vec<String> = vec![cuda_dir().join(src).display().to_string(), "--engine".into(), engine.into()];
+    let mut a: Vec<String> = vec![cuda_dir().join(src).display().to_string()];
     a.extend(args.iter().map(|s| s.to_string()));
-    a.extend(["--no-cache".into(), "--dump".into(), out.path().display().to_string()]);
-    if engine == "emu" {
-        // Races, uninitialised reads, bounds and barriers watched too.
-        a.extend(["--check".into(), "all".into()]);
-    }
+    a.extend(engine_flags(engine, out.path()));
     let o = simt_run_output(&a);
     assert!(o.status.success(), "{src} on {engine}: {}", text(&o));
     (0..buffers).map(|k| std::fs::read(out.path().join(format!("arg{k}.bin"))).unwrap_or_default()).collect()

@@ -148,15 +148,8 @@ fn subgroup_functions_on_64_bit_types() {
             format!("buf:i64:{}", 8 * n),
             "--arg".into(),
             format!("buf:f64:{}", 2 * n),
-            "--engine".into(),
-            engine.into(),
-            "--no-cache".into(),
-            "--dump".into(),
-            dump.display().to_string(),
         ];
-        if engine == "emu" {
-            args.extend(["--check".into(), "all".into()]);
-        }
+        args.extend(common::engine_flags(engine, &dump));
         let o = Command::new(env!("CARGO_BIN_EXE_simt-run")).args(&args).output().unwrap();
         assert!(o.status.success(), "{engine}: {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
         let longs: Vec<i64> =

@@ -25,7 +25,7 @@
 
 mod common;
 
-use common::simt_run_output;
+use common::{engine_flags, simt_run_output};
 use std::fmt::Write as _;
 
 /// splitmix64: deterministic from the seed, the same on every machine.
@@ -260,15 +260,8 @@ fn run(dir: &std::path::Path, k: &Kernel, engine: &str, seed: u64) -> Result<Vec
         format!("u32:{}", k.n),
         "--arg".into(),
         format!("u32:{}", k.m),
-        "--engine".into(),
-        engine.into(),
-        "--no-cache".into(),
-        "--dump".into(),
-        dump.display().to_string(),
     ];
-    if engine == "emu" {
-        args.extend(["--check".into(), "all".into()]);
-    }
+    args.extend(engine_flags(engine, &dump));
     let o = simt_run_output(&args);
     if !o.status.success() {
         return Err(format!("{engine}: {}: {}{}", o.status, String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)));

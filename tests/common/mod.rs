@@ -117,6 +117,18 @@ pub fn missing_tool(tool: &str) {
     eprintln!("note: {tool} not found: this test checks nothing here (under scripts/test it would fail)");
 }
 
+/// `simt-run` flags for a run whose buffers a test compares: `--engine
+/// ENGINE`, no kernel cache, each buffer dumped to `dump`; on the emulator
+/// with every check (`--check all`: races, uninitialised reads, bounds,
+/// barriers, warp masks), which must then report nothing.
+pub fn engine_flags(engine: &str, dump: &Path) -> Vec<String> {
+    let mut a: Vec<String> = vec!["--engine".into(), engine.into(), "--no-cache".into(), "--dump".into(), dump.display().to_string()];
+    if engine == "emu" {
+        a.extend(["--check".into(), "all".into()]);
+    }
+    a
+}
+
 /// Deterministic inputs (a 64-bit LCG's top bits), independent of simt's
 /// `rand:` fills, for tests that compute their expected results themselves.
 pub fn lcg(seed: u64, n: usize) -> Vec<u32> {
