@@ -320,6 +320,13 @@ impl<'ctx> Builder<'ctx> {
         self.built_inst(unsafe { LLVMBuildRet(raw, v.raw()) })
     }
 
+    /// `ret void`.
+    pub fn ret_void(&self) -> Inst<'ctx> {
+        let raw = self.positioned_raw();
+        // SAFETY: a positioned builder.
+        self.built_inst(unsafe { LLVMBuildRetVoid(raw) })
+    }
+
     /// `switch v, default` with room for `cases` cases (see [`Inst::add_case`]).
     pub fn switch(&self, v: Value<'ctx>, default: BasicBlock<'ctx>, cases: u32) -> Inst<'ctx> {
         let raw = self.positioned_raw();

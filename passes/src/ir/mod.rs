@@ -47,6 +47,7 @@ mod edit;
 mod function;
 pub mod globals;
 mod inspect;
+mod like;
 pub mod link;
 mod loop_metadata;
 mod memory;
@@ -68,6 +69,7 @@ pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder};
 pub use function::{run_passes, run_pipeline};
 pub use inspect::{negated_predicate, swapped_predicate};
+pub use like::const_vector;
 /// LLVM-C's enums that the handles' methods answer with (a type's kind, an
 /// opcode, a predicate), so callers name them without depending on llvm-sys.
 pub use llvm_sys::{LLVMAtomicRMWBinOp, LLVMCallConv, LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};

@@ -23,6 +23,7 @@ pub mod subgroups;
 pub mod swp;
 pub mod testing;
 pub mod to_nvptx;
+pub mod warp_collapse;
 pub mod warp_exchange;
 pub mod warp_loops;
 pub mod widen_indices;

@@ -32,6 +32,12 @@
 //! size are read again after the barrier instead of being kept across it
 //! (per lane, in memory).
 //!
+//! First, a loop of shuffles whose control is known at compile time (a
+//! constant trip count and offsets: the usual warp reduction, scan or
+//! butterfly) is collapsed instead (`warp_collapse.rs`): it runs once per
+//! warp on vectors of the 32 lanes, between two warp barriers, so that
+//! its steps exchange values in registers; `no-collapse` turns it off.
+//!
 //! Last, a loop of warp functions gets warp barriers on its back edge and
 //! exit (`warp_loops.rs`), so that each of its regions is straight-line
 //! and its lane loop vectorises.
@@ -54,6 +60,7 @@ use crate::ir::globals::function_or_declare;
 use crate::ir::{defined_functions, function_name, instructions, Builder, Inst, Ty, Value};
 use crate::kernel_model::is_kernel;
 use crate::pass::{DeclaredPass, ModulePass, PassContext, PassError, Preserved};
+use crate::transform::warp_collapse;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::{Linkage, Module};
 use inkwell::values::FunctionValue;
@@ -70,7 +77,11 @@ const HELPERS: &str = include_str!("warp_exchange.ll");
 const NAME: &str = "simt-warp-exchange";
 
 #[derive(Default)]
-pub struct WarpExchange;
+pub struct WarpExchange {
+    /// Leave loops of shuffles to the exchange (`no-collapse`), for
+    /// comparisons and the tests of what the exchange does alone.
+    no_collapse: bool,
+}
 
 /// A warp function, with the mode its reader takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,11 +131,27 @@ impl DeclaredPass for WarpExchange {
     const NAME: &'static str = NAME;
     const SUMMARY: &'static str =
         "CUDA warp functions become writes to a per-warp buffer, a warp barrier and a read (COX, for simt-wiloops)";
+    const OPTIONS: &'static [(&'static str, &'static str)] =
+        &[("no-collapse", "no loop of shuffles runs once per warp on vectors (warp_collapse.rs): every shuffle is exchanged")];
+
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
+        match (key, value) {
+            ("no-collapse", None) => {
+                self.no_collapse = true;
+                Ok(())
+            }
+            _ => Err(crate::pass::unknown_option::<Self>(key)),
+        }
+    }
 }
 
 impl ModulePass for WarpExchange {
     fn name(&self) -> String {
-        NAME.into()
+        if self.no_collapse {
+            format!("{NAME}<no-collapse>")
+        } else {
+            NAME.into()
+        }
     }
 
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
@@ -142,8 +169,15 @@ impl ModulePass for WarpExchange {
             f.set_linkage(Linkage::Internal);
         }
         m.get_global(BUFFER).expect("linked from warp_exchange.ll").set_linkage(Linkage::Internal);
+        let kernels: Vec<FunctionValue<'_>> = defined_functions(m).into_iter().filter(|&f| is_kernel(f)).collect();
         let mut exchanging = Vec::new();
-        for k in defined_functions(m).into_iter().filter(|&f| is_kernel(f)) {
+        for &k in kernels.iter().filter(|_| !self.no_collapse) {
+            if collapse(cx, k) {
+                exchanging.push(k);
+            }
+        }
+        let m = cx.module_mut();
+        for k in kernels {
             let calls: Vec<(Inst<'_>, WarpFn)> =
                 k.get_basic_block_iter().flat_map(instructions).filter_map(|i| Some((i, warp_call(i)?))).collect();
             if calls.is_empty() {
@@ -152,7 +186,9 @@ impl ModulePass for WarpExchange {
             for (call, op) in calls {
                 rewrite(m, call, op);
             }
-            exchanging.push(k);
+            if !exchanging.contains(&k) {
+                exchanging.push(k);
+            }
         }
         // The helpers' loads and stores must sit in the kernel when
         // `simt-wiloops` clones it, to join the lane loop's parallel accesses
@@ -170,6 +206,28 @@ impl ModulePass for WarpExchange {
             crate::transform::warp_loops::insert(cx.module(), &plans);
         }
         Ok(Preserved::none())
+    }
+}
+
+/// Collapses kernel `k`'s loops of shuffles that can run once per warp
+/// (`warp_collapse.rs`), one at a time: a loop's values that another uses
+/// are read from the buffer once it is collapsed, so the other is planned
+/// again. Whether any was.
+fn collapse<'ctx>(cx: &mut PassContext<'_, 'ctx>, k: FunctionValue<'ctx>) -> bool {
+    let mut refused = HashSet::new();
+    let mut any = false;
+    loop {
+        let plans = warp_collapse::plan(cx.analyses(k));
+        let Some(c) = plans.into_iter().find(|c| !refused.contains(&c.header())) else { return any };
+        if warp_collapse::apply(cx.module(), &c) {
+            any = true;
+            // The loop's blocks are left unreachable.
+            cx.forget_analyses();
+            crate::transform::wiloops::prepare::remove_unreachable_blocks(&cx.analyses(k).cfg);
+            cx.forget_analyses();
+        } else {
+            refused.insert(c.header());
+        }
     }
 }
 
@@ -224,11 +282,11 @@ fn inline_into_kernels<'ctx>(m: &Module<'ctx>, users: &HashSet<FunctionValue<'ct
     Ok(())
 }
 
-fn helper<'ctx>(m: &Module<'ctx>, name: &str) -> Value<'ctx> {
+pub(crate) fn helper<'ctx>(m: &Module<'ctx>, name: &str) -> Value<'ctx> {
     Value::from(m.get_function(name).unwrap_or_else(|| panic!("{name} is in warp_exchange.ll")))
 }
 
-fn sreg<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>, reg: &str) -> Value<'ctx> {
+pub(crate) fn sreg<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>, reg: &str) -> Value<'ctx> {
     let i32t = Ty::of(m.get_context().i32_type());
     let f = function_or_declare(m, &format!("llvm.nvvm.read.ptx.sreg.{reg}"), Ty::function(i32t, &[]));
     b.call_function(f, &[], reg).value()

@@ -150,6 +150,10 @@ impl<'ctx> Emitter<'_, 'ctx> {
         // loop: `for (off = 16; off > 0; off >>= 1) v += __shfl_down_sync(…)`).
         // The least and greatest state are reductions it keeps.
         let track = r.exit_states.len() > 1;
+        // A collapsed loop (`warp_collapse.rs`) runs once for the warp, on
+        // vectors of its lanes: its region is that call between two warp
+        // barriers, the same for every lane.
+        let lanes = if runs_once(r) { self.c64(1) } else { lanes };
         let nest = self.open_lanes(&tag, track, warp, first, lanes);
         let body = self.b.insert_block();
         let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
@@ -265,4 +269,14 @@ impl<'ctx> Emitter<'_, 'ctx> {
         }
         reduced
     }
+}
+
+/// Whether region `r` calls a collapsed loop's function, which runs once
+/// per warp.
+fn runs_once(r: &Region<'_>) -> bool {
+    use crate::transform::warp_collapse::ONCE_PREFIX;
+    r.blocks
+        .iter()
+        .flat_map(|&b| crate::ir::instructions(b))
+        .any(|i| i.is_call() && i.called_function().is_some_and(|f| crate::ir::function_name(f).starts_with(ONCE_PREFIX)))
 }
