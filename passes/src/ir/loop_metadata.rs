@@ -74,6 +74,19 @@ impl<'ctx> Inst<'ctx> {
     /// accesses and as making progress: `!llvm.loop !{self, !{!"llvm.loop.parallel_accesses", group},
     /// !{!"llvm.loop.mustprogress"}}`.
     pub fn mark_parallel_loop(self, group: AccessGroup<'ctx>) {
+        self.mark_parallel_loop_with(group, None);
+    }
+
+    /// As [`Inst::mark_parallel_loop`], and not to be unrolled by LLVM's
+    /// unroller (`llvm.loop.unroll.disable`): a short loop is unrolled
+    /// before the vectorizer sees it, into scalar code SLP may not take.
+    /// That also stops the vectorizer's own interleaving, so the count it
+    /// is to interleave by is given (`llvm.loop.interleave.count`).
+    pub fn mark_parallel_rolled_loop(self, group: AccessGroup<'ctx>, interleave: u32) {
+        self.mark_parallel_loop_with(group, Some(interleave));
+    }
+
+    fn mark_parallel_loop_with(self, group: AccessGroup<'ctx>, rolled: Option<u32>) {
         assert_eq!(self.opcode(), LLVMOpcode::LLVMBr, "loop metadata on a non-branch");
         let ctx = context_of(self);
         // SAFETY: `ctx` is live; the nodes are made from live strings and
@@ -87,8 +100,15 @@ impl<'ctx> Inst<'ctx> {
             let mut mp = [md_str("llvm.loop.mustprogress")];
             let progress = LLVMMDNodeInContext2(ctx, mp.as_mut_ptr(), 1);
             let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
-            let mut ops = [temp, parallel, progress];
-            let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 3);
+            let mut ops = vec![temp, parallel, progress];
+            if let Some(count) = rolled {
+                let mut p = [md_str("llvm.loop.unroll.disable")];
+                ops.push(LLVMMDNodeInContext2(ctx, p.as_mut_ptr(), 1));
+                let i32t = LLVMInt32TypeInContext(ctx);
+                let mut c = [md_str("llvm.loop.interleave.count"), LLVMValueAsMetadata(LLVMConstInt(i32t, u64::from(count), 0))];
+                ops.push(LLVMMDNodeInContext2(ctx, c.as_mut_ptr(), 2));
+            }
+            let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
             LLVMMetadataReplaceAllUsesWith(temp, id);
             LLVMSetMetadata(self.raw(), kind(ctx, "llvm.loop"), LLVMMetadataAsValue(ctx, id));
         }

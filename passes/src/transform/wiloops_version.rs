@@ -48,8 +48,10 @@
 //! both sides once more on their next such branch (two rounds, at most
 //! four copies of a loop).
 //!
-//! Limits: loops that carry a value besides the counter (a stop-state
-//! reduction: LLVM folds it in the copies into forms the vectoriser misses);
+//! Limits: loops that carry a value besides counters (a stop-state
+//! reduction: LLVM folds it in the copies into forms the vectoriser misses;
+//! a second counter, the warp dispatcher's linear lane id, is copied, but
+//! such a loop is not split);
 //! one exit; guards on `eq`/`ne`, `zext`/`sext` of `x`, loads, or steps that
 //! may wrap (`|s|·(C-1) >= 2^w`); nested loops are copied, not versioned;
 //! calls are copied (`noduplicate` not checked: `simt-wiloops` makes none).
@@ -370,7 +372,13 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64, bool), 
     if trips < limits.min_trips {
         return Err(format!("{trips} trips, fewer than min-trips={}", limits.min_trips));
     }
-    if instructions(header).take_while(|i| i.is_phi()).any(|p| p != x) {
+    // Other counters (the warp dispatcher's linear lane id beside the
+    // lane's offset, `emit/warp.rs`) are copied like any value; a split
+    // would have to start the second loop's at the first's end, so there is
+    // none then.
+    let others: Vec<Inst<'c>> = instructions(header).take_while(|i| i.is_phi()).filter(|&p| p != x).collect();
+    let may_split = others.is_empty();
+    if !others.iter().all(|&p| is_counter(p, pre, latch)) {
         // simt-wiloops' stop-state reduction, where work-items may stop at
         // different barriers. In each copy LLVM folds it differently (in
         // scan's loop region the fast copy is the last iteration, and the
@@ -418,7 +426,7 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64, bool), 
         emit.erase_unused();
         // No group passes everywhere (`lid < 64` in a loop of 128), but the
         // loop may still split.
-        if let [g] = never.as_slice() {
+        if let ([g], true) = (never.as_slice(), may_split) {
             if let Some((at, g)) = split_block(shape, limits, size, g, latch, exit) {
                 let mut b = Builder::new(x.value());
                 b.position_before(pre_term);
@@ -437,7 +445,7 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64, bool), 
 
     // From here on the function changes.
     let split_at = match kept.as_slice() {
-        [g] => split_block(shape, limits, size, g, latch, exit),
+        [g] if may_split => split_block(shape, limits, size, g, latch, exit),
         _ => {
             crate::transform::lcssa::close_over_exit(&shape.blocks, latch, exit);
             None
@@ -462,6 +470,21 @@ fn version<'c>(shape: &Shape<'c>, limits: Limits) -> Result<(usize, u64, bool), 
         split(shape, &g, x, pre, exit, at, trips);
     }
     Ok((n_guards, trips, split_any))
+}
+
+/// Whether header phi `p` counts up by a constant: `[_, pre], [p + c,
+/// latch]`.
+fn is_counter<'c>(p: Inst<'c>, pre: BasicBlock<'c>, latch: BasicBlock<'c>) -> bool {
+    let inc = p.incoming();
+    let step = inc.iter().find(|(_, from)| *from == latch).and_then(|(v, _)| v.as_inst());
+    inc.len() == 2
+        && inc.iter().any(|(_, from)| *from == pre)
+        && step.is_some_and(|s| {
+            s.opcode() == O::LLVMAdd
+                && s.num_operands() == 2
+                && ((s.operand(0) == p.value() && s.operand(1).is_constant_int())
+                    || (s.operand(1) == p.value() && s.operand(0).is_constant_int()))
+        })
 }
 
 /// Where the loop splits ([`split`]), a new block before its header for

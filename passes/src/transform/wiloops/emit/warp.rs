@@ -66,6 +66,14 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let less = self.b.icmp(LLVMIntULT, past, n, "");
         let end = self.b.select(less, past, n, "lanes.end");
         let lanes = self.b.int_op(IntOp::Sub, end, first, "lanes");
+        // Blocks of whole warps (a size specialised to a multiple of 32):
+        // every lane loop runs 32 lanes, a constant `simt-wiloops-version`
+        // needs to version a region on its bounds checks (block_sum_warp's
+        // `i < n` was a masked load in every warp).
+        let lanes = match n.const_u64() {
+            Some(items) if items % WARP == 0 => self.c64(WARP),
+            _ => lanes,
+        };
         let wdispatch = self.block("warp.dispatch");
         self.b.br(wdispatch);
         self.b.position_at_end(wdispatch);
@@ -158,7 +166,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         let body = self.b.insert_block();
         let exits = self.clone_region(r, &tag, body, nest.pre, None)?;
         let state = self.stop_state(&nest, &exits);
-        let reduced = self.close_lanes(&nest, track.then_some(state.value()), lanes);
+        let reduced = self.close_lanes(&nest, track.then_some(state.value()), lanes, !has_vectors(r));
         self.b.position_at_end(nest.done);
         match reduced {
             Some((min, max)) => Ok((nest.pre, self.check_agreement(&tag, min, max), min)),
@@ -179,8 +187,11 @@ impl<'ctx> Emitter<'_, 'ctx> {
     fn open_lanes(&mut self, tag: &str, track_states: bool, warp: Value<'ctx>, first: Value<'ctx>, lanes: Value<'ctx>) -> Nest<'ctx> {
         let pre = self.block(&format!("{tag}.pre"));
         let head = self.block(&format!("{tag}.lane"));
-        let in_row = self.block(&format!("{tag}.row"));
-        let across = self.block(&format!("{tag}.rows"));
+        // Rows of whole warps (x's size a known multiple of 32): every
+        // warp lies in one row, and x is affine in the lane with no branch,
+        // which `simt-wiloops-version` needs to see a bounds check as one.
+        let whole_rows = self.launch().local_size[0].const_u64().is_some_and(|w| w % WARP == 0);
+        let rows = (!whole_rows).then(|| (self.block(&format!("{tag}.row")), self.block(&format!("{tag}.rows"))));
         let body = self.block(&format!("{tag}.item"));
         self.b.position_at_end(pre);
         let ls = self.launch().local_size;
@@ -212,23 +223,33 @@ impl<'ctx> Emitter<'_, 'ctx> {
             mins.push(mn);
             maxs.push(mx);
         }
-        self.b.cond_br(one_row, in_row, across);
-        self.b.position_at_end(in_row);
-        let xa = self.b.nuw_add(x0, j.value(), "");
-        self.b.br(body);
-        self.b.position_at_end(across);
-        let xd = self.b.int_op(IntOp::URem, lane.value(), ls[0], "");
-        let t = self.b.int_op(IntOp::UDiv, lane.value(), ls[0], "");
-        let yd = self.b.int_op(IntOp::URem, t, ls[1], "");
-        let zd = self.b.int_op(IntOp::UDiv, t, ls[1], "");
-        self.b.br(body);
-        self.b.position_at_end(body);
         let mut xyz = Vec::new();
-        for (name, a, d) in [("wi.x", xa, xd), ("wi.y", y0, yd), ("wi.z", z0, zd)] {
-            let phi = self.b.phi(self.i64t, name);
-            add_incoming(phi, a, in_row);
-            add_incoming(phi, d, across);
-            xyz.push(phi.value());
+        match rows {
+            None => {
+                let xa = self.b.nuw_add(x0, j.value(), "wi.x");
+                self.b.br(body);
+                self.b.position_at_end(body);
+                xyz.extend([xa, y0, z0]);
+            }
+            Some((in_row, across)) => {
+                self.b.cond_br(one_row, in_row, across);
+                self.b.position_at_end(in_row);
+                let xa = self.b.nuw_add(x0, j.value(), "");
+                self.b.br(body);
+                self.b.position_at_end(across);
+                let xd = self.b.int_op(IntOp::URem, lane.value(), ls[0], "");
+                let t = self.b.int_op(IntOp::UDiv, lane.value(), ls[0], "");
+                let yd = self.b.int_op(IntOp::URem, t, ls[1], "");
+                let zd = self.b.int_op(IntOp::UDiv, t, ls[1], "");
+                self.b.br(body);
+                self.b.position_at_end(body);
+                for (name, a, d) in [("wi.x", xa, xd), ("wi.y", y0, yd), ("wi.z", z0, zd)] {
+                    let phi = self.b.phi(self.i64t, name);
+                    add_incoming(phi, a, in_row);
+                    add_incoming(phi, d, across);
+                    xyz.push(phi.value());
+                }
+            }
         }
         let wi = WarpItems { lane: j.value(), warp, first };
         self.items = Some(Items { w: lane.value(), x: xyz[0], y: xyz[1], z: xyz[2], warp: Some(wi) });
@@ -241,7 +262,16 @@ impl<'ctx> Emitter<'_, 'ctx> {
     /// Closes a lane loop (the body branches to its latch): the next lane;
     /// with `state`, the least and
     /// greatest stop state of the lanes, valid in `done`.
-    fn close_lanes(&mut self, nest: &Nest<'ctx>, state: Option<Value<'ctx>>, lanes: Value<'ctx>) -> Option<(Value<'ctx>, Value<'ctx>)> {
+    /// `rolled`: the loop is kept from LLVM's unroller, for the vectorizer
+    /// to widen and interleave to the warp (32 lanes of 32 bits: 8 wide, 4
+    /// times).
+    fn close_lanes(
+        &mut self,
+        nest: &Nest<'ctx>,
+        state: Option<Value<'ctx>>,
+        lanes: Value<'ctx>,
+        rolled: bool,
+    ) -> Option<(Value<'ctx>, Value<'ctx>)> {
         for &bb in [&nest.latches[0], &nest.done] {
             let last = self.f.get_last_basic_block().expect("the function has blocks");
             bb.move_after(last).expect("blocks of the function");
@@ -263,7 +293,16 @@ impl<'ctx> Emitter<'_, 'ctx> {
         // Not forced to vectorise (`llvm.loop.vectorize.enable`): where the
         // cost model declines, the forced loops' masked stores ran slower
         // on this machine (BENCHMARKS.md, issue 24).
-        br.mark_parallel_loop(self.access_group);
+        // Rolled: 32 lanes are few enough for LLVM's full unrolling, which
+        // ran before the vectorizer and left block_sum_warp's load of its
+        // input as 32 scalar loads and stores. Not where the vectorizer
+        // cannot widen the loop (a vote's `<32 x i32>` read of the row):
+        // unrolled, LLVM merges the lanes' identical reads.
+        if rolled {
+            br.mark_parallel_rolled_loop(self.access_group, 4);
+        } else {
+            br.mark_parallel_loop(self.access_group);
+        }
         for (&iv, &n) in nest.ivs.iter().zip(&next) {
             add_incoming(iv, n, nest.latches[0]);
         }
@@ -279,4 +318,11 @@ fn runs_once(r: &Region<'_>) -> bool {
         .iter()
         .flat_map(|&b| crate::ir::instructions(b))
         .any(|i| i.is_call() && i.called_function().is_some_and(|f| crate::ir::function_name(f).starts_with(ONCE_PREFIX)))
+}
+
+/// Whether region `r` computes a vector value (the exchange's reads of a
+/// whole row for votes and matches), which the loop vectorizer does not
+/// widen.
+fn has_vectors(r: &Region<'_>) -> bool {
+    r.blocks.iter().flat_map(|&b| crate::ir::instructions(b)).any(|i| i.ty().is_vector())
 }
