@@ -138,6 +138,13 @@ impl<'ctx> Emitter<'_, 'ctx> {
         self.b.br(dispatch);
         add_incoming(next, new_min, agree);
         self.warp_phase = None;
+        // Blocks of whole warps: a collapsed loop's warp is never partial,
+        // and its selects for lanes past the end fold away.
+        if matches!(n.const_u64(), Some(items) if items % WARP == 0) {
+            for call in self.f.get_basic_block_iter().flat_map(crate::ir::instructions).filter(|&i| calls_once(i)) {
+                call.set_operand(1, self.c32(WARP as u32));
+            }
+        }
         Ok(())
     }
 
@@ -313,11 +320,13 @@ impl<'ctx> Emitter<'_, 'ctx> {
 /// Whether region `r` calls a collapsed loop's function, which runs once
 /// per warp.
 fn runs_once(r: &Region<'_>) -> bool {
+    r.blocks.iter().flat_map(|&b| crate::ir::instructions(b)).any(calls_once)
+}
+
+/// Whether `i` calls a collapsed loop's function (`once(buffer, lanes)`).
+fn calls_once(i: Inst<'_>) -> bool {
     use crate::transform::warp_collapse::ONCE_PREFIX;
-    r.blocks
-        .iter()
-        .flat_map(|&b| crate::ir::instructions(b))
-        .any(|i| i.is_call() && i.called_function().is_some_and(|f| crate::ir::function_name(f).starts_with(ONCE_PREFIX)))
+    i.is_call() && i.called_function().is_some_and(|f| crate::ir::function_name(f).starts_with(ONCE_PREFIX))
 }
 
 /// Whether region `r` computes a vector value (the exchange's reads of a
