@@ -35,7 +35,7 @@
 //! own value where its source lane does not exist, as the exchange does.
 //! Lanes past `lanes` compute from stale slots and are never read: the
 //! operations allowed have no undefined behaviour on any input (no
-//! division), so the garbage stays there. `simt-wiloops`' warp dispatcher
+//! integer division), so the garbage stays there. `simt-wiloops`' warp dispatcher
 //! runs the region holding `once` for one lane only (`emit/warp.rs`).
 //!
 //! Taken: a loop (one preheader, one exit block) whose instructions are
