@@ -52,7 +52,7 @@
 use crate::analysis::cache::FunctionAnalyses;
 use crate::ir::globals::{add_function, add_global, intrinsic_declaration};
 use crate::ir::{const_vector, function_name, instructions, parameters, terminator, Builder, Inst, Ty, Value};
-use crate::transform::warp_exchange::{helper, sreg, warp_fn, WarpFn, WARP_BARRIER};
+use crate::transform::warp_exchange::{sreg, warp_fn, warp_lanes, WarpFn, WARP_BARRIER};
 use inkwell::basic_block::BasicBlock;
 use inkwell::module::{Linkage, Module};
 use inkwell::values::FunctionValue;
@@ -347,18 +347,11 @@ impl<'ctx> Follow<'_, 'ctx> {
             let st = slot_type(v.ty())?;
             let row = row(self.b, self.buf, c.inputs.len() + k);
             let x = got.value();
-            let wide = |b: &mut Builder<'ctx>, t: Ty<'ctx>| if st == v.ty() { x } else { b.zext(x, t, "") };
-            match got {
-                Lanes::Shared(_) => {
-                    let x = wide(self.b, st);
-                    self.b.store(x, row);
-                }
-                Lanes::Each(_) => {
-                    let x = wide(self.b, st.vector_of(WARP));
-                    self.b.store(x, row).set_alignment(align(st));
-                }
-            }
-            shared.push(matches!(got, Lanes::Shared(_)));
+            let one = matches!(got, Lanes::Shared(_));
+            let t = if one { st } else { st.vector_of(WARP) };
+            let x = if st == v.ty() { x } else { self.b.zext(x, t, "") };
+            self.b.store(x, row).set_alignment(align(st));
+            shared.push(one);
         }
         self.b.ret_void();
         Some((edge, shared))
@@ -528,8 +521,7 @@ fn rewrite_kernel<'ctx>(
         b.store(x, slot);
     }
     b.call_function(barrier, &[], "").copy_debug_location(c.shuffle);
-    let dims: Vec<Value<'ctx>> = ["ntid.x", "ntid.y", "ntid.z", "warpid"].iter().map(|r| sreg(m, &mut b, r)).collect();
-    let n = b.call_function(helper(m, "simt.warp.count"), &dims, "warp.lanes").value();
+    let n = warp_lanes(m, &mut b);
     b.call_function(Value::from(once), &[buf, n], "");
     b.call_function(barrier, &[], "").copy_debug_location(c.shuffle);
     let lane = sreg(m, &mut b, "laneid");

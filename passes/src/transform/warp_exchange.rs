@@ -282,8 +282,15 @@ fn inline_into_kernels<'ctx>(m: &Module<'ctx>, users: &HashSet<FunctionValue<'ct
     Ok(())
 }
 
-pub(crate) fn helper<'ctx>(m: &Module<'ctx>, name: &str) -> Value<'ctx> {
+fn helper<'ctx>(m: &Module<'ctx>, name: &str) -> Value<'ctx> {
     Value::from(m.get_function(name).unwrap_or_else(|| panic!("{name} is in warp_exchange.ll")))
+}
+
+/// The lanes the warp has (`simt.warp.count` of the block's size and the
+/// warp's id): 32, or fewer in a partial last warp.
+pub(crate) fn warp_lanes<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>) -> Value<'ctx> {
+    let dims: Vec<Value<'ctx>> = ["ntid.x", "ntid.y", "ntid.z", "warpid"].iter().map(|r| sreg(m, b, r)).collect();
+    b.call_function(helper(m, "simt.warp.count"), &dims, "warp.lanes").value()
 }
 
 pub(crate) fn sreg<'ctx>(m: &Module<'ctx>, b: &mut Builder<'ctx>, reg: &str) -> Value<'ctx> {
@@ -326,8 +333,7 @@ fn rewrite<'ctx>(m: &Module<'ctx>, call: Inst<'ctx>, op: WarpFn) {
     b.call_function(barrier, &[], "").copy_debug_location(call);
     let lane = sreg(m, &mut b, "laneid");
     let phase = b.call_function(phase_fn, &[], "warp.phase").value();
-    let dims: Vec<Value<'ctx>> = ["ntid.x", "ntid.y", "ntid.z", "warpid"].iter().map(|r| sreg(m, &mut b, r)).collect();
-    let n = b.call_function(helper(m, "simt.warp.count"), &dims, "warp.lanes").value();
+    let n = warp_lanes(m, &mut b);
     let result = match op {
         WarpFn::Sync => None,
         WarpFn::Active => Some(b.call_function(helper(m, "simt.warp.active"), &[n], "warp.active").value()),

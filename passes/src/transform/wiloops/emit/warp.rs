@@ -70,10 +70,8 @@ impl<'ctx> Emitter<'_, 'ctx> {
         // every lane loop runs 32 lanes, a constant `simt-wiloops-version`
         // needs to version a region on its bounds checks (block_sum_warp's
         // `i < n` was a masked load in every warp).
-        let lanes = match n.const_u64() {
-            Some(items) if items % WARP == 0 => self.c64(WARP),
-            _ => lanes,
-        };
+        let whole_warps = n.const_u64().is_some_and(|items| items % WARP == 0);
+        let lanes = if whole_warps { self.c64(WARP) } else { lanes };
         let wdispatch = self.block("warp.dispatch");
         self.b.br(wdispatch);
         self.b.position_at_end(wdispatch);
@@ -140,7 +138,7 @@ impl<'ctx> Emitter<'_, 'ctx> {
         self.warp_phase = None;
         // Blocks of whole warps: a collapsed loop's warp is never partial,
         // and its selects for lanes past the end fold away.
-        if matches!(n.const_u64(), Some(items) if items % WARP == 0) {
+        if whole_warps {
             for call in self.f.get_basic_block_iter().flat_map(crate::ir::instructions).filter(|&i| calls_once(i)) {
                 call.set_operand(1, self.c32(WARP as u32));
             }
