@@ -53,3 +53,40 @@ define void @kernel(ptr addrspace(3) %l) {
   %a = atomicrmw add ptr addrspace(3) %l, i32 1 seq_cst, align 4
   ret void
 }
+
+; CUDA's atomicAdd(&bins[b], 1) on a __shared__ array: the atomic's pointer
+; is generic, cast from the shared one, through GEPs, a select and a phi of
+; such pointers; it is lowered all the same. A generic pointer passed in, or
+; a phi that may be one, stays atomic: it may point at global memory.
+; CHECK-LABEL: define void @simt_wg_cuda(
+define void @simt_wg_cuda(ptr addrspace(3) %bins, ptr %generic, i64 %b, i1 %c) {
+entry:
+  %g = addrspacecast ptr addrspace(3) %bins to ptr
+  %p = getelementptr inbounds i32, ptr %g, i64 %b
+; CHECK:      %[[O:.*]] = load i32, ptr %p, align 4
+; CHECK-NEXT: %[[N:.*]] = add i32 %[[O]], 1
+; CHECK-NEXT: store i32 %[[N]], ptr %p, align 4
+  %a = atomicrmw add ptr %p, i32 1 monotonic, align 4
+  %q = getelementptr inbounds i32, ptr %g, i64 3
+  %s = select i1 %c, ptr %p, ptr %q
+; CHECK: load i32, ptr %s
+; CHECK-NOT: atomicrmw
+; CHECK: store i32 {{.*}}, ptr %s
+  %d = atomicrmw or ptr %s, i32 2 monotonic, align 4
+  br i1 %c, label %then, label %join
+then:
+  br label %join
+join:
+  %m = phi ptr [ %p, %entry ], [ %q, %then ]
+  %u = phi ptr [ %p, %entry ], [ %generic, %then ]
+; CHECK-LABEL: join:
+; CHECK: load i32, ptr %m
+; CHECK-NOT: atomicrmw {{.*}} %m
+; CHECK: store i32 {{.*}}, ptr %m
+  %e = atomicrmw xor ptr %m, i32 4 monotonic, align 4
+; CHECK: atomicrmw add ptr %u, i32 8
+  %f = atomicrmw add ptr %u, i32 8 monotonic, align 4
+; CHECK: atomicrmw add ptr %generic, i32 16
+  %h = atomicrmw add ptr %generic, i32 16 monotonic, align 4
+  ret void
+}

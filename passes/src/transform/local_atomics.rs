@@ -26,8 +26,10 @@
 //!
 //! Limits: only functions named `simt_wg_*`/`simt_wgi_*` (the pass's premise
 //! holds nowhere else: the emulator and the GPU run work-items of a group at
-//! once); only pointers whose type says address space 3 (a generic pointer
-//! that happens to point into local memory stays atomic); volatile atomics,
+//! once); only pointers into address space 3 by their type or by how they
+//! were made (casts, GEPs, selects and phis of such pointers, as CUDA's
+//! generic `&bins[b]` is): a generic pointer loaded from memory or passed
+//! in stays atomic, wherever it points; volatile atomics,
 //! and the operations with no plain equivalent here (`fmin`/`fmax`/`fmaximum`/
 //! `fminimum`, `usub_cond`, `usub_sat`), stay atomic. Seed: none; pocl leaves
 //! these atomic.
@@ -36,6 +38,7 @@ use crate::ir::{defined_functions, function_name, instructions, Builder, FloatOp
 use crate::kernel_model::LOCAL_ADDRESS_SPACE;
 use crate::pass::{DeclaredPass, ModulePass, PassContext, PassError, Preserved};
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode};
+use std::collections::HashSet;
 
 #[derive(Default)]
 pub struct LocalAtomics;
@@ -67,13 +70,37 @@ impl ModulePass for LocalAtomics {
     }
 }
 
-/// A non-volatile `atomicrmw` or `cmpxchg` through an address-space-3 pointer.
+/// A non-volatile `atomicrmw` or `cmpxchg` through a pointer into local memory.
 fn is_local_atomic(i: Inst<'_>) -> bool {
     let pointer = match i.opcode() {
         LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg => i.operand(0),
         _ => return false,
     };
-    !i.is_volatile() && pointer.address_space() == Some(LOCAL_ADDRESS_SPACE)
+    !i.is_volatile() && points_into_local(pointer)
+}
+
+/// Whether every value `p` can be is derived from an address-space-3 pointer:
+/// `p` has that type, or it is a GEP, cast, select or phi of such pointers.
+/// CUDA's `atomicAdd(&bins[b], 1)` on a `__shared__` array reaches the
+/// atomic as a generic pointer, `addrspacecast`ed from the shared one, so the
+/// type alone would miss every CUDA shared atomic.
+fn points_into_local(p: Value<'_>) -> bool {
+    let mut seen = HashSet::new();
+    let mut work = vec![p];
+    while let Some(p) = work.pop() {
+        if p.address_space() == Some(LOCAL_ADDRESS_SPACE) || !seen.insert(p) {
+            continue;
+        }
+        match p.opcode() {
+            Some(LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast) => work.push(p.operand(0)),
+            Some(LLVMOpcode::LLVMSelect) => work.extend([p.operand(1), p.operand(2)]),
+            Some(LLVMOpcode::LLVMPHI) => work.extend(p.as_inst().expect("a phi instruction").incoming_values()),
+            // An argument, a load, a call, `inttoptr`, a global of another
+            // address space: memory other threads may see.
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Replaces the atomic `i` by plain code; false where its operation has no
