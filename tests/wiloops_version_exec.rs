@@ -13,8 +13,9 @@
 //!
 //! Generated kernels add variety: guards `g(x) pred u` with `x` the global
 //! id as `int`, `uint`, `long` or `ulong`, `g` one of a dozen affine forms
-//! (scaled, shifted, reversed, offset by an argument), `&&`, `||`, `!` of
-//! two, and `==` now and then (not versioned), each run with global offsets
+//! (scaled, shifted, reversed, offset by an argument, low bits), `&&`, `||`,
+//! `!` of two, and `==`/`!=` now and then (not versioned; pinned to the one
+//! work-item that passes where `g`'s step is odd), each run with global offsets
 //! and bounds that put the ends of some groups on both sides of the bound
 //! and make some ids wrap inside a group.
 //!
@@ -67,6 +68,11 @@ fn host_matches_emu(
 /// The loops the host front end versioned in `kernel` (copies of their
 /// headers are named `*.fast` after the preheader's `br i1 %wiver.ok`).
 fn versioned_loops(text: &[u8], kernel: &str, local: [u64; 3]) -> usize {
+    host_ir(text, kernel, local).lines().filter(|l| l.contains("br i1 %wiver.ok")).count()
+}
+
+/// `kernel` after the host front end.
+fn host_ir(text: &[u8], kernel: &str, local: [u64; 3]) -> String {
     let ctx = Context::create();
     let input = ModuleInput { name: kernel.into(), bytes: text.to_vec() };
     let mut module = frontend::load(&ctx, &input).expect("the module loads");
@@ -76,8 +82,7 @@ fn versioned_loops(text: &[u8], kernel: &str, local: [u64; 3]) -> usize {
         &EngineFront::Host { interleave: 1, local_size: Some(local), linear: false, ids_fit_i32: false },
     )
     .expect("the host front end runs");
-    let ir = module.print_to_string().to_string();
-    ir.lines().filter(|l| l.contains("br i1 %wiver.ok")).count()
+    module.print_to_string().to_string()
 }
 
 /// One compare of an affine form of `x` (of type `ty`) with `u` or `w`.
@@ -96,8 +101,10 @@ fn leaf(rng: &mut Rng, ty: &str) -> String {
         "(x << 24)",
         "x - 300",
         "x * 2 + 5",
+        "x & 255",
+        "(x + w) & 255",
     ]);
-    let op = rng.pick(&["<", "<=", ">", ">=", "<", ">", "=="]);
+    let op = rng.pick(&["<", "<=", ">", ">=", "<", ">", "==", "!="]);
     let bound = rng.pick(&["u", "u", "w", "(u + 7)"]);
     let form = if signed || !form.contains('-') { form.to_string() } else { form.replace('-', "+") };
     if rng.next_u64().is_multiple_of(2) {
@@ -195,13 +202,13 @@ fn generated_guards_match_the_emulator() {
     // Offsets: none, mid-range, ids wrapping past INT_MAX and UINT_MAX
     // inside a group (2 groups of 256 from the offset).
     let offsets = ["0", "100", "2147483548", "4294967196"];
-    let (mut versioned, mut runs) = (0usize, 0usize);
+    let (mut versioned, mut pinned, mut runs) = (0usize, 0usize, 0usize);
     let mut failures = Vec::new();
     for (n, (src, ty)) in kernels.iter().enumerate() {
         let kernel = format!("g{n}");
-        if versioned_loops(&text, &kernel, [256, 1, 1]) > 0 {
-            versioned += 1;
-        }
+        let ir = host_ir(&text, &kernel, [256, 1, 1]);
+        versioned += usize::from(ir.contains("br i1 %wiver.ok"));
+        pinned += usize::from(ir.contains("%pin.x"));
         let int = match *ty {
             "int" => "i32",
             "uint" => "u32",
@@ -235,9 +242,10 @@ fn generated_guards_match_the_emulator() {
             }
         }
     }
-    eprintln!("{versioned} of {count} generated kernels versioned, {runs} launches");
+    eprintln!("{versioned} of {count} generated kernels versioned, {pinned} pinned, {runs} launches");
     assert!(failures.is_empty(), "{} of {runs} launches differ:\n{}", failures.len(), failures.join("\n"));
     assert!(versioned * 2 > count, "only {versioned} of {count} generated kernels were versioned");
+    assert!(pinned > 0, "none of {count} generated kernels was pinned (`g(x) == u`, g of odd step)");
 }
 
 /// Tree steps as kernel authors write them: `if (lid < s)` under a loop

@@ -1,5 +1,6 @@
 ; What simt-wiloops-version leaves alone, and why (its remarks):
-; - @eq: `t == n` is not monotone (true at one x only);
+; - @eq: `t == n` is not monotone (true at one x only): not versioned, but
+;   pinned to that x (version-pin.ll has the pinning);
 ; - @square: x*x is not affine in x;
 ; - @load: the bound is a load inside the loop (not invariant: the loop
 ;   may write it);
@@ -15,6 +16,7 @@
 ; RUN: FileCheck %s --check-prefix=SIZE < %t.size
 
 ; REMARK: eq: loop %x: not versioned: no branch on a compare monotone in the work-item id
+; REMARK-NEXT: eq: loop %x: pinned by the branch in %x
 ; REMARK-NEXT: square: loop %x: not versioned: no branch on a compare monotone in the work-item id
 ; REMARK-NEXT: load: loop %x: not versioned: no branch on a compare monotone in the work-item id
 ; REMARK-NEXT: wraps: loop %x: not versioned: no branch on a compare monotone in the work-item id

@@ -9,7 +9,9 @@
 ; falls (step -1), so its wrap test is r(63) <= r(0), 937 <= 1000, folded.
 ; %last, used after the loop, meets its copy in a phi of the exit.
 ; @forwarded and @nested run 16 work-items, below the default min-trips (32):
-; min-trips=16 takes them here.
+; min-trips=16 takes them here. In a loop of at most 32 trips the checked
+; copy is kept scalar (`llvm.loop.vectorize.enable` false, @nested's outer
+; loop).
 ; RUN: %simt-opt -passes='simt-wiloops-version<remarks;min-trips=16;no-split>' -S %s -o - 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
@@ -75,7 +77,8 @@
 ; CHECK: br label %inner.fast
 ; CHECK: br i1 %more.fast, label %inner.fast, label %latch.fast, !llvm.loop [[INNER_FAST:![0-9]+]]
 ; CHECK: br i1 %c.fast, label %x.fast, label %exit, !llvm.loop [[OUTER_FAST:![0-9]+]]
-; CHECK-DAG: [[OUTER]] = distinct !{[[OUTER]], [[PA:![0-9]+]]}
+; CHECK-DAG: [[OUTER]] = distinct !{[[OUTER]], [[PA:![0-9]+]], [[SCALAR:![0-9]+]]}
+; CHECK-DAG: [[SCALAR]] = !{!"llvm.loop.vectorize.enable", i1 false}
 ; CHECK-DAG: [[INNER]] = distinct !{[[INNER]], [[MP:![0-9]+]]}
 ; CHECK-DAG: [[INNER_FAST]] = distinct !{[[INNER_FAST]], [[MP]]}
 ; CHECK-DAG: [[OUTER_FAST]] = distinct !{[[OUTER_FAST]], [[PA]]}

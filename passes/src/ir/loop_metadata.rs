@@ -204,6 +204,17 @@ impl<'ctx> Inst<'ctx> {
     /// same properties (for a copy of a loop: two loops must not share an
     /// id); false when it has none.
     pub fn renew_loop_id(self) -> bool {
+        self.renew_loop_id_with(None)
+    }
+
+    /// As [`Inst::renew_loop_id`], with the boolean property `name` added
+    /// (`llvm.loop.vectorize.enable`, false): the loop is the same loop with
+    /// one more hint, under a new id.
+    pub fn add_loop_flag(self, name: &str, value: bool) -> bool {
+        self.renew_loop_id_with(Some((name, value)))
+    }
+
+    fn renew_loop_id_with(self, flag: Option<(&str, bool)>) -> bool {
         let ctx = context_of(self);
         // SAFETY: `self` is a live instruction; its `!llvm.loop` is a node
         // whose operand 0 is itself (LLVM's loop-id form) and whose other
@@ -232,6 +243,14 @@ impl<'ctx> Inst<'ctx> {
                 .collect();
             if ops.is_empty() {
                 ops.push(temp);
+            }
+            if let Some((name, value)) = flag {
+                let i1 = LLVMInt1TypeInContext(ctx);
+                let mut p = [
+                    LLVMMDStringInContext2(ctx, name.as_ptr().cast(), name.len()),
+                    LLVMValueAsMetadata(LLVMConstInt(i1, u64::from(value), 0)),
+                ];
+                ops.push(LLVMMDNodeInContext2(ctx, p.as_mut_ptr(), 2));
             }
             let fresh = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
             LLVMMetadataReplaceAllUsesWith(temp, fresh);
