@@ -1058,11 +1058,26 @@ impl<'c, 's> Emit<'c, 's> {
     /// `a ∧ b`, folded where either is a constant (LLVM's builder folds
     /// only when both are), so a test known false stays visibly false.
     fn and(&mut self, a: Value<'c>, b: Value<'c>) -> Value<'c> {
+        self.logic(true, a, b)
+    }
+
+    /// `a ∨ b`, folded where either is a constant.
+    fn or(&mut self, a: Value<'c>, b: Value<'c>) -> Value<'c> {
+        self.logic(false, a, b)
+    }
+
+    /// `a ∧ b` (`and`) or `a ∨ b`: a constant operand that decides the
+    /// result is it, one that does not leaves the other operand.
+    fn logic(&mut self, and: bool, a: Value<'c>, b: Value<'c>) -> Value<'c> {
+        let decides = if and { 0 } else { 1 };
         match (a.const_u64(), b.const_u64()) {
-            (Some(0), _) | (_, Some(1)) => a,
-            (_, Some(0)) | (Some(1), _) => b,
+            (Some(c), _) if c == decides => a,
+            (_, Some(c)) if c == decides => b,
+            (Some(_), _) => b,
+            (_, Some(_)) => a,
             _ => {
-                let v = self.b.int_op(IntOp::And, a, b, "wiver.and");
+                let (op, name) = if and { (IntOp::And, "wiver.and") } else { (IntOp::Or, "wiver.or") };
+                let v = self.b.int_op(op, a, b, name);
                 self.made(v)
             }
         }
@@ -1139,18 +1154,6 @@ impl<'c, 's> Emit<'c, 's> {
         self.made(nowrap);
         let ends = self.and(at_first, at_last);
         self.and(ends, nowrap)
-    }
-
-    /// `a ∨ b`, folded where either is a constant.
-    fn or(&mut self, a: Value<'c>, b: Value<'c>) -> Value<'c> {
-        match (a.const_u64(), b.const_u64()) {
-            (Some(1), _) | (_, Some(0)) => a,
-            (_, Some(1)) | (Some(0), _) => b,
-            _ => {
-                let v = self.b.int_op(IntOp::Or, a, b, "wiver.or");
-                self.made(v)
-            }
-        }
     }
 
     /// The test that `leaf` is not its `want` for any work-item: it fails
