@@ -220,7 +220,7 @@ impl ModulePass for WiloopsVersion {
             // leaves the others' blocks as they were (they are disjoint).
             let shapes = if self.limits.version { parallel_loops(cx.analyses(f)) } else { Vec::new() };
             for shape in shapes {
-                let header = shape.header.get_name().to_string_lossy().into_owned();
+                let header = shape.header_name();
                 let fname = crate::ir::function_name(f);
                 match version(&shape, self.limits) {
                     Ok((guards, trips, split)) => {
@@ -242,7 +242,6 @@ impl ModulePass for WiloopsVersion {
                 }
             }
             let fname = crate::ir::function_name(f);
-            let name = |s: &Shape<'_>| s.header.get_name().to_string_lossy().into_owned();
             if self.limits.unswitch {
                 changed |= self.unswitch_all(cx, f, &mut notes);
             }
@@ -253,9 +252,8 @@ impl ModulePass for WiloopsVersion {
             // side holds the `lane == 0` test); found by name after each
             // change, as unswitching does.
             drop_unreachable(cx, f);
-            for header in parallel_loops(cx.analyses(f)).iter().map(name).collect::<Vec<_>>() {
-                cx.forget_analyses();
-                let Some(shape) = parallel_loops(cx.analyses(f)).into_iter().find(|s| name(s) == header) else { continue };
+            for header in parallel_loops(cx.analyses(f)).iter().map(Shape::header_name).collect::<Vec<_>>() {
+                let Some(shape) = shape_named(cx, f, &header) else { continue };
                 if let Ok(Some(at)) = pin::pin(&shape) {
                     notes += &format!("simt-wiloops-version: {fname}: loop %{header}: pinned by the branch in %{at}\n");
                     cx.remark(RemarkKind::Passed, "Pinned", f, || {
@@ -294,16 +292,14 @@ impl WiloopsVersion {
         // that matters (a warp lane loop's first is its row test, its
         // second `if (warp == 0)`): at most 2^UNSWITCH_ROUNDS copies of
         // a loop.
-        let name = |s: &Shape<'_>| s.header.get_name().to_string_lossy().into_owned();
-        let mut todo: Vec<String> = parallel_loops(cx.analyses(f)).iter().map(name).collect();
+        let mut todo: Vec<String> = parallel_loops(cx.analyses(f)).iter().map(Shape::header_name).collect();
         for round in 0..UNSWITCH_ROUNDS {
             if round > 0 {
                 drop_unreachable(cx, f);
             }
             let mut next = Vec::new();
             for header in todo {
-                cx.forget_analyses();
-                let Some(shape) = parallel_loops(cx.analyses(f)).into_iter().find(|s| name(s) == header) else { continue };
+                let Some(shape) = shape_named(cx, f, &header) else { continue };
                 if let Ok(Some((cond, copy))) = unswitch(&shape, self.limits) {
                     *notes += &format!("simt-wiloops-version: {fname}: loop %{header}: unswitched on %{cond}\n");
                     cx.remark(RemarkKind::Passed, "Unswitched", f, || {
@@ -338,6 +334,21 @@ struct Shape<'c> {
     latches: Vec<BasicBlock<'c>>,
     exiting: Vec<BasicBlock<'c>>,
     exits: Vec<BasicBlock<'c>>,
+}
+
+impl Shape<'_> {
+    /// The name of the loop's header, by which a loop is found again
+    /// after the function changed.
+    fn header_name(&self) -> String {
+        self.header.get_name().to_string_lossy().into_owned()
+    }
+}
+
+/// The work-item loop whose header is named `header`, from analyses taken
+/// afresh (the function may have changed since its name was taken).
+fn shape_named<'ctx>(cx: &mut PassContext<'_, 'ctx>, f: FunctionValue<'ctx>, header: &str) -> Option<Shape<'ctx>> {
+    cx.forget_analyses();
+    parallel_loops(cx.analyses(f)).into_iter().find(|s| s.header_name() == header)
 }
 
 /// A remark about work-item loop `%header` of `fname`: what was done to
