@@ -143,13 +143,18 @@ pub fn pipeline(kernel: &str, front: &EngineFront, opencl: bool) -> Result<Strin
                 Some([x, y, z]) => format!("simt-lockstep-loops<local-size={x},{y},{z}>,"),
                 None => String::new(),
             };
+            // The lane may be `threadIdx.x & 31` where the block says so.
+            let deaggregate = match local_size {
+                Some([x, y, z]) => format!("simt-deaggregate-atomics<local-size={x},{y},{z}>,"),
+                None => "simt-deaggregate-atomics,".to_string(),
+            };
             // `int` index arithmetic in 64 bits, over the ids' exact
             // truncations where the launch allows (before the work-item
             // functions become the loops' arithmetic).
             let widen = if *ids_fit_i32 { "simt-widen-indices<ids-fit-i32>" } else { "simt-widen-indices" };
             format!(
                 "{keep}globaldce,simt-byval-to-private,simt-subgroups,simt-flatten-calls,globaldce,always-inline,simt-lower-ocl-builtins,\
-                 {widen},{lockstep}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version"
+                 {widen},{lockstep}{deaggregate}simt-warp-exchange,{wiloops},simt-local-atomics,simt-wiloops-version"
             )
         }
         EngineFront::Emu { check } => {

@@ -655,6 +655,50 @@ fn histogram_with_match_any() {
     }
 }
 
+/// Warp-aggregated atomics (`warp_aggregated.cu`): the host engine runs
+/// them one add per lane (`simt-deaggregate-atomics`, whose remarks
+/// `test-ir/wiloops/deaggregate-cuda.test` checks), the emulator as
+/// written; both against the counts computed here.
+#[test]
+fn warp_aggregated_counters_and_histogram() {
+    let n = 1000usize;
+    let xs: Vec<f32> = common::lcg(31, n).iter().map(|&x| (x % 2001) as f32 / 1000.0 - 1.0).collect();
+    let keys: Vec<i64> = common::lcg(32, n).iter().map(|&x| (i64::from(x) << 9) - (1 << 40) + i64::from(x % 7) * 8).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let x_arg = format!("buf:f32:{n}=file:{}", write_file(tmp.path(), "x.bin", f32_bytes(&xs)));
+    let k_arg = format!("buf:i64:{n}=file:{}", write_file(tmp.path(), "k.bin", keys.iter().flat_map(|k| k.to_le_bytes()).collect()));
+    let above = xs.iter().filter(|&&x| x > 0.25).count() as u32;
+    let mut hist = [0u64; 32];
+    for k in &keys {
+        hist[((k >> 3) & 31) as usize] += 1;
+    }
+    let as_u64 = |b: &[u8]| b.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect::<Vec<_>>();
+    let n_arg = format!("i32:{n}");
+    let mut uneven = Vec::new();
+    for engine in ENGINES {
+        let count = |kernel: &str, out: &str| {
+            let args = [
+                "--kernel", kernel, "--global", "1024", "--local", "256", "--arg", &x_arg, "--arg", out, "--arg", &n_arg, "--arg",
+                "f32:0.25",
+            ];
+            as_u32(&run("warp_aggregated.cu", engine, &args, 2)[1])
+        };
+        assert_eq!(count("count_above", "buf:u32:1"), [above], "{engine} count_above");
+        assert_eq!(count("count_not_above", "buf:i32:1"), [n as u32 - above], "{engine} count_not_above");
+        let hist64 = |global: &str, local: &str| {
+            let args =
+                ["--kernel", "hist64_top", "--global", global, "--local", local, "--arg", &k_arg, "--arg", "buf:u64:32", "--arg", &n_arg];
+            as_u64(&run("warp_aggregated.cu", engine, &args, 2)[1])
+        };
+        assert_eq!(hist64("512,2", "64,2"), hist, "{engine} hist64_top");
+        // Blocks of 16 x 8: `threadIdx.x & 31` is not the lane, so the
+        // kernel's leaders are wrong and the pass must leave them: the
+        // host engine must still give what the emulator gives.
+        uneven.push(hist64("128,8", "16,8"));
+    }
+    assert_eq!(uneven[0], uneven[1], "hist64_top in blocks of 16 x 8: host and emulator differ");
+}
+
 #[test]
 fn warp_reductions_matches_and_syncwarp_per_lane() {
     let xs: Vec<i32> = common::lcg(26, 64).iter().map(|x| (x % 100_000) as i32 - 50_000).collect();

@@ -7,15 +7,17 @@
 //! and `__reduce_add_sync` in loops of constant, block-uniform and
 //! per-warp trip counts, under branches uniform per warp or per block, in
 //! loops a shuffle's result leaves, and in a `__device__` helper, beside
-//! shared-memory exchanges across `__syncthreads` and lane-divergent
-//! arithmetic. Each kernel runs on both engines from the same input; the
+//! shared-memory exchanges across `__syncthreads`, warp-aggregated atomics
+//! into shared counters (`simt-deaggregate-atomics`' shapes) and
+//! lane-divergent arithmetic. Each kernel runs on both engines from the same input; the
 //! emulator (with `--check all`, which must report nothing: every warp
 //! function is reached by all 32 lanes of a full warp) is the oracle, and
 //! the host's buffer must equal it bit for bit.
 //!
 //! Well defined by construction: arithmetic in `unsigned`, shift counts
 //! constant and below 32, warp functions only where the whole warp runs
-//! (never under a lane-divergent branch), `__syncthreads` only where the
+//! (never under a lane-divergent branch, but for the `__activemask()` of an
+//! aggregated atomic, which the host runs only once the pass removed it), `__syncthreads` only where the
 //! whole block runs, blocks of whole warps, and each thread writes only its
 //! own output slot.
 //!
@@ -117,6 +119,50 @@ impl Writer<'_> {
         }
     }
 
+    /// Counts added to `agg` by one leader per group of lanes: lanes of
+    /// equal key (`__match_any_sync`), those whose vote holds
+    /// (`__ballot_sync`), or those that took a lane-divergent branch
+    /// (`__activemask`, which the host engine runs only once the pass has
+    /// removed it). The lowest or highest lane leads; it adds or
+    /// subtracts its group's `__popc`.
+    fn aggregated_atomic(&mut self, depth: usize) {
+        let g = self.fresh("g");
+        let key = self.fresh("key");
+        let op = self.g.pick(&["atomicAdd", "atomicSub"]);
+        let leader = |g: &str, top: bool| if top { format!("lane == 31 - __clz({g})") } else { format!("lane == __ffs({g}) - 1") };
+        let top = self.g.next(2) == 0;
+        line(&mut self.out, depth, "if (threadIdx.x < 16u) agg[threadIdx.x] = 0u;");
+        line(&mut self.out, depth, "__syncthreads();");
+        let k = self.g.pick(&["v & 3u", "(u >> 3) & 15u", "lane & 7u", "warp & 15u", "(v ^ u) & 1u"]);
+        line(&mut self.out, depth, &format!("unsigned {key} = {k};"));
+        match self.g.next(3) {
+            0 => {
+                line(&mut self.out, depth, &format!("unsigned {g} = __match_any_sync(FULL, {key});"));
+                let also = self.g.pick(&["", &format!("{key} != 2u && "), &format!("{key} < 6u && ")]).to_string();
+                let lead = leader(&g, top);
+                line(&mut self.out, depth, &format!("if ({also}{lead}) {op}(&agg[{key}], __popc({g}));"));
+            }
+            1 => {
+                let c = self.g.next(16);
+                line(&mut self.out, depth, &format!("unsigned {g} = __ballot_sync(FULL, {key} > 1u);"));
+                let lead = leader(&g, top);
+                line(&mut self.out, depth, &format!("if ({lead}) {op}(&agg[{c}], __popc({g}));"));
+            }
+            _ => {
+                let c = self.g.next(16);
+                line(&mut self.out, depth, &format!("if ({key} != 1u) {{"));
+                line(&mut self.out, depth + 1, &format!("unsigned {g} = __activemask();"));
+                let lead = leader(&g, top);
+                line(&mut self.out, depth + 1, &format!("if ({lead}) {op}(&agg[{c}], __popc({g}));"));
+                line(&mut self.out, depth, "}");
+            }
+        }
+        line(&mut self.out, depth, "__syncthreads();");
+        let c = self.g.next(16);
+        line(&mut self.out, depth, &format!("u += agg[(threadIdx.x + {c}u) & 15u];"));
+        line(&mut self.out, depth, "__syncthreads();");
+    }
+
     /// Statements run by `scope`, nested `depth` deep.
     fn block(&mut self, depth: usize, scope: Scope, count: u64) {
         for _ in 0..count {
@@ -126,7 +172,7 @@ impl Writer<'_> {
 
     fn statement(&mut self, depth: usize, scope: Scope) {
         let nest = depth < 3;
-        let choice = self.g.next(12);
+        let choice = self.g.next(13);
         match choice {
             // Warp functions where the whole warp runs.
             0..=3 if scope != Scope::Lanes => {
@@ -196,6 +242,9 @@ impl Writer<'_> {
                 line(&mut self.out, depth, "__syncthreads();");
             }
             10 if scope != Scope::Lanes => line(&mut self.out, depth, "__syncwarp();"),
+            // A warp-aggregated atomic into the block's shared counters,
+            // read after the barrier (simt-deaggregate-atomics' shapes).
+            11 if scope == Scope::Block => self.aggregated_atomic(depth),
             _ => {
                 let e = self.plain();
                 let var = self.g.pick(&["v", "u"]);
@@ -224,7 +273,7 @@ fn kernel(seed: u64) -> Kernel {
     let source = format!(
         "// generated by tests/warp_fuzz.rs, seed {seed}\n#define FULL 0xffffffffu\n\n{helper}\
          __global__ void k(const unsigned *in, unsigned *out, unsigned n, unsigned m) {{\n  \
-         __shared__ unsigned sh[128];\n  \
+         __shared__ unsigned sh[128], agg[16];\n  \
          unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  \
          unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;\n  \
          unsigned v = i < n ? in[i] : lane, u = v ^ 0x55u;\n{body}  \

@@ -7,8 +7,9 @@
 
 use crate::pass::{ModulePass, Opt, PassDecl, PassError};
 use crate::transform::{
-    byval_private, check_uniformity, converge, ifconvert, inline_helpers, internalize, local_atomics, lockstep, memdse, memfwd,
-    ocl_builtins, rpo_layout, strip_markers, subgroups, swp, testing, to_nvptx, warp_exchange, widen_indices, wiloops, wiloops_version,
+    byval_private, check_uniformity, converge, deaggregate, ifconvert, inline_helpers, internalize, local_atomics, lockstep, memdse,
+    memfwd, ocl_builtins, rpo_layout, strip_markers, subgroups, swp, testing, to_nvptx, warp_exchange, widen_indices, wiloops,
+    wiloops_version,
 };
 
 /// The passes, in the order `-print-passes` lists them (printers first).
@@ -18,6 +19,7 @@ const PASSES: &[PassDecl] = &[
     PassDecl::of::<wiloops::flatten::FlattenCalls>(),
     PassDecl::of::<warp_exchange::WarpExchange>(),
     PassDecl::of::<subgroups::Subgroups>(),
+    PassDecl::of::<deaggregate::DeaggregateAtomics>(),
     PassDecl::of::<local_atomics::LocalAtomics>(),
     PassDecl::of::<lockstep::LockstepLoops>(),
     PassDecl::of::<ocl_builtins::LowerOclBuiltins>(),

@@ -4,6 +4,7 @@ pub mod byval_private;
 pub mod call_graph;
 pub mod check_uniformity;
 pub mod converge;
+pub mod deaggregate;
 pub mod ifconvert;
 pub mod inline_helpers;
 pub mod internalize;

@@ -67,7 +67,7 @@ pub(super) fn classify(i: Inst<'_>, target: Target) -> Result<Guard, &'static st
 /// each lane's result is its own): nothing another lane's presence changes.
 /// LLVM's attribute, not a list here, decides for intrinsics, so whatever
 /// `simt-lower-ocl-builtins` makes of a built-in is recognised with it.
-pub(super) fn is_pure_call(i: Inst<'_>) -> bool {
+pub(crate) fn is_pure_call(i: Inst<'_>) -> bool {
     if let Some(b) = builtin_of(i) {
         return b != Builtin::Barrier;
     }

@@ -48,6 +48,7 @@ mod regions;
 mod sink;
 
 pub use cost::issued;
+pub(crate) use guards::is_pure_call;
 pub use islands::Island;
 pub use sink::SinkGroup;
 
