@@ -40,7 +40,8 @@
 //!
 //! Taken: a loop (one preheader, one exit block) whose instructions are
 //! integer and float arithmetic, compares, casts, selects, the pure LLVM
-//! intrinsics of [`VECTOR_INTRINSICS`], `laneid` and shuffles
+//! intrinsics of [`VECTOR_INTRINSICS`] (and the C maths functions equal to
+//! one, `fmaxf` and the like, made intrinsics first), `laneid` and shuffles
 //! (`shfl.sync.*` of the exchange) with constant offsets and clamps, of
 //! which there is at least one; values crossing into or out of it of
 //! integer or float types up to 64 bits; at most [`MAX_STEPS`] blocks run
@@ -101,6 +102,68 @@ pub const VECTOR_INTRINSICS: &[&str] = &[
     "ctlz",
     "cttz",
 ];
+
+/// C maths functions that are LLVM intrinsics, by base name. LLVM's
+/// instcombine makes `fmaxf` `llvm.maxnum.f32` where the target has a C
+/// library (the host's O3 does, later); clang leaves the calls for NVPTX,
+/// and a call to `fmaxf` in a warp's `fmaxf(v, __shfl_xor_sync(…))` loop
+/// kept it from collapsing (softmax_warp's max ran five exchanges).
+const LIBM_INTRINSICS: &[(&str, &str)] = &[
+    ("fmaxf", "maxnum"),
+    ("fmax", "maxnum"),
+    ("fminf", "minnum"),
+    ("fmin", "minnum"),
+    ("fabsf", "fabs"),
+    ("fabs", "fabs"),
+    ("copysignf", "copysign"),
+    ("copysign", "copysign"),
+    ("floorf", "floor"),
+    ("floor", "floor"),
+    ("ceilf", "ceil"),
+    ("ceil", "ceil"),
+    ("truncf", "trunc"),
+    ("trunc", "trunc"),
+    ("rintf", "rint"),
+    ("rint", "rint"),
+    ("nearbyintf", "nearbyint"),
+    ("nearbyint", "nearbyint"),
+    ("roundf", "round"),
+    ("round", "round"),
+];
+
+/// Replaces `f`'s calls to the C maths functions of [`LIBM_INTRINSICS`]
+/// (declarations, called with their C types: `float` or `double`
+/// throughout) by the intrinsics, which [`plan`] can take; how many.
+pub fn libm_as_intrinsics<'ctx>(m: &Module<'ctx>, f: FunctionValue<'ctx>) -> usize {
+    let calls: Vec<(Inst<'ctx>, &str)> = f
+        .get_basic_block_iter()
+        .flat_map(instructions)
+        .filter_map(|i| {
+            if !i.is_call() {
+                return None;
+            }
+            let callee = i.called_function().filter(|c| c.count_basic_blocks() == 0)?;
+            let name = function_name(callee);
+            let &(_, base) = LIBM_INTRINSICS.iter().find(|(c, _)| *c == name)?;
+            let t = i.ty();
+            let arity = if matches!(base, "maxnum" | "minnum" | "copysign") { 2 } else { 1 };
+            let typed = matches!(t.kind(), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind)
+                && i.call_args().len() == arity
+                && i.call_args().iter().all(|a| a.ty() == t);
+            typed.then_some((i, base))
+        })
+        .collect();
+    for &(i, base) in &calls {
+        let mut b = Builder::new(i.value());
+        b.position_before(i);
+        let (callee, fty) = intrinsic_declaration(m, &format!("llvm.{base}"), &[i.ty()]);
+        let call = b.call(fty, callee, &i.call_args(), "");
+        b.copy_fast_math(i, call.value());
+        i.value().replace_all_uses_with(call.value());
+        i.erase();
+    }
+    calls.len()
+}
 
 /// A loop that may collapse, as planned on the unchanged kernel.
 pub struct Candidate<'ctx> {

@@ -172,6 +172,7 @@ impl ModulePass for WarpExchange {
         let kernels: Vec<FunctionValue<'_>> = defined_functions(m).into_iter().filter(|&f| is_kernel(f)).collect();
         let mut exchanging = Vec::new();
         for &k in kernels.iter().filter(|_| !self.no_collapse) {
+            warp_collapse::libm_as_intrinsics(cx.module(), k);
             if collapse(cx, k) {
                 exchanging.push(k);
             }
