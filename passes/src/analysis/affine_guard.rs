@@ -237,23 +237,7 @@ pub fn forwarded(i: Inst<'_>) -> Option<Value<'_>> {
 /// it is: no memory, no traps, no control (poison it may give is frozen by
 /// the pass's user).
 fn is_speculatable(i: Inst<'_>) -> bool {
-    matches!(
-        i.opcode(),
-        O::LLVMAdd
-            | O::LLVMSub
-            | O::LLVMMul
-            | O::LLVMShl
-            | O::LLVMLShr
-            | O::LLVMAShr
-            | O::LLVMAnd
-            | O::LLVMOr
-            | O::LLVMXor
-            | O::LLVMTrunc
-            | O::LLVMZExt
-            | O::LLVMSExt
-            | O::LLVMICmp
-            | O::LLVMSelect
-    ) && i.operands().all(|o| o.ty().is_integer())
+    crate::ir::is_plain_int_op(i.opcode()) && i.operands().all(|o| o.ty().is_integer())
 }
 
 #[cfg(test)]

@@ -11,6 +11,30 @@ use super::value::{Inst, Value};
 use llvm_sys::core::*;
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate};
 
+/// Integer arithmetic, logic, casts, compares and selects: the operations
+/// that cannot trap, read no memory and decide no control, so that a value
+/// built from them alone is a function of its operands anywhere.
+pub fn is_plain_int_op(op: LLVMOpcode) -> bool {
+    use LLVMOpcode::*;
+    matches!(
+        op,
+        LLVMAdd
+            | LLVMSub
+            | LLVMMul
+            | LLVMShl
+            | LLVMLShr
+            | LLVMAShr
+            | LLVMAnd
+            | LLVMOr
+            | LLVMXor
+            | LLVMTrunc
+            | LLVMZExt
+            | LLVMSExt
+            | LLVMICmp
+            | LLVMSelect
+    )
+}
+
 /// The predicate that holds exactly when `p` does not (`ult` → `uge`).
 pub fn negated_predicate(p: LLVMIntPredicate) -> LLVMIntPredicate {
     use LLVMIntPredicate::*;

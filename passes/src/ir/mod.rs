@@ -68,7 +68,7 @@ pub use clone::Detached;
 pub use consts::global_variables;
 pub use edit::{branches_to, delete_block, delete_function, insert_block_before, Builder};
 pub use function::{run_passes, run_pipeline};
-pub use inspect::{negated_predicate, swapped_predicate};
+pub use inspect::{is_plain_int_op, negated_predicate, swapped_predicate};
 pub use like::const_vector;
 /// LLVM-C's enums that the handles' methods answer with (a type's kind, an
 /// opcode, a predicate), so callers name them without depending on llvm-sys.

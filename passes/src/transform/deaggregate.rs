@@ -65,6 +65,7 @@ use crate::remarks::{Arg, RemarkKind};
 use crate::transform::ifconvert::is_pure_call;
 use crate::transform::warp_exchange::{warp_fn, WarpFn};
 use inkwell::basic_block::BasicBlock;
+use inkwell::values::FunctionValue;
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode as O};
 use std::collections::{HashMap, HashSet};
 
@@ -114,24 +115,19 @@ impl ModulePass for DeaggregateAtomics {
                         apply(p);
                         changed = true;
                         cx.remark(RemarkKind::Passed, "Deaggregated", f, || {
-                            vec![
-                                Arg::new("Function", function_name(f)),
-                                Arg::text(": the leader test at "),
-                                Arg::new("Location", &at),
-                                Arg::text(" dropped: each lane of the group runs its "),
-                                Arg::new("NumAtomics", n),
-                                Arg::text(" atomic(s) with 1 for popc"),
-                            ]
+                            leader_remark(
+                                f,
+                                &at,
+                                [
+                                    Arg::text(" dropped: each lane of the group runs its "),
+                                    Arg::new("NumAtomics", n),
+                                    Arg::text(" atomic(s) with 1 for popc"),
+                                ],
+                            )
                         });
                     }
                     Err(why) => cx.remark(RemarkKind::Missed, "NotDeaggregated", f, || {
-                        vec![
-                            Arg::new("Function", function_name(f)),
-                            Arg::text(": the leader test at "),
-                            Arg::new("Location", &at),
-                            Arg::text(" stays: "),
-                            Arg::new("Reason", why),
-                        ]
+                        leader_remark(f, &at, [Arg::text(" stays: "), Arg::new("Reason", why)])
                     }),
                 }
             }
@@ -139,6 +135,13 @@ impl ModulePass for DeaggregateAtomics {
         // Values, operands and branch conditions changed; no edge did.
         Ok(if changed { Preserved::cfg_analyses() } else { Preserved::all() })
     }
+}
+
+/// A remark on the leader test at `at` of `f`: what became of it.
+fn leader_remark(f: FunctionValue<'_>, at: &str, verdict: impl IntoIterator<Item = Arg>) -> Vec<Arg> {
+    let mut args = vec![Arg::new("Function", function_name(f)), Arg::text(": the leader test at "), Arg::new("Location", at)];
+    args.extend(verdict);
+    args
 }
 
 /// A conditional branch one of whose conjuncts is a leader test.
@@ -293,24 +296,10 @@ impl<'ctx> GroupUniform<'ctx> {
                     Some(b) => b != Builtin::Barrier && !b.is_divergent(),
                     None => is_pure_call(i) && (0..i.num_call_args()).all(|k| self.holds_within(i.operand(k), depth - 1)),
                 },
-                O::LLVMAdd
-                | O::LLVMSub
-                | O::LLVMMul
-                | O::LLVMShl
-                | O::LLVMLShr
-                | O::LLVMAShr
-                | O::LLVMAnd
-                | O::LLVMOr
-                | O::LLVMXor
-                | O::LLVMTrunc
-                | O::LLVMZExt
-                | O::LLVMSExt
-                | O::LLVMICmp
-                | O::LLVMSelect
-                | O::LLVMFreeze
-                | O::LLVMGetElementPtr
-                | O::LLVMBitCast
-                | O::LLVMAddrSpaceCast => i.operands().all(|o| self.holds_within(o, depth - 1)),
+                op if crate::ir::is_plain_int_op(op) => i.operands().all(|o| self.holds_within(o, depth - 1)),
+                O::LLVMFreeze | O::LLVMGetElementPtr | O::LLVMBitCast | O::LLVMAddrSpaceCast => {
+                    i.operands().all(|o| self.holds_within(o, depth - 1))
+                }
                 // Loads, phis, divisions (which may trap on another lane's
                 // operands: not here, they are the group's), and the rest.
                 _ => false,
