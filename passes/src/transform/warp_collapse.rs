@@ -131,7 +131,7 @@ const LIBM_INTRINSICS: &[(&str, &str)] = &[
     ("round", "round"),
 ];
 
-/// Replaces `f`'s calls to the C maths functions of [`LIBM_INTRINSICS`]
+/// Replaces `f`'s calls to the C maths functions of `LIBM_INTRINSICS`
 /// (declarations, called with their C types: `float` or `double`
 /// throughout) by the intrinsics, which [`plan`] can take; how many.
 pub fn libm_as_intrinsics<'ctx>(m: &Module<'ctx>, f: FunctionValue<'ctx>) -> usize {
