@@ -33,6 +33,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; NOTLANE-LABEL: define ptx_kernel void @match(
 ; NOTLANE:       %m = call i32 @llvm.nvvm.match.any.sync.i32(i32 -1, i32 %key)
 ; NOTLANE:       atomicrmw add ptr addrspace(3) %p, i32 %n monotonic
+; NOTLANE-LABEL: define ptx_kernel void @highest(
 define ptx_kernel void @match(ptr %in) {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -151,6 +152,7 @@ join:
 ; REMARK: remark: <unknown>:0:0: global_bins: the leader test at `%lead` stays: `%old` is to global memory, which other blocks may read meanwhile
 ; CHECK-LABEL: define ptx_kernel void @global_bins(
 ; CHECK:       call i32 @llvm.nvvm.match.any.sync.i32
+; CHECK-LABEL: define ptx_kernel void @result_used(
 define ptx_kernel void @global_bins(ptr %in) {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
