@@ -105,9 +105,9 @@ impl ModulePass for DeaggregateAtomics {
     fn run(&self, cx: &mut PassContext<'_, '_>) -> Result<Preserved, PassError> {
         let mut changed = false;
         for f in defined_functions(cx.module()).into_iter().filter(|&f| is_kernel(f)) {
-            let fc = FunctionCfg::new(f);
+            let fc = &cx.analyses(f).cfg;
             let found: Vec<(String, Result<Plan<'_>, String>)> =
-                fc.blocks().iter().filter_map(|&bb| leader_branch(bb, self.local_size)).map(|c| (place(&c), plan(&fc, c))).collect();
+                fc.blocks().iter().filter_map(|&bb| leader_branch(bb, self.local_size)).map(|c| (place(&c), plan(fc, c))).collect();
             for (at, result) in found {
                 match result {
                     Ok(p) => {
@@ -147,8 +147,9 @@ fn leader_remark(f: FunctionValue<'_>, at: &str, verdict: impl IntoIterator<Item
 /// A conditional branch one of whose conjuncts is a leader test.
 struct Candidate<'ctx> {
     branch: Inst<'ctx>,
-    /// The warp function that forms the groups (`M`).
+    /// The warp function that forms the groups (`M`), and which it is.
     source: Inst<'ctx>,
+    kind: WarpFn,
     /// The conjuncts of the branch's condition, in order, and which is the
     /// leader test.
     leaves: Vec<Value<'ctx>>,
@@ -192,9 +193,9 @@ fn leader_branch(bb: BasicBlock<'_>, local_size: Option<[u64; 3]>) -> Option<Can
         return None;
     }
     let leaves = conjuncts(branch.branch_condition());
-    let tests: Vec<(usize, Inst<'_>)> =
+    let tests: Vec<(usize, (Inst<'_>, WarpFn))> =
         leaves.iter().enumerate().filter_map(|(k, &l)| leader_test(l, local_size).map(|m| (k, m))).collect();
-    let [(leader, source)] = tests[..] else { return None };
+    let [(leader, (source, kind))] = tests[..] else { return None };
     // `M != 0` holds for every member of a group (its `M` holds itself):
     // a test of it would keep `M` alive for nothing.
     let nonzero = |v: Value<'_>| {
@@ -208,12 +209,12 @@ fn leader_branch(bb: BasicBlock<'_>, local_size: Option<[u64; 3]>) -> Option<Can
     let leader_value = leaves[leader];
     let leaves: Vec<Value<'_>> = leaves.into_iter().filter(|&l| !nonzero(l)).collect();
     let leader = leaves.iter().position(|&l| l == leader_value).expect("the leader test is no `M != 0`");
-    Some(Candidate { branch, source, leaves, leader })
+    Some(Candidate { branch, source, kind, leaves, leader })
 }
 
 /// The group-forming warp function `M` of `lane == cttz(M)` or
-/// `lane == 31 - ctlz(M)`.
-fn leader_test<'ctx>(v: Value<'ctx>, local_size: Option<[u64; 3]>) -> Option<Inst<'ctx>> {
+/// `lane == 31 - ctlz(M)`, and which it is.
+fn leader_test<'ctx>(v: Value<'ctx>, local_size: Option<[u64; 3]>) -> Option<(Inst<'ctx>, WarpFn)> {
     let i = v.as_inst()?;
     if i.opcode() != O::LLVMICmp || i.icmp_predicate() != LLVMIntPredicate::LLVMIntEQ {
         return None;
@@ -222,8 +223,9 @@ fn leader_test<'ctx>(v: Value<'ctx>, local_size: Option<[u64; 3]>) -> Option<Ins
     [(a, b), (b, a)].into_iter().find_map(|(lane, pick)| if is_lane(lane, local_size) { picked_from(pick) } else { None })
 }
 
-/// `M` of `cttz(M)`, `ctlz(M) ^ 31` or `31 - ctlz(M)`, where `M` forms groups.
-fn picked_from<'ctx>(v: Value<'ctx>) -> Option<Inst<'ctx>> {
+/// `M` of `cttz(M)`, `ctlz(M) ^ 31` or `31 - ctlz(M)`, where `M` forms
+/// groups, and which warp function `M` is.
+fn picked_from<'ctx>(v: Value<'ctx>) -> Option<(Inst<'ctx>, WarpFn)> {
     let i = v.as_inst()?;
     let call_of = |v: Value<'ctx>, prefix: &str| {
         v.as_inst().filter(|c| c.is_call() && c.called_function_name().is_some_and(|n| n.starts_with(prefix))).map(|c| c.operand(0))
@@ -239,8 +241,8 @@ fn picked_from<'ctx>(v: Value<'ctx>) -> Option<Inst<'ctx>> {
     // group (one outside the mask, undefined in CUDA, would not be).
     let full = || m.operand(0).const_u64() == Some(u64::from(u32::MAX));
     match m.called_function_name().and_then(|n| warp_fn(&n))? {
-        WarpFn::Active => Some(m),
-        WarpFn::MatchAny | WarpFn::Vote(0) if full() => Some(m),
+        WarpFn::Active => Some((m, WarpFn::Active)),
+        kind @ (WarpFn::MatchAny | WarpFn::Vote(0)) if full() => Some((m, kind)),
         _ => None,
     }
 }
@@ -273,8 +275,8 @@ struct GroupUniform<'ctx> {
 }
 
 impl<'ctx> GroupUniform<'ctx> {
-    fn new(source: Inst<'ctx>) -> Self {
-        let key = (warp_fn(&source.called_function_name().unwrap_or_default()) == Some(WarpFn::MatchAny)).then(|| source.operand(1));
+    fn new(source: Inst<'ctx>, kind: WarpFn) -> Self {
+        let key = (kind == WarpFn::MatchAny).then(|| source.operand(1));
         GroupUniform { source: source.value(), key, memo: HashMap::new() }
     }
 
@@ -300,8 +302,9 @@ impl<'ctx> GroupUniform<'ctx> {
                 O::LLVMFreeze | O::LLVMGetElementPtr | O::LLVMBitCast | O::LLVMAddrSpaceCast => {
                     i.operands().all(|o| self.holds_within(o, depth - 1))
                 }
-                // Loads, phis, divisions (which may trap on another lane's
-                // operands: not here, they are the group's), and the rest.
+                // Loads (another work-item may store between two lanes'
+                // reads), phis (a value of another iteration or path),
+                // divisions (not needed by the shapes taken) and the rest.
                 _ => false,
             };
         self.memo.insert(v, computed);
@@ -311,8 +314,8 @@ impl<'ctx> GroupUniform<'ctx> {
 
 /// Checks a leader test against the header's conditions.
 fn plan<'ctx>(fc: &FunctionCfg<'ctx>, c: Candidate<'ctx>) -> Result<Plan<'ctx>, String> {
-    let mut gu = GroupUniform::new(c.source);
-    let member = (warp_fn(&c.source.called_function_name().unwrap_or_default()) == Some(WarpFn::Vote(0))).then(|| c.source.operand(1));
+    let mut gu = GroupUniform::new(c.source, c.kind);
+    let member = (c.kind == WarpFn::Vote(0)).then(|| c.source.operand(1));
     for (k, &leaf) in c.leaves.iter().enumerate() {
         if k != c.leader && !gu.holds(leaf) {
             return Err(format!("the branch also tests {}, which may differ within a group", short(leaf)));

@@ -133,8 +133,8 @@ const LIBM_INTRINSICS: &[(&str, &str)] = &[
 
 /// Replaces `f`'s calls to the C maths functions of `LIBM_INTRINSICS`
 /// (declarations, called with their C types: `float` or `double`
-/// throughout) by the intrinsics, which [`plan`] can take; how many.
-pub fn libm_as_intrinsics<'ctx>(m: &Module<'ctx>, f: FunctionValue<'ctx>) -> usize {
+/// throughout) by the intrinsics, which [`plan`] can take.
+pub fn libm_as_intrinsics<'ctx>(m: &Module<'ctx>, f: FunctionValue<'ctx>) {
     let calls: Vec<(Inst<'ctx>, &str)> = f
         .get_basic_block_iter()
         .flat_map(instructions)
@@ -162,7 +162,6 @@ pub fn libm_as_intrinsics<'ctx>(m: &Module<'ctx>, f: FunctionValue<'ctx>) -> usi
         i.value().replace_all_uses_with(call.value());
         i.erase();
     }
-    calls.len()
 }
 
 /// A loop that may collapse, as planned on the unchanged kernel.
